@@ -1,0 +1,9 @@
+/// A location in a two-dimensional coordinate space (points, y grows downwards).
+public struct Point: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+
+    @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
+
+    public static let zero = Point(x: 0, y: 0)
+}
