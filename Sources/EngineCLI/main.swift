@@ -1,0 +1,4 @@
+import GridEngine
+import EngineBridge
+
+print("engine-cli, bridge protocol \(engineBridgeVersion)")

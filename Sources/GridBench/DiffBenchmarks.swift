@@ -1,0 +1,5 @@
+import GridEngine
+
+func runDiffBenchmarks() {
+    print("diff benchmarks: not written yet")
+}

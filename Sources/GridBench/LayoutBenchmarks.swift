@@ -1,0 +1,5 @@
+import GridEngine
+
+func runLayoutBenchmarks() {
+    print("layout benchmarks: not written yet")
+}

@@ -1,0 +1,5 @@
+// grid-bench: release-mode benchmarks of GridEngine.
+//   swift run -c release grid-bench [diff|layout|all]
+let which = CommandLine.arguments.dropFirst().first ?? "all"
+if which == "diff" || which == "all" { runDiffBenchmarks() }
+if which == "layout" || which == "all" { runLayoutBenchmarks() }

@@ -1,0 +1,125 @@
+// The small C runtime engine.wasm needs under Embedded Swift: an allocator and the
+// libc memory routines. Compiled only for wasm32 (scripts/build-wasm.sh); never native.
+#if defined(__wasm__)
+#include <stddef.h>
+#include <stdint.h>
+
+extern unsigned char __heap_base;
+
+// Size-class free lists (powers of two from 16 B to 1 MiB); larger blocks go to a
+// first-fit list. Every block has an 8-byte header with its class/size so free() works.
+#define NUM_CLASSES 17
+#define HEADER 16u
+static void *free_lists[NUM_CLASSES];
+static uintptr_t heap_top = 0;
+static uintptr_t heap_end = 0;
+
+typedef struct big_block { size_t size; struct big_block *next; } big_block;
+static big_block *big_free = 0;
+
+static int class_for(size_t n) {
+    size_t c = 16; int i = 0;
+    while (c < n) { c <<= 1; i++; }
+    return i;
+}
+
+static void *bump(size_t n, size_t align) {
+    if (heap_top == 0) { heap_top = (uintptr_t)&__heap_base; heap_end = __builtin_wasm_memory_size(0) * 65536u; }
+    uintptr_t p = (heap_top + align - 1) & ~(uintptr_t)(align - 1);
+    uintptr_t end = p + n;
+    if (end > heap_end) {
+        size_t need = (end - heap_end + 65535u) / 65536u;
+        size_t grow = need < 256 ? 256 : need; // grow in 16 MiB steps at least
+        if (__builtin_wasm_memory_grow(0, grow) == (size_t)-1) {
+            if (__builtin_wasm_memory_grow(0, need) == (size_t)-1) return 0;
+            grow = need;
+        }
+        heap_end += grow * 65536u;
+    }
+    heap_top = end;
+    return (void *)p;
+}
+
+// Block layout: [header: size_t total payload size, size_t class][payload, 16-aligned]
+static void *alloc_block(size_t n) {
+    if (n == 0) n = 1;
+    int cls = class_for(n);
+    if (cls < NUM_CLASSES) {
+        void *b = free_lists[cls];
+        if (b) { free_lists[cls] = *(void **)b; return b; }
+        size_t sz = (size_t)16 << cls;
+        unsigned char *raw = bump(sz + HEADER, 16);
+        if (!raw) return 0;
+        ((size_t *)raw)[0] = sz; ((size_t *)raw)[1] = (size_t)cls;
+        return raw + HEADER;
+    }
+    size_t sz = (n + 65535u) & ~(size_t)65535u;
+    big_block **pp = &big_free;
+    while (*pp) {
+        if ((*pp)->size >= sz) { big_block *b = *pp; *pp = b->next; return (unsigned char *)b; }
+        pp = &(*pp)->next;
+    }
+    unsigned char *raw = bump(sz + HEADER, 16);
+    if (!raw) return 0;
+    ((size_t *)raw)[0] = sz; ((size_t *)raw)[1] = (size_t)NUM_CLASSES;
+    return raw + HEADER;
+}
+
+#define ALIGNED_MARK ((size_t)0xA11A11)
+void free(void *p) {
+    if (!p) return;
+    unsigned char *raw = (unsigned char *)p - HEADER;
+    size_t cls = ((size_t *)raw)[1];
+    if (cls == ALIGNED_MARK) { free((unsigned char *)p - ((size_t *)raw)[0]); return; }
+    if (cls < NUM_CLASSES) { *(void **)p = free_lists[cls]; free_lists[cls] = p; return; }
+    big_block *b = (big_block *)p; b->size = ((size_t *)raw)[0]; b->next = big_free; big_free = b;
+}
+
+int posix_memalign(void **out, size_t align, size_t n) {
+    if (align <= 16) { void *p = alloc_block(n); if (!p) return 12; *out = p; return 0; }
+    // Over-allocate and leave a forwarding header just before the aligned pointer.
+    unsigned char *raw = alloc_block(n + align + HEADER);
+    if (!raw) return 12;
+    uintptr_t a = ((uintptr_t)raw + HEADER + align - 1) & ~(uintptr_t)(align - 1);
+    ((size_t *)(a - HEADER))[0] = (size_t)(a - (uintptr_t)raw);
+    ((size_t *)(a - HEADER))[1] = ALIGNED_MARK;
+    *out = (void *)a;
+    return 0;
+}
+
+void *malloc(size_t n) { return alloc_block(n); }
+
+void *memcpy(void *restrict d, const void *restrict s, size_t n) {
+    unsigned char *dd = d; const unsigned char *ss = s;
+    while (n--) *dd++ = *ss++;
+    return d;
+}
+void *memmove(void *d, const void *s, size_t n) {
+    unsigned char *dd = d; const unsigned char *ss = s;
+    if (dd < ss) { while (n--) *dd++ = *ss++; }
+    else if (dd > ss) { dd += n; ss += n; while (n--) *--dd = *--ss; }
+    return d;
+}
+void *memset(void *d, int c, size_t n) {
+    unsigned char *dd = d;
+    while (n--) *dd++ = (unsigned char)c;
+    return d;
+}
+int memcmp(const void *a, const void *b, size_t n) {
+    const unsigned char *x = a, *y = b;
+    for (; n; n--, x++, y++) if (*x != *y) return *x - *y;
+    return 0;
+}
+size_t strlen(const char *s) { size_t n = 0; while (s[n]) n++; return n; }
+
+// Hash seeding only; the engine itself never draws random numbers. A fixed
+// xorshift stream keeps engine.wasm deterministic run to run.
+static uint64_t seed_state = 0x9E3779B97F4A7C15ull;
+void arc4random_buf(void *buf, size_t n) {
+    unsigned char *b = buf;
+    for (size_t i = 0; i < n; i++) {
+        seed_state ^= seed_state << 13; seed_state ^= seed_state >> 7; seed_state ^= seed_state << 17;
+        b[i] = (unsigned char)seed_state;
+    }
+}
+#endif

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds engine.wasm from the same GridEngine sources with the installed toolchain's
+# Embedded Swift (wasm32-unknown-none-wasm), its clang and wasm-ld. Output: .build-wasm/engine.wasm
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=.build-wasm
+mkdir -p "$OUT"
+SWIFTC=${SWIFTC:-swiftc}
+BIN=$(dirname "$(command -v "$SWIFTC")")
+CLANG=${CLANG:-$BIN/clang}
+WASMLD=${WASMLD:-$BIN/wasm-ld}
+FLAGS=(-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -O
+       -Xfrontend -disable-stack-protector -Xcc -fdeclspec -parse-as-library)
+
+"$SWIFTC" "${FLAGS[@]}" -module-name GridEngine -emit-module -emit-module-path "$OUT/GridEngine.swiftmodule" \
+  -c -o "$OUT/GridEngine.o" $(find Sources/GridEngine -name '*.swift' | sort)
+"$SWIFTC" "${FLAGS[@]}" -module-name EngineBridge -I "$OUT" -emit-module -emit-module-path "$OUT/EngineBridge.swiftmodule" \
+  -c -o "$OUT/EngineBridge.o" $(find Sources/EngineBridge -name '*.swift' | sort)
+"$SWIFTC" "${FLAGS[@]}" -module-name EngineWasm -I "$OUT" -c -o "$OUT/Exports.o" Wasm/Exports.swift
+"$CLANG" --target=wasm32-unknown-none-wasm -O2 -nostdlib -ffreestanding -fno-builtin -c Wasm/runtime.c -o "$OUT/runtime.o"
+"$WASMLD" --no-entry --strip-debug -z stack-size=1048576 --initial-memory=33554432 \
+  "$OUT/GridEngine.o" "$OUT/EngineBridge.o" "$OUT/Exports.o" "$OUT/runtime.o" \
+  --export=malloc --export=free -o "$OUT/engine.wasm"
+echo "built $OUT/engine.wasm ($(wc -c < "$OUT/engine.wasm") bytes)"
