@@ -56,13 +56,16 @@ extension CollectionLayout {
             precondition(lo == expectedFirst && lo < hi, "rows cover the items in order")
             expectedFirst = hi
             let y = _y[base + lo], h = _h[base + lo]
-            precondition(r == 0 ? y == _m.itemsTop : y == previousBottom + _m.lineSpacing, "row spacing")
+            // Grid and flow compute positions by multiplication, justified by running sums:
+            // compare within rounding.
+            let tolerance = 1e-9 * max(1, y)
+            precondition(r == 0 ? y == _m.itemsTop : abs(y - (previousBottom + _m.lineSpacing)) <= tolerance, "row spacing")
             previousBottom = y + h
             var x = _m.left
             for k in lo..<hi {
                 let g = base + k
                 precondition(_y[g] == y && _h[g] == h, "a row shares y and height")
-                precondition(_x[g] == x, "items placed left to right with item spacing")
+                precondition(abs(_x[g] - x) <= 1e-9 * max(1, x), "items placed left to right with item spacing")
                 x = _x[g] + _w[g] + _m.itemSpacing
             }
             if case .justified = configuration.kind, r < rows - 1 {

@@ -110,14 +110,16 @@ extension CollectionLayout {
         // During a full prepare the sections' row ranges are appended one by one.
         let building = s + 1 == _sectionRowStart.count
         let rowLo = _sectionRowStart[s], rowHi = building ? _rowFirst.count : _sectionRowStart[s + 1]
-        // The row holding `from` (or the first row); greedy breaking restarted at a row
-        // start reproduces the full layout's rows exactly.
+        // Restart at the row holding `from - 1`: a row's end was decided by looking at the
+        // item after it, so the row before `from` may change too. Greedy breaking restarted
+        // at a row start reproduces the full layout's rows exactly.
+        let probe = from - 1
         var r = 0
         do {
             var lo = 0, hi = rowHi - rowLo
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if Int(_rowFirst[rowLo + mid]) <= from { lo = mid + 1 } else { hi = mid }
+                if Int(_rowFirst[rowLo + mid]) <= probe { lo = mid + 1 } else { hi = mid }
             }
             r = max(0, lo - 1)
         }

@@ -182,7 +182,8 @@ extension CollectionLayout {
     /// The column whose x-range (with the spacing to its right) holds x, clamped.
     func _column(at x: Double) -> Int {
         let step = _m.cellWidth + _m.itemSpacing
-        var c = step > 0 ? Int(max(0, min(Double(_m.columns - 1), ((x - _m.left) / step).rounded(.down)))) : 0
+        // Int(_:) truncates, which is floor for the non-negative clamped value (and needs no libm).
+        var c = step > 0 ? Int(max(0, min(Double(_m.columns - 1), (x - _m.left) / step))) : 0
         // Fix rounding at the edges with the layout's own formula for a column's x.
         while c > 0 && x < _m.left + Double(c) * step { c -= 1 }
         while c + 1 < _m.columns && x >= _m.left + Double(c + 1) * step { c += 1 }
