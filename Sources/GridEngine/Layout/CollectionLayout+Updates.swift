@@ -8,25 +8,38 @@ extension CollectionLayout {
     /// The data source moved one item; `destination` is its index path afterwards (as in
     /// `UICollectionView.moveItem(at:to:)`). Re-lays out from min(source, destination)
     /// in a same-section move, from each index in a cross-section move. Cost: the
-    /// re-laid-out items (none for grid/flow), the section's column index for waterfall,
-    /// a memmove of the flat arrays for a cross-section move, and O(sections) tops.
+    /// re-laid-out items (one slot for grid/flow), the section's column index for
+    /// waterfall, shifting the flat arrays between the two positions, O(sections) tops.
     public mutating func itemMoved(from source: IndexPath, to destination: IndexPath) {
         precondition(_isItem(source), "move from a missing item")
-        let aspect = _aspect[_sectionStart[source.section] + source.item]
-        _removeItem(at: source)
-        precondition(destination.section >= 0 && destination.section < numberOfSections
-                     && destination.item >= 0 && destination.item <= numberOfItems(inSection: destination.section),
+        let a = source.section, b = destination.section
+        let countAfterRemoval = numberOfItems(inSection: b) - (a == b ? 1 : 0)
+        precondition(b >= 0 && b < numberOfSections && destination.item >= 0 && destination.item <= countAfterRemoval,
                      "move to an impossible index path")
-        _insertItem(aspect, at: destination)
-        if source.section == destination.section {
-            let s = source.section
-            _relayout(s, fromItem: min(source.item, destination.item))
-            _recomputeTops(from: s)
-        } else {
-            _relayout(source.section, fromItem: source.item)
-            _relayout(destination.section, fromItem: destination.item)
-            _recomputeTops(from: min(source.section, destination.section))
+        let from = _sectionStart[a] + source.item
+        if a == b {
+            // Same section: the slots stay; only the aspects between the two indices rotate.
+            _moveElement(&_aspect, from: from, to: _sectionStart[a] + destination.item)
+            _relayout(a, fromItem: min(source.item, destination.item))
+            _recomputeTops(from: a)
+            return
         }
+        // Across sections: the aspect and one frame slot (the source section's last) travel
+        // to the destination; everything between shifts by one (a memmove of that span).
+        let to = b > a ? _sectionStart[b] - 1 + destination.item : _sectionStart[b] + destination.item
+        _moveElement(&_aspect, from: from, to: to)
+        let slotFrom = _sectionStart[a + 1] - 1
+        let slotTo = b > a ? _sectionStart[b + 1] - 1 : _sectionStart[b + 1]
+        _moveElement(&_x, from: slotFrom, to: slotTo); _moveElement(&_y, from: slotFrom, to: slotTo)
+        _moveElement(&_w, from: slotFrom, to: slotTo); _moveElement(&_h, from: slotFrom, to: slotTo)
+        if case .waterfall = configuration.kind {
+            _moveElement(&_column, from: slotFrom, to: slotTo)
+            _moveElement(&_columnItems, from: slotFrom, to: slotTo)
+        }
+        if b > a { for t in (a + 1)...b { _sectionStart[t] -= 1 } } else { for t in (b + 1)...a { _sectionStart[t] += 1 } }
+        _relayout(a, fromItem: source.item)
+        _relayout(b, fromItem: destination.item)
+        _recomputeTops(from: min(a, b))
     }
 
     /// An item was inserted at `indexPath` with this aspect. Re-lays out from there.
@@ -84,6 +97,16 @@ extension CollectionLayout {
             _column.insert(0, at: slot); _columnItems.insert(0, at: slot)
         }
         for t in (s + 1)..<_sectionStart.count { _sectionStart[t] += 1 }
+    }
+
+    /// Moves one element, shifting those between by one. O(|from - to|).
+    func _moveElement<T>(_ array: inout [T], from i: Int, to j: Int) {
+        if i == j { return }
+        array.withUnsafeMutableBufferPointer { b in
+            let v = b[i]
+            if i < j { for k in i..<j { b[k] = b[k + 1] } } else { for k in stride(from: i, to: j, by: -1) { b[k] = b[k - 1] } }
+            b[j] = v
+        }
     }
 
     /// Re-lays out section s from item `k` (clamped), then its gap cell and height.
