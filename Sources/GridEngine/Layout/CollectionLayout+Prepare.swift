@@ -213,7 +213,14 @@ extension CollectionLayout {
                 let g = base + i
                 var c = 0
                 var best = next[0]
-                for j in 1..<columns where next[j] < best { best = next[j]; c = j }  // strict: ties → leftmost
+                // Strict < keeps ties on the leftmost column. Written as selects: which
+                // column is shortest is unpredictable, and branches on it mispredict.
+                for j in 1..<columns {
+                    let v = next[j]
+                    let shorter = v < best
+                    best = shorter ? v : best
+                    c = shorter ? j : c
+                }
                 let hi = m.cellWidth / _sanitizedAspect(a[g])
                 x[g] = m.left + Double(c) * step
                 y[g] = best
