@@ -92,6 +92,27 @@ func runLayoutBenchmarks() {
                       formatNanos(full.medianNanos)])
         }
     }
+    _manySectionsRow()
+}
+
+/// Prepare with many small sections (per-section overhead: tops, gap cells, column scratch).
+private func _manySectionsRow() {
+    var rng = SeededGenerator(seed: 7)
+    let count = 100_000, sections = 10_000
+    let counts = Array(repeating: count / sections, count: sections)
+    let aspects = (0..<count).map { _ in 0.3 + 2.7 * rng.nextUnit() }
+    var cells: [String] = ["prepare, 100k items in 10,000 sections of 10"]
+    for c in layoutCases {
+        let config = LayoutConfiguration(kind: c.kind, containerWidth: 1200, headerHeight: 40,
+                                         sectionInsets: EdgeInsets(all: 8), itemSpacing: 4, lineSpacing: 4)
+        var layout = CollectionLayout(configuration: config)
+        let t = measure("prepare", iterations: 9) { layout.prepare(aspects: aspects, sectionCounts: counts) }
+        cells.append(formatNanos(t.medianNanos))
+    }
+    print("")
+    printRow(["case"] + layoutCases.map(\.name))
+    printRow(Array(repeating: "---", count: layoutCases.count + 1))
+    printRow(cells)
 }
 
 @inline(never) private func _bruteForceVisible(_ layout: CollectionLayout, _ rect: Rect) -> Int {

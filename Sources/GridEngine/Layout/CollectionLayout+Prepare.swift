@@ -129,10 +129,16 @@ extension CollectionLayout {
             let prev = base + Int(_rowFirst[rowLo + r - 1])
             y0 = _y[prev] + _h[prev] + _m.lineSpacing
         }
-        var rows: [Int32] = []
-        _justifyKernel(base: base, from: k0, count: n, y0: y0, rows: &rows)
-        _rowFirst.replaceSubrange((rowLo + r)..<rowHi, with: rows)
-        let delta = (rowLo + r + rows.count) - rowHi
+        // Take the row array out of self (no copy) so the kernel can append to it while
+        // writing frames; a full prepare appends at the end and copies nothing.
+        var all = _rowFirst
+        _rowFirst = []
+        let tail = building ? [] : Array(all[rowHi...])
+        all.removeSubrange((rowLo + r)...)
+        _justifyKernel(base: base, from: k0, count: n, y0: y0, rows: &all)
+        let delta = all.count - rowHi
+        all.append(contentsOf: tail)
+        _rowFirst = all
         if building {
             _sectionRowStart.append(_rowFirst.count)
         } else if delta != 0 {
@@ -199,16 +205,17 @@ extension CollectionLayout {
         let base = _sectionStart[s], n = _sectionStart[s + 1] - base
         let m = _m
         let columns = m.columns
-        var next = [Double](repeating: m.itemsTop, count: columns)
-        _columnNext(s, before: from, into: &next)
         let step = m.cellWidth + m.itemSpacing
+        // Column state on the stack: no allocation per section.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * columns) { scratch in
+        let next = scratch.baseAddress!, bottoms = next + columns
+        _columnState(s, before: from, next: next, bottoms: bottoms)
         _aspect.withUnsafeBufferPointer { a in
         _x.withUnsafeMutableBufferPointer { x in
         _y.withUnsafeMutableBufferPointer { y in
         _w.withUnsafeMutableBufferPointer { w in
         _h.withUnsafeMutableBufferPointer { h in
         _column.withUnsafeMutableBufferPointer { col in
-        next.withUnsafeMutableBufferPointer { next in
             for i in from..<n {
                 let g = base + i
                 var c = 0
@@ -233,26 +240,28 @@ extension CollectionLayout {
         _rebuildColumns(s)
     }
 
-    /// Where the next item of each waterfall column would go, given items `0 ..< before`
-    /// of section `s`: found by walking back from `before` until every column is seen
-    /// (usually a handful of items).
-    func _columnNext(_ s: Int, before: Int, into next: inout [Double], bottoms: UnsafeMutablePointer<Double>? = nil) {
+    /// Where the next item of each waterfall column would go (`next`) and where the
+    /// column's items end (`bottoms`), given items `0 ..< before` of section `s`: found by
+    /// walking back from `before` until every column is seen (usually a handful of items).
+    /// Uses the kernel's own expressions, so a restart reproduces a full layout exactly.
+    func _columnState(_ s: Int, before: Int, next: UnsafeMutablePointer<Double>, bottoms: UnsafeMutablePointer<Double>) {
         let base = _sectionStart[s]
         let columns = _m.columns
-        for c in 0..<columns { next[c] = _m.itemsTop; bottoms?[c] = _m.itemsTop }
+        let unseen = -Double.infinity
+        for c in 0..<columns { bottoms[c] = unseen }
         var seen = 0
-        var found = [Bool](repeating: false, count: columns)
         var k = before - 1
         while k >= 0 && seen < columns {
             let g = base + k
             let c = Int(_column[g])
-            if !found[c] {
-                found[c] = true; seen += 1
+            if bottoms[c] == unseen {
+                seen += 1
+                bottoms[c] = _y[g] + _h[g]
                 next[c] = _y[g] + _h[g] + _m.lineSpacing
-                bottoms?[c] = _y[g] + _h[g]
             }
             k -= 1
         }
+        for c in 0..<columns where bottoms[c] == unseen { bottoms[c] = _m.itemsTop; next[c] = _m.itemsTop }
     }
 
     /// Groups section `s`'s items by column (a counting sort), keeping index = y order.
@@ -312,17 +321,19 @@ extension CollectionLayout {
             }
             if gap { bottom = max(bottom, gy + gh) }
         case .waterfall:
-            var next = [Double](repeating: m.itemsTop, count: m.columns)
-            var bottoms = [Double](repeating: m.itemsTop, count: m.columns)
-            bottoms.withUnsafeMutableBufferPointer { _columnNext(s, before: n, into: &next, bottoms: $0.baseAddress) }
-            var c = 0
-            for j in 0..<m.columns {
-                if next[j] < next[c] { c = j }
-                bottom = max(bottom, bottoms[j])
+            var c = 0, shortest = 0.0
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * m.columns) { scratch in
+                let next = scratch.baseAddress!, bottoms = next + m.columns
+                _columnState(s, before: n, next: next, bottoms: bottoms)
+                for j in 0..<m.columns {
+                    if next[j] < next[c] { c = j }
+                    bottom = max(bottom, bottoms[j])
+                }
+                shortest = next[c]
             }
             if gap {
                 gx = m.left + Double(c) * (m.cellWidth + m.itemSpacing)
-                gy = next[c]; gw = m.cellWidth; gh = m.cellWidth
+                gy = shortest; gw = m.cellWidth; gh = m.cellWidth
                 bottom = max(bottom, gy + gh)
             }
         }
