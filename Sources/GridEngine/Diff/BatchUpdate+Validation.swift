@@ -156,7 +156,7 @@ struct _BatchPlan {
         for ins in stage.sectionInserts { insertedCount += ins.items.count }
         if insertedCount > 0 {
             var seen = _IDTable(minimumCapacity: insertedCount)
-            let present = snapshot._itemTable()
+            let present = snapshot._itemTable
             let mark = oldMark, start = oldStart
             func check(_ id: ItemID) throws(BatchUpdateError) {
                 guard seen.insertIfAbsent(id.rawValue, 0) < 0 else { throw .duplicateItemID(id) }

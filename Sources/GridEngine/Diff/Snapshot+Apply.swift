@@ -37,7 +37,7 @@ extension Snapshot {
             let k = plan.insertionAt[t]
             if k >= 0 {
                 let ins = stage.sectionInserts[k]
-                result.append(_Section(id: ins.id, items: ins.items, versions: ins.versions))
+                result.append(_Section(id: ins.id, slot: 0, items: ins.items, versions: ins.versions))
                 continue
             }
             let s = plan.newFromOld[t]
@@ -55,11 +55,10 @@ extension Snapshot {
                 g += 1
             }
             let lo = plan.newStart[t]
-            result.append(_Section(id: old.id, items: Array(ids[lo..<end]), versions: Array(versions[lo..<end])))
+            result.append(_Section(id: old.id, slot: 0, items: Array(ids[lo..<end]), versions: Array(versions[lo..<end])))
         }
-        var out = Snapshot()
-        out._sections = result
-        out._index = _SnapshotIndex()
+        // The validator kept ids unique, so the unchecked build cannot lose anything.
+        let out = (try? Snapshot(_sections: result, checked: false)) ?? Snapshot()
         return out
     }
 

@@ -1,30 +1,26 @@
 extension Snapshot {
     /// Traps if the snapshot breaks an invariant: parallel item/version arrays, unique
-    /// section and item ids, and built lookup tables that agree with the positions.
+    /// section and item ids, and lookup tables that agree with every position.
     /// Called by tests after every edit (swift-collections style). O(n).
     public func checkInvariants() {
-        var sectionIDs = _IDTable(minimumCapacity: _sections.count)
-        var itemIDs = _IDTable(minimumCapacity: itemCount)
+        var seenSections = _IDTable(minimumCapacity: _sections.count)
+        var seenItems = _IDTable(minimumCapacity: itemCount)
+        var total = 0
+        var liveSlots = 0
+        for slot in _slotIndex where slot >= 0 { liveSlots += 1 }
+        precondition(liveSlots == _sections.count, "slot table has stale entries")
+        precondition(_sectionTable.count == _sections.count, "section table has stale entries")
         for (s, section) in _sections.enumerated() {
             precondition(section.items.count == section.versions.count, "items and versions differ in length")
-            precondition(sectionIDs.insertIfAbsent(section.id.rawValue, Int64(s)) < 0, "duplicate section id")
+            precondition(seenSections.insertIfAbsent(section.id.rawValue, 0) < 0, "duplicate section id")
+            precondition(_slotIndex[section.slot] == s, "slot points at the wrong section")
+            precondition(_sectionTable.find(section.id.rawValue) == Int64(section.slot), "section table is stale")
             for (i, id) in section.items.enumerated() {
-                precondition(itemIDs.insertIfAbsent(id.rawValue, Snapshot._pack(section: s, item: i)) < 0, "duplicate item id")
+                precondition(seenItems.insertIfAbsent(id.rawValue, 0) < 0, "duplicate item id")
+                precondition(_itemTable.find(id.rawValue) == Snapshot._pack(slot: section.slot, item: i), "item table is stale")
             }
+            total += section.items.count
         }
-        if let table = _index.items {
-            precondition(table.count == itemIDs.count, "item table has stale entries")
-            for (s, section) in _sections.enumerated() {
-                for (i, id) in section.items.enumerated() {
-                    precondition(table.find(id.rawValue) == Snapshot._pack(section: s, item: i), "item table is stale")
-                }
-            }
-        }
-        if let table = _index.sections {
-            precondition(table.count == _sections.count, "section table has stale entries")
-            for (s, section) in _sections.enumerated() {
-                precondition(table.find(section.id.rawValue) == Int64(s), "section table is stale")
-            }
-        }
+        precondition(_itemTable.count == total, "item table has stale entries")
     }
 }

@@ -1,6 +1,6 @@
 // The edits a host makes to a snapshot. Each validates first and changes nothing when it
-// throws. Positions shift on most edits, so they drop the item lookup table (rebuilt on
-// the next lookup); appends keep it and add the new entries.
+// throws. The lookup tables are updated in place: only entries whose position shifted are
+// rewritten (the tail of a touched section); section edits only renumber slots.
 
 extension Snapshot {
     // MARK: Sections
@@ -11,31 +11,29 @@ extension Snapshot {
     }
 
     /// Inserts a section at `index` (`0...sectionCount`).
-    /// - Complexity: O(k + sections) for k new items, plus a lazy rebuild when not appending.
+    /// - Complexity: O(k + sections) for k new items.
     public mutating func insertSection(_ id: SectionID, items: [ItemID] = [], at index: Int) throws(SnapshotError) {
         guard index >= 0 && index <= _sections.count else { throw .sectionIndexOutOfRange(index) }
-        if indexOfSection(id) != nil { throw .duplicateSection(id) }
+        if _sectionTable.find(id.rawValue) >= 0 { throw .duplicateSection(id) }
         try _checkNewItems(items)
-        let appending = index == _sections.count
-        _sections.insert(_Section(id: id, items: items, versions: [UInt32](repeating: 0, count: items.count)), at: index)
-        if appending {
-            let box = _uniqueIndex()
-            _ = box.sections?.insertIfAbsent(id.rawValue, Int64(index))
-            if box.items != nil {
-                for (i, item) in items.enumerated() {
-                    _ = box.items!.insertIfAbsent(item.rawValue, Snapshot._pack(section: index, item: i))
-                }
-            }
-        } else {
-            _invalidate(sections: true)
-        }
+        var slot = 0
+        while slot < _slotIndex.count && _slotIndex[slot] >= 0 { slot += 1 }
+        if slot == _slotIndex.count { _slotIndex.append(-1) }
+        _ = _sectionTable.insertIfAbsent(id.rawValue, Int64(slot))
+        for i in 0..<items.count { _ = _itemTable.insertIfAbsent(items[i].rawValue, Snapshot._pack(slot: slot, item: i)) }
+        _sections.insert(_Section(id: id, slot: slot, items: items, versions: [UInt32](repeating: 0, count: items.count)), at: index)
+        _renumberSections(from: index)
     }
 
     /// Deletes the section at `index` with all its items.
+    /// - Complexity: O(k + sections) for k items in the section.
     public mutating func deleteSection(at index: Int) throws(SnapshotError) {
         guard index >= 0 && index < _sections.count else { throw .sectionIndexOutOfRange(index) }
-        _sections.remove(at: index)
-        _invalidate(sections: true)
+        let section = _sections.remove(at: index)
+        for id in section.items { _itemTable.remove(id.rawValue) }
+        _sectionTable.remove(section.id.rawValue)
+        _slotIndex[section.slot] = -1
+        _renumberSections(from: index)
     }
 
     /// Deletes the section with this id with all its items.
@@ -44,14 +42,14 @@ extension Snapshot {
         try deleteSection(at: index)
     }
 
-    /// Moves a section so that it ends at index `to` (both in `0..<sectionCount`).
+    /// Moves a section so that it ends at index `to` (both in `0..<sectionCount`). O(sections).
     public mutating func moveSection(from: Int, to: Int) throws(SnapshotError) {
         guard from >= 0 && from < _sections.count else { throw .sectionIndexOutOfRange(from) }
         guard to >= 0 && to < _sections.count else { throw .sectionIndexOutOfRange(to) }
         if from == to { return }
         let section = _sections.remove(at: from)
         _sections.insert(section, at: to)
-        _invalidate(sections: true)
+        _renumberSections(from: min(from, to))
     }
 
     // MARK: Items
@@ -63,24 +61,19 @@ extension Snapshot {
     }
 
     /// Inserts items so that the first lands at `indexPath` (its item may equal the count).
+    /// - Complexity: O(k + items after the insertion point in that section).
     public mutating func insertItems(_ ids: [ItemID], at indexPath: IndexPath) throws(SnapshotError) {
         let s = indexPath.section
         guard s >= 0 && s < _sections.count else { throw .sectionIndexOutOfRange(s) }
-        let count = _sections[s].items.count
-        guard indexPath.item >= 0 && indexPath.item <= count else { throw .indexPathOutOfRange(indexPath) }
+        guard indexPath.item >= 0 && indexPath.item <= _sections[s].items.count else { throw .indexPathOutOfRange(indexPath) }
         try _checkNewItems(ids)
         _sections[s].items.insert(contentsOf: ids, at: indexPath.item)
         _sections[s].versions.insert(contentsOf: [UInt32](repeating: 0, count: ids.count), at: indexPath.item)
-        if indexPath.item == count {
-            let box = _uniqueIndex()
-            if box.items != nil {
-                for (i, id) in ids.enumerated() {
-                    _ = box.items!.insertIfAbsent(id.rawValue, Snapshot._pack(section: s, item: count + i))
-                }
-            }
-        } else {
-            _invalidate(sections: false)
+        let slot = _sections[s].slot
+        for (k, id) in ids.enumerated() {
+            _ = _itemTable.insertIfAbsent(id.rawValue, Snapshot._pack(slot: slot, item: indexPath.item + k))
         }
+        _renumberItems(section: s, from: indexPath.item + ids.count, to: _sections[s].items.count)
     }
 
     /// Deletes the items with these ids (repeats in `ids` are ignored).
@@ -96,15 +89,17 @@ extension Snapshot {
         var k = 0
         while k < positions.count {
             let s = positions[k].section
-            var keepItems: [ItemID] = []
-            var keepVersions: [UInt32] = []
+            let first = positions[k].item
             let section = _sections[s]
+            var keepItems = Array(section.items[0..<first])
+            var keepVersions = Array(section.versions[0..<first])
             keepItems.reserveCapacity(section.items.count)
             keepVersions.reserveCapacity(section.items.count)
-            for i in 0..<section.items.count {
+            for i in first..<section.items.count {
                 if k < positions.count && positions[k].section == s && positions[k].item == i {
                     // Skip this item and any repeat of the same position.
                     while k < positions.count && positions[k].section == s && positions[k].item == i { k += 1 }
+                    _itemTable.remove(section.items[i].rawValue)
                     continue
                 }
                 keepItems.append(section.items[i])
@@ -112,12 +107,14 @@ extension Snapshot {
             }
             _sections[s].items = keepItems
             _sections[s].versions = keepVersions
+            _renumberItems(section: s, from: first, to: keepItems.count)
         }
-        if !positions.isEmpty { _invalidate(sections: false) }
     }
 
     /// Moves an item so that it ends at `destination` (an index path of the result: its item
     /// is counted after the item left its old place).
+    /// - Complexity: O(items shifted): between the two places in one section, or the tails
+    ///   of both sections.
     public mutating func moveItem(_ id: ItemID, to destination: IndexPath) throws(SnapshotError) {
         guard let from = indexPath(of: id) else { throw .unknownItem(id) }
         let ds = destination.section
@@ -129,7 +126,12 @@ extension Snapshot {
         _sections[from.section].items.remove(at: from.item)
         _sections[ds].items.insert(id, at: destination.item)
         _sections[ds].versions.insert(version, at: destination.item)
-        _invalidate(sections: false)
+        if ds == from.section {
+            _renumberItems(section: ds, from: min(from.item, destination.item), to: max(from.item, destination.item) + 1)
+        } else {
+            _renumberItems(section: from.section, from: from.item, to: _sections[from.section].items.count)
+            _renumberItems(section: ds, from: destination.item, to: _sections[ds].items.count)
+        }
     }
 
     /// Marks items as changed: their content version goes up by one (wrapping).
@@ -154,8 +156,7 @@ extension Snapshot {
     /// Throws if any id is already present or repeats within `ids`.
     func _checkNewItems(_ ids: [ItemID]) throws(SnapshotError) {
         if ids.isEmpty { return }
-        let table = _itemTable()
-        for id in ids where table.find(id.rawValue) >= 0 { throw .duplicateItem(id) }
+        for id in ids where _itemTable.find(id.rawValue) >= 0 { throw .duplicateItem(id) }
         if ids.count > 1 {
             var seen = _IDTable(minimumCapacity: ids.count)
             for id in ids {
@@ -165,20 +166,16 @@ extension Snapshot {
         }
     }
 
-    /// The index box, copied first if another snapshot shares it.
-    mutating func _uniqueIndex() -> _SnapshotIndex {
-        if !isKnownUniquelyReferenced(&_index) {
-            _index = _SnapshotIndex(items: _index.items, sections: _index.sections)
-        }
-        return _index
+    /// Rewrites the table entries of items `lo..<hi` of section `s` (their index changed).
+    mutating func _renumberItems(section s: Int, from lo: Int, to hi: Int) {
+        if lo >= hi { return }
+        let slot = _sections[s].slot
+        let items = _sections[s].items
+        for i in lo..<hi { _itemTable.update(items[i].rawValue, Snapshot._pack(slot: slot, item: i)) }
     }
 
-    mutating func _invalidate(sections: Bool) {
-        if isKnownUniquelyReferenced(&_index) {
-            _index.items = nil
-            if sections { _index.sections = nil }
-        } else {
-            _index = _SnapshotIndex(items: nil, sections: sections ? nil : _index.sections)
-        }
+    /// Points the slots of sections `from...` at their current indices.
+    mutating func _renumberSections(from index: Int) {
+        for s in index..<_sections.count { _slotIndex[_sections[s].slot] = s }
     }
 }

@@ -8,24 +8,32 @@
 ///
 /// Ids are unique: construction and every mutation refuse a duplicate with a
 /// ``SnapshotError`` instead of trapping. `indexPath(of:)` and `indexOfSection(_:)` are
-/// O(1): an id → position hash table is built lazily (O(n)) on the first lookup after a
-/// mutation that shifts positions, so a burst of edits pays for one rebuild.
-/// Not `Sendable`: the lazy table is filled on first use without a lock.
-public struct Snapshot {
-    struct _Section: Equatable {
+/// O(1): an id → (section slot, item) hash table is kept up to date by every edit. Sections
+/// are referred to by a stable slot, so section edits cost O(sections) and item edits
+/// O(items shifted in the touched sections), not O(n). A plain value: `Sendable`.
+public struct Snapshot: Sendable {
+    struct _Section: Sendable {
         var id: SectionID
+        /// Stable number of this section in `_slotIndex` and in packed item positions.
+        var slot: Int
         var items: [ItemID]
         var versions: [UInt32]
     }
 
     var _sections: [_Section]
-    /// Lazily built lookup tables; replaced (not mutated) when shared, so copies stay valid.
-    var _index: _SnapshotIndex
+    /// Item id → `slot << 32 | item`.
+    var _itemTable: _IDTable
+    /// Section id → slot.
+    var _sectionTable: _IDTable
+    /// Slot → section index, -1 for a free slot.
+    var _slotIndex: [Int]
 
     /// An empty snapshot (no sections).
     public init() {
         _sections = []
-        _index = _SnapshotIndex(items: _IDTable(minimumCapacity: 0), sections: _IDTable(minimumCapacity: 0))
+        _itemTable = _IDTable(minimumCapacity: 0)
+        _sectionTable = _IDTable(minimumCapacity: 0)
+        _slotIndex = []
     }
 
     /// A snapshot of the given sections, all content versions 0.
@@ -35,9 +43,9 @@ public struct Snapshot {
         var built: [_Section] = []
         built.reserveCapacity(sections.count)
         for s in sections {
-            built.append(_Section(id: s.id, items: s.items, versions: [UInt32](repeating: 0, count: s.items.count)))
+            built.append(_Section(id: s.id, slot: built.count, items: s.items, versions: [UInt32](repeating: 0, count: s.items.count)))
         }
-        try self.init(_validating: built)
+        try self.init(_sections: built, checked: true)
     }
 
     /// A snapshot of the given sections with explicit content versions per item.
@@ -48,38 +56,45 @@ public struct Snapshot {
         built.reserveCapacity(sections.count)
         for s in sections {
             guard s.items.count == s.versions.count else { throw .versionCountMismatch(s.id) }
-            built.append(_Section(id: s.id, items: s.items, versions: s.versions))
+            built.append(_Section(id: s.id, slot: built.count, items: s.items, versions: s.versions))
         }
-        try self.init(_validating: built)
+        try self.init(_sections: built, checked: true)
     }
 
-    init(_validating sections: [_Section]) throws(SnapshotError) {
+    /// Builds the tables; slots are renumbered 0..<count. With `checked: false` a repeated
+    /// id keeps its first position (only for tests of the diff's own duplicate checks).
+    init(_sections sections: [_Section], checked: Bool) throws(SnapshotError) {
         _sections = sections
-        _index = _SnapshotIndex()
-        // Building the tables is the duplicate check; keep them, they are valid.
-        let sectionTable = try _buildSectionTable()
-        let itemTable = try _buildItemTable()
-        _index = _SnapshotIndex(items: itemTable, sections: sectionTable)
+        var total = 0
+        for s in sections { total += s.items.count }
+        _itemTable = _IDTable(minimumCapacity: total)
+        _sectionTable = _IDTable(minimumCapacity: sections.count)
+        _slotIndex = Array(0..<sections.count)
+        for s in 0..<sections.count {
+            _sections[s].slot = s
+            let existing = _sectionTable.insertIfAbsent(sections[s].id.rawValue, Int64(s))
+            if checked && existing >= 0 { throw .duplicateSection(sections[s].id) }
+            let items = sections[s].items
+            for i in 0..<items.count {
+                let found = _itemTable.insertIfAbsent(items[i].rawValue, Snapshot._pack(slot: s, item: i))
+                if checked && found >= 0 { throw .duplicateItem(items[i]) }
+            }
+        }
     }
 
     /// A snapshot that skips the duplicate check: for tests of the diff's own checks.
     init(_unchecked sections: [(id: SectionID, items: [ItemID])]) {
-        _sections = sections.map { _Section(id: $0.id, items: $0.items, versions: [UInt32](repeating: 0, count: $0.items.count)) }
-        _index = _SnapshotIndex()
+        let built = sections.map { _Section(id: $0.id, slot: 0, items: $0.items, versions: [UInt32](repeating: 0, count: $0.items.count)) }
+        self = (try? Snapshot(_sections: built, checked: false)) ?? Snapshot()
     }
 
     // MARK: Reading
 
     /// The number of sections.
-    @inlinable public var sectionCount: Int { _sectionCount }
-    @usableFromInline var _sectionCount: Int { _sections.count }
+    public var sectionCount: Int { _sections.count }
 
-    /// The total number of items over all sections. O(sections).
-    public var itemCount: Int {
-        var n = 0
-        for s in _sections { n += s.items.count }
-        return n
-    }
+    /// The total number of items over all sections. O(1).
+    public var itemCount: Int { _itemTable.count }
 
     /// The section ids in order.
     public var sectionIDs: [SectionID] { _sections.map { $0.id } }
@@ -116,15 +131,15 @@ public struct Snapshot {
             && indexPath.item >= 0 && indexPath.item < _sections[indexPath.section].items.count
     }
 
-    /// Where the item is, or nil. O(1) expected (after an O(n) rebuild following a shifting edit).
+    /// Where the item is, or nil. O(1) expected.
     public func indexPath(of id: ItemID) -> IndexPath? {
-        let packed = _itemTable().find(id.rawValue)
+        let packed = _itemTable.find(id.rawValue)
         if packed < 0 { return nil }
         return _unpack(packed)
     }
 
     /// Whether the item is in the snapshot. O(1) expected.
-    public func contains(_ id: ItemID) -> Bool { _itemTable().find(id.rawValue) >= 0 }
+    public func contains(_ id: ItemID) -> Bool { _itemTable.find(id.rawValue) >= 0 }
 
     /// The content version of an item, or nil when absent.
     public func version(of id: ItemID) -> UInt32? {
@@ -134,69 +149,30 @@ public struct Snapshot {
 
     /// The index of the section with this id, or nil. O(1) expected.
     public func indexOfSection(_ id: SectionID) -> Int? {
-        let i = _sectionTable().find(id.rawValue)
-        return i < 0 ? nil : Int(i)
+        let slot = _sectionTable.find(id.rawValue)
+        return slot < 0 ? nil : _slotIndex[Int(slot)]
     }
 
-    // MARK: Lookup tables
+    // MARK: Packed positions
 
-    @inline(__always) static func _pack(section: Int, item: Int) -> Int64 {
-        (Int64(section) &<< 32) | Int64(item)
+    @inline(__always) static func _pack(slot: Int, item: Int) -> Int64 {
+        (Int64(slot) &<< 32) | Int64(item)
     }
 
     @inline(__always) func _unpack(_ packed: Int64) -> IndexPath {
-        IndexPath(item: Int(truncatingIfNeeded: packed & 0xFFFF_FFFF), section: Int(truncatingIfNeeded: packed &>> 32))
-    }
-
-    func _itemTable() -> _IDTable {
-        if let t = _index.items { return t }
-        // Duplicates are impossible here (construction and mutations refuse them), so the
-        // rebuild cannot fail; `_buildItemTable` still reports them for `_unchecked` input.
-        let t = (try? _buildItemTable()) ?? _IDTable(minimumCapacity: 0)
-        _index.items = t
-        return t
-    }
-
-    func _sectionTable() -> _IDTable {
-        if let t = _index.sections { return t }
-        let t = (try? _buildSectionTable()) ?? _IDTable(minimumCapacity: 0)
-        _index.sections = t
-        return t
-    }
-
-    func _buildItemTable() throws(SnapshotError) -> _IDTable {
-        var table = _IDTable(minimumCapacity: itemCount)
-        for (s, section) in _sections.enumerated() {
-            for (i, id) in section.items.enumerated() {
-                let existing = table.insertIfAbsent(id.rawValue, Snapshot._pack(section: s, item: i))
-                if existing >= 0 { throw .duplicateItem(id) }
-            }
-        }
-        return table
-    }
-
-    func _buildSectionTable() throws(SnapshotError) -> _IDTable {
-        var table = _IDTable(minimumCapacity: _sections.count)
-        for (s, section) in _sections.enumerated() {
-            let existing = table.insertIfAbsent(section.id.rawValue, Int64(s))
-            if existing >= 0 { throw .duplicateSection(section.id) }
-        }
-        return table
-    }
-}
-
-/// The lazily built lookup tables of a ``Snapshot``; `nil` means "rebuild on next lookup".
-final class _SnapshotIndex {
-    var items: _IDTable?
-    var sections: _IDTable?
-
-    init(items: _IDTable? = nil, sections: _IDTable? = nil) {
-        self.items = items
-        self.sections = sections
+        IndexPath(item: Int(truncatingIfNeeded: packed & 0xFFFF_FFFF),
+                  section: _slotIndex[Int(truncatingIfNeeded: packed &>> 32)])
     }
 }
 
 extension Snapshot: Equatable {
-    /// Same sections, items and versions in the same order (lookup tables are ignored).
-    public static func == (a: Snapshot, b: Snapshot) -> Bool { a._sections == b._sections }
+    /// Same sections, items and versions in the same order (slots and tables are ignored).
+    public static func == (a: Snapshot, b: Snapshot) -> Bool {
+        guard a._sections.count == b._sections.count else { return false }
+        for s in 0..<a._sections.count {
+            let x = a._sections[s], y = b._sections[s]
+            if x.id != y.id || x.items != y.items || x.versions != y.versions { return false }
+        }
+        return true
+    }
 }

@@ -2,10 +2,10 @@
 ///
 /// Why not `Dictionary`: ids are already well-mixed integers, so a multiplicative
 /// (Fibonacci) hash and one flat slot array beat `Hasher` and generic buckets several
-/// times over on the diff's hot path. No deletion; it is rebuilt instead.
+/// times over on the diff's hot path. Removal shifts the probe run back (no tombstones).
 /// Complexity: O(1) expected insert and lookup; capacity is a power of two ≥ 2 × count.
-struct _IDTable {
-    struct _Slot {
+struct _IDTable: Sendable {
+    struct _Slot: Sendable {
         var key: UInt64
         /// The stored value (never negative), or `-1` for an empty slot.
         var value: Int64
@@ -77,6 +77,37 @@ struct _IDTable {
                 i = (i &+ 1) & mask
             }
         }
+    }
+
+    /// Removes `key` if present; returns whether it was.
+    @discardableResult
+    mutating func remove(_ key: UInt64) -> Bool {
+        let shift = _shift
+        let removed: Bool = _slots.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count &- 1
+            var hole = _IDTable._hash(key, shift)
+            while true {
+                if slots[hole].value < 0 { return false }
+                if slots[hole].key == key { break }
+                hole = (hole &+ 1) & mask
+            }
+            // Backward-shift: pull later entries of the run into the hole unless that would
+            // put them before their home slot.
+            var j = hole
+            while true {
+                j = (j &+ 1) & mask
+                if slots[j].value < 0 { break }
+                let home = _IDTable._hash(slots[j].key, shift)
+                if (j &- home) & mask >= (j &- hole) & mask {
+                    slots[hole] = slots[j]
+                    hole = j
+                }
+            }
+            slots[hole].value = -1
+            return true
+        }
+        if removed { count &-= 1 }
+        return removed
     }
 
     mutating func _grow() {
