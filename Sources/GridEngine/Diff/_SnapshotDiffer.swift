@@ -4,6 +4,7 @@
 /// one `_IDTable`; positions are packed as `section << 32 | item` in `Int64`, so the code
 /// is the same on 64-bit hosts and wasm32.
 struct _SnapshotDiffer {
+    let source: Snapshot, target: Snapshot
     let S: [Snapshot._Section]
     let T: [Snapshot._Section]
     /// Flat offsets of the source / target sections.
@@ -15,13 +16,15 @@ struct _SnapshotDiffer {
     /// Flat source item → its index after stage 1 (its section's deletes removed), -1 if deleted.
     var postA: [Int32] = []
     var lis = _LongestIncreasingSubsequence()
+    /// Keeps the prefetching loads of `_matchItems` alive.
+    var _sink: Int64 = 0
 
     init(source: Snapshot, target: Snapshot) {
+        self.source = source
+        self.target = target
         S = source._sections
         T = target._sections
     }
-
-    static let _targetOnly: Int64 = 1 &<< 62
 
     mutating func run() throws(DiffError) -> [BatchUpdate] {
         try _matchSections()
@@ -38,21 +41,20 @@ struct _SnapshotDiffer {
 
     // MARK: Matching
 
+    // Both snapshots already keep id → position tables, so matching is one lookup per
+    // target id in the source's table: no table is built here. A snapshot whose table holds
+    // fewer entries than it has ids holds a duplicate (only `_unchecked` test input can);
+    // the slow path names it.
+
     mutating func _matchSections() throws(DiffError) {
-        let ns = S.count, nt = T.count
-        var table = _IDTable(minimumCapacity: ns + nt)
-        for s in 0..<ns where table.insertIfAbsent(S[s].id.rawValue, Int64(s)) >= 0 {
-            throw .duplicateSectionInSource(S[s].id)
-        }
-        secS2T = [Int](repeating: -1, count: ns)
-        secT2S = [Int](repeating: -1, count: nt)
-        for t in 0..<nt {
-            // Target-only ids go into the table too, tagged, so a second one is caught.
-            let found = table.insertIfAbsent(T[t].id.rawValue, _SnapshotDiffer._targetOnly | Int64(t))
-            if found < 0 { continue }
-            if found & _SnapshotDiffer._targetOnly != 0 { throw .duplicateSectionInTarget(T[t].id) }
-            let s = Int(found)
-            if secS2T[s] >= 0 { throw .duplicateSectionInTarget(T[t].id) }
+        if source._sectionTable.count != S.count { throw .duplicateSectionInSource(_firstDuplicateSection(S)) }
+        if target._sectionTable.count != T.count { throw .duplicateSectionInTarget(_firstDuplicateSection(T)) }
+        secS2T = [Int](repeating: -1, count: S.count)
+        secT2S = [Int](repeating: -1, count: T.count)
+        for t in 0..<T.count {
+            let slot = source._sectionTable.find(T[t].id.rawValue)
+            if slot < 0 { continue }
+            let s = source._slotIndex[Int(slot)]
             secS2T[s] = t
             secT2S[t] = s
         }
@@ -64,35 +66,69 @@ struct _SnapshotDiffer {
         tStart = [Int](repeating: 0, count: T.count + 1)
         for t in 0..<T.count { tStart[t + 1] = tStart[t] + T[t].items.count }
         let n = sStart[S.count], m = tStart[T.count]
+        if source._itemTable.count != n { throw .duplicateItemInSource(_firstDuplicateItem(S)) }
+        if target._itemTable.count != m { throw .duplicateItemInTarget(_firstDuplicateItem(T)) }
 
-        var table = _IDTable(minimumCapacity: n)
-        for s in 0..<S.count {
-            let items = S[s].items
-            for i in 0..<items.count {
-                let existing = table.insertIfAbsent(items[i].rawValue, (Int64(s) &<< 32) | Int64(i))
-                if existing >= 0 { throw .duplicateItemInSource(items[i]) }
-            }
-        }
-        s2t = [Int64](repeating: -1, count: n)
-        t2s = [Int64](repeating: -1, count: m)
-        let sStart = self.sStart, tStart = self.tStart
-        var s2t = self.s2t, t2s = self.t2s
-        self.s2t = []; self.t2s = []
-        defer { self.s2t = s2t; self.t2s = t2s }
+        var s2t = [Int64](repeating: -1, count: n)
+        var t2s = [Int64](repeating: -1, count: m)
+        let table = source._itemTable
+        let slotIndex = source._slotIndex
+        // Walk each target section beside its source section: equal ids are the same item
+        // (ids are unique), so runs that did not change match without hashing. Only the
+        // rest are looked up; a lookup that lands ahead in the same section skips the walk
+        // past what was deleted or moved away. On a cold table this saves most cache misses.
         for t in 0..<T.count {
-            let items = T[t].items
             let base = tStart[t]
-            for j in 0..<items.count {
-                let packed = (Int64(t) &<< 32) | Int64(j)
-                let found = table.insertIfAbsent(items[j].rawValue, _SnapshotDiffer._targetOnly | packed)
+            let targetItems = T[t].items
+            let s = secT2S[t]
+            let sourceItems = s >= 0 ? S[s].items : []
+            let sBase = s >= 0 ? sStart[s] : 0
+            var i = 0
+            var lookups = 0
+            for j in 0..<targetItems.count {
+                // Every 32 items: if the last block needed many lookups, warm the table for
+                // the next block first (see `_IDTable.touch`).
+                if j & 31 == 0 {
+                    if lookups > 8 {
+                        let end = min(j + 32, targetItems.count)
+                        _sink ^= targetItems.withUnsafeBufferPointer { table.touch(UnsafeBufferPointer(rebasing: $0[j..<end])) }
+                    }
+                    lookups = 0
+                }
+                let id = targetItems[j]
+                while i < sourceItems.count && s2t[sBase + i] >= 0 { i += 1 }
+                if i < sourceItems.count && sourceItems[i] == id {
+                    s2t[sBase + i] = (Int64(t) &<< 32) | Int64(j)
+                    t2s[base + j] = (Int64(s) &<< 32) | Int64(i)
+                    i += 1
+                    continue
+                }
+                lookups += 1
+                let found = table.find(id.rawValue)
                 if found < 0 { continue }
-                if found & _SnapshotDiffer._targetOnly != 0 { throw .duplicateItemInTarget(items[j]) }
-                let f = sStart[Int(found &>> 32)] + Int(found & 0xFFFF_FFFF)
-                if s2t[f] >= 0 { throw .duplicateItemInTarget(items[j]) }
-                s2t[f] = packed
-                t2s[base + j] = found
+                let fs = slotIndex[Int(truncatingIfNeeded: found &>> 32)]
+                let fi = Int(truncatingIfNeeded: found & 0xFFFF_FFFF)
+                s2t[sStart[fs] + fi] = (Int64(t) &<< 32) | Int64(j)
+                t2s[base + j] = (Int64(fs) &<< 32) | Int64(fi)
+                if fs == s && fi >= i { i = fi + 1 }
             }
         }
+        self.s2t = s2t
+        self.t2s = t2s
+    }
+
+    func _firstDuplicateItem(_ sections: [Snapshot._Section]) -> ItemID {
+        var seen = _IDTable(minimumCapacity: 0)
+        for section in sections {
+            for id in section.items where seen.insertIfAbsent(id.rawValue, 0) >= 0 { return id }
+        }
+        return ItemID(0)
+    }
+
+    func _firstDuplicateSection(_ sections: [Snapshot._Section]) -> SectionID {
+        var seen = _IDTable(minimumCapacity: 0)
+        for section in sections where seen.insertIfAbsent(section.id.rawValue, 0) >= 0 { return section.id }
+        return SectionID(0)
     }
 
     // MARK: Stages
