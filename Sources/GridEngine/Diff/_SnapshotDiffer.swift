@@ -16,8 +16,6 @@ struct _SnapshotDiffer {
     /// Flat source item → its index after stage 1 (its section's deletes removed), -1 if deleted.
     var postA: [Int32] = []
     var lis = _LongestIncreasingSubsequence()
-    /// Keeps the prefetching loads of `_matchItems` alive.
-    var _sink: Int64 = 0
 
     init(source: Snapshot, target: Snapshot) {
         self.source = source
@@ -71,12 +69,29 @@ struct _SnapshotDiffer {
 
         var s2t = [Int64](repeating: -1, count: n)
         var t2s = [Int64](repeating: -1, count: m)
-        let table = source._itemTable
-        let slotIndex = source._slotIndex
-        // Walk each target section beside its source section: equal ids are the same item
-        // (ids are unique), so runs that did not change match without hashing. Only the
-        // rest are looked up; a lookup that lands ahead in the same section skips the walk
-        // past what was deleted or moved away. On a cold table this saves most cache misses.
+        s2t.withUnsafeMutableBufferPointer { s2t in
+            t2s.withUnsafeMutableBufferPointer { t2s in _walk(s2t, t2s) }
+        }
+        self.s2t = s2t
+        self.t2s = t2s
+    }
+
+    /// Matches every target item to its source position (see `_matchItems`).
+    ///
+    /// Walks each target section beside its source section: equal ids are the same item
+    /// (ids are unique), so runs that did not change match without hashing. Only the rest
+    /// are looked up in the source snapshot's table, and a lookup that lands a little ahead
+    /// in the same section jumps the walk past what was deleted or moved away.
+    /// That table is usually cold, and dependent lookups in it stall on every miss; when
+    /// most items need one (a shuffle), a private table is built instead: its inserts are
+    /// stores that overlap, and the lookups that follow hit the cache.
+    func _walk(_ s2t: UnsafeMutableBufferPointer<Int64>, _ t2s: UnsafeMutableBufferPointer<Int64>) {
+        var table = source._itemTable
+        var slotIndex = source._slotIndex
+        var privateTable = false
+        var busyBlocks = 0
+        let targetTable = target._itemTable
+        let targetSlotIndex = target._slotIndex
         for t in 0..<T.count {
             let base = tStart[t]
             let targetItems = T[t].items
@@ -86,12 +101,14 @@ struct _SnapshotDiffer {
             var i = 0
             var lookups = 0
             for j in 0..<targetItems.count {
-                // Every 32 items: if the last block needed many lookups, warm the table for
-                // the next block first (see `_IDTable.touch`).
                 if j & 31 == 0 {
-                    if lookups > 8 {
-                        let end = min(j + 32, targetItems.count)
-                        _sink ^= targetItems.withUnsafeBufferPointer { table.touch(UnsafeBufferPointer(rebasing: $0[j..<end])) }
+                    if lookups > 16 && !privateTable {
+                        busyBlocks += 1
+                        if busyBlocks == 4 {
+                            table = _privateSourceTable()
+                            slotIndex = Array(0..<S.count)
+                            privateTable = true
+                        }
                     }
                     lookups = 0
                 }
@@ -110,11 +127,34 @@ struct _SnapshotDiffer {
                 let fi = Int(truncatingIfNeeded: found & 0xFFFF_FFFF)
                 s2t[sStart[fs] + fi] = (Int64(t) &<< 32) | Int64(j)
                 t2s[base + j] = (Int64(fs) &<< 32) | Int64(fi)
-                if fs == s && fi >= i { i = fi + 1 }
+                if fs != s || fi <= i { continue }
+                // Jump past sourceItems[i..<fi]? A short gap is cheap to jump even when wrong
+                // (those items are then looked up). A long one may mean this item moved back
+                // from far ahead, so ask where sourceItems[i] goes: jump unless it stays in
+                // this section no further ahead than this item came from.
+                let ahead = fi - i
+                if ahead <= 8 || privateTable {
+                    i = fi + 1
+                    continue
+                }
+                let there = targetTable.find(sourceItems[i].rawValue)
+                if there < 0 || targetSlotIndex[Int(truncatingIfNeeded: there &>> 32)] != t
+                    || Int(truncatingIfNeeded: there & 0xFFFF_FFFF) - j > ahead {
+                    i = fi + 1
+                }
             }
         }
-        self.s2t = s2t
-        self.t2s = t2s
+    }
+
+    /// The source's id → (section index, item) table, built fresh (see `_matchItems`).
+    func _privateSourceTable() -> _IDTable {
+        var table = _IDTable(minimumCapacity: sStart[S.count])
+        for s in 0..<S.count {
+            S[s].items.withUnsafeBufferPointer { items in
+                for i in 0..<items.count { _ = table.insertIfAbsent(items[i].rawValue, Snapshot._pack(slot: s, item: i)) }
+            }
+        }
+        return table
     }
 
     func _firstDuplicateItem(_ sections: [Snapshot._Section]) -> ItemID {

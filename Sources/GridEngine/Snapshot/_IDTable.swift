@@ -79,19 +79,6 @@ struct _IDTable: Sendable {
         }
     }
 
-    /// Loads the home slot of each key and folds the values together, without branching.
-    /// Why: on a table that is not in cache, lookups are DRAM-latency bound; these loads are
-    /// independent, so the CPU overlaps their misses, and the real lookups that follow hit
-    /// the cache. Returns a value the caller must keep so the loads are not optimised away.
-    func touch(_ keys: UnsafeBufferPointer<ItemID>) -> Int64 {
-        let shift = _shift
-        return _slots.withUnsafeBufferPointer { slots in
-            var sink: Int64 = 0
-            for k in keys { sink ^= slots[_IDTable._hash(k.rawValue, shift)].value }
-            return sink
-        }
-    }
-
     /// Removes `key` if present; returns whether it was.
     @discardableResult
     mutating func remove(_ key: UInt64) -> Bool {

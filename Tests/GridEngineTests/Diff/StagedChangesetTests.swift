@@ -152,6 +152,32 @@ import Testing
         }
     }
 
+    @Test func blockMovesAndLongDeletionRunsInLargeSectionsReplay() throws {
+        // Long sections exercise the matcher's jumps (short gaps, far backward moves, runs
+        // of deletes) that small random snapshots rarely reach.
+        for seed in 0..<20 as Range<UInt64> {
+            var rng = SeededGenerator(seed: seed)
+            let source = F.make([(1, Array(1...2000)), (2, Array(2001...2600))])
+            var ids = (0..<2).map { source.items(inSection: $0) }
+            for _ in 0..<6 {
+                let s = Int.random(in: 0..<2, using: &rng)
+                let len = Int.random(in: 1...min(120, ids[s].count), using: &rng)
+                let start = Int.random(in: 0...(ids[s].count - len), using: &rng)
+                let block = Array(ids[s][start..<(start + len)])
+                ids[s].removeSubrange(start..<(start + len))
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: break  // a run of deletes
+                case 1: ids[s].insert(contentsOf: block, at: Int.random(in: 0...ids[s].count, using: &rng))
+                default: ids[1 - s].insert(contentsOf: block, at: Int.random(in: 0...ids[1 - s].count, using: &rng))
+                }
+            }
+            let target = try Snapshot([(id: SectionID(1), items: ids[0]), (id: SectionID(2), items: ids[1])])
+            let changes = try StagedChangeset(from: source, to: target)
+            #expect(try Self.replay(changes, on: source) == target, "seed \(seed)")
+            #expect(changes.moveCount <= 6 * 120)
+        }
+    }
+
     @Test func theDiffBackAndForthBothReplay() throws {
         for seed in 1000..<1100 as Range<UInt64> {
             var rng = SeededGenerator(seed: seed)
