@@ -1,8 +1,9 @@
 /// The diff behind ``StagedChangeset``: match ids, then emit the three stages.
 ///
-/// Everything is flat arrays indexed by a "flat" item position (section offset + item) and
-/// one `_IDTable`; positions are packed as `section << 32 | item` in `Int64`, so the code
-/// is the same on 64-bit hosts and wasm32.
+/// Everything is flat arrays indexed by a "flat" item position (section offset + item);
+/// ids are looked up in the snapshots' own `_IDTable`s (or a private one, see `_walk`).
+/// Positions are packed as `section << 32 | item` in `Int64`, so the code is the same on
+/// 64-bit hosts and wasm32.
 struct _SnapshotDiffer {
     let source: Snapshot, target: Snapshot
     let S: [Snapshot._Section]
@@ -39,10 +40,10 @@ struct _SnapshotDiffer {
 
     // MARK: Matching
 
-    // Both snapshots already keep id → position tables, so matching is one lookup per
-    // target id in the source's table: no table is built here. A snapshot whose table holds
-    // fewer entries than it has ids holds a duplicate (only `_unchecked` test input can);
-    // the slow path names it.
+    // Both snapshots already keep id → position tables, so sections match with one lookup
+    // each and items mostly without any (see `_walk`). A snapshot whose table holds fewer
+    // entries than it has ids holds a duplicate (only `_unchecked` test input can); the
+    // slow path names it.
 
     mutating func _matchSections() throws(DiffError) {
         if source._sectionTable.count != S.count { throw .duplicateSectionInSource(_firstDuplicateSection(S)) }
@@ -146,7 +147,7 @@ struct _SnapshotDiffer {
         }
     }
 
-    /// The source's id → (section index, item) table, built fresh (see `_matchItems`).
+    /// The source's id → (section index, item) table, built fresh (see `_walk`).
     func _privateSourceTable() -> _IDTable {
         var table = _IDTable(minimumCapacity: sStart[S.count])
         for s in 0..<S.count {
