@@ -179,4 +179,57 @@ func runDiffBenchmarks() {
                       formatNanos(build.medianNanos)])
         }
     }
+    runSnapshotEditBenchmarks()
+}
+
+/// Snapshot edits at 100k items: what one drag-and-drop commit costs the model.
+func runSnapshotEditBenchmarks() {
+    print("")
+    print("### Snapshot edits, 100k items")
+    print("")
+    printRow(["edit", "10 sections of 10k", "1 section of 100k"])
+    printRow(["---", "---:", "---:"])
+    func build(_ sections: Int) -> Snapshot {
+        var s = Snapshot()
+        var next: UInt64 = 1
+        for k in 0..<sections {
+            var ids: [ItemID] = []
+            for _ in 0..<(100_000 / sections) { ids.append(ItemID(next)); next += 1 }
+            try! s.appendSection(SectionID(UInt64(k + 1)), items: ids)
+        }
+        return s
+    }
+    var rows: [(String, [String])] = []
+    func add(_ name: String, _ cell: String) {
+        if let i = rows.firstIndex(where: { $0.0 == name }) { rows[i].1.append(cell) } else { rows.append((name, [cell])) }
+    }
+    for sections in [10, 1] {
+        var s = build(sections)
+        let per = 100_000 / sections
+        var rng = SeededGenerator(seed: 9)
+        let probes = (0..<10_000).map { _ in ItemID(UInt64.random(in: 1...100_000, using: &rng)) }
+        let lookup = measure("lookup", iterations: 9) { for id in probes { blackHole(s.indexPath(of: id)) } }
+        add("indexPath(of:) (per lookup)", formatNanos(lookup.medianNanos / Double(probes.count)))
+        // Each body moves an item and back, so the snapshot ends as it began; halved.
+        let mid = ItemID(UInt64(per / 2))
+        let near = measure("near", iterations: 21) {
+            try! s.moveItem(mid, to: IndexPath(item: per / 2 + 9, section: 0))
+            try! s.moveItem(mid, to: IndexPath(item: per / 2 - 1, section: 0))
+        }
+        add("moveItem 10 places along", formatNanos(near.medianNanos / 2))
+        let first = ItemID(1)
+        let far = measure("far", iterations: 21) {
+            try! s.moveItem(first, to: IndexPath(item: per - 1, section: 0))
+            try! s.moveItem(first, to: IndexPath(item: 0, section: 0))
+        }
+        add("moveItem first ↔ last of its section", formatNanos(far.medianNanos / 2))
+        let fresh = ItemID(1_000_000)
+        let insert = measure("insert", iterations: 21) {
+            try! s.insertItems([fresh], at: IndexPath(item: per / 2, section: 0))
+            try! s.deleteItems([fresh])
+        }
+        add("insert + delete one item mid-section", formatNanos(insert.medianNanos / 2))
+        s.checkInvariants()
+    }
+    for (name, cells) in rows { printRow([name] + cells) }
 }
