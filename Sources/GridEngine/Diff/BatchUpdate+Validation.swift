@@ -78,11 +78,16 @@ struct _BatchPlan {
         // Flat item coordinates, before and after.
         oldStart = [Int](repeating: 0, count: ns + 1)
         for s in 0..<ns { oldStart[s + 1] = oldStart[s] + sections[s].items.count }
+        // No valid batch can end with more items than were there plus all it inserts; the
+        // bound also keeps hostile counts from overflowing or allocating without limit.
+        var bound = oldStart[ns] + stage.itemInserts.count
+        for ins in stage.sectionInserts { bound += ins.items.count }
         newStart = [Int](repeating: 0, count: nsNew + 1)
         for t in 0..<nsNew {
             let c = stage.itemCountsAfter[t]
-            guard c >= 0 else { throw .itemCountMismatch(section: t, expected: 0, declared: c) }
+            guard c >= 0 && c <= bound else { throw .itemCountOutOfRange(section: t, declared: c) }
             newStart[t + 1] = newStart[t] + c
+            guard newStart[t + 1] <= bound else { throw .itemCountOutOfRange(section: t, declared: c) }
         }
         oldMark = [UInt8](repeating: 0, count: oldStart[ns])
         newTaken = [Bool](repeating: false, count: newStart[nsNew])

@@ -43,6 +43,8 @@ public enum BatchUpdateError: Error, Equatable, Sendable {
     /// "Invalid number of items in section": old − deleted − moved out + inserted + moved in
     /// differs from the declared count after the batch (section index after).
     case itemCountMismatch(section: Int, expected: Int, declared: Int)
+    /// A declared count below zero, or more items than the old ones plus every insert.
+    case itemCountOutOfRange(section: Int, declared: Int)
     /// An inserted id that is still in the snapshot (not deleted by this batch) or is
     /// inserted twice.
     case duplicateItemID(ItemID)

@@ -157,6 +157,59 @@ import Testing
         Self.expectRejected(.itemCountMismatch(section: 0, expected: 4, declared: 3), Self.batch([3, 2, 1]) {
             $0.itemMoves = [ItemMove(from: p(0, 1), to: p(0, 0))]
         })
-        Self.expectRejected(.itemCountMismatch(section: 1, expected: 0, declared: -1), Self.batch([3, -1, 1]))
+        Self.expectRejected(.itemCountOutOfRange(section: 1, declared: -1), Self.batch([3, -1, 1]))
+        Self.expectRejected(.itemCountOutOfRange(section: 2, declared: Int.max), Self.batch([3, 2, Int.max]))
+    }
+
+    @Test func randomBatchesAreRefusedOrApplyConsistentlyNeverTrap() throws {
+        // Arbitrary (mostly invalid) batches: validation must answer, never trap, and every
+        // batch it accepts must apply to a consistent snapshot with the declared counts.
+        var accepted = 0
+        for seed in 0..<10_000 as Range<UInt64> {
+            var rng = SeededGenerator(seed: seed)
+            func r(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+            var next: UInt64 = 1
+            let shown = SnapshotFixtures.random(sections: 3, items: 3, nextID: &next, using: &rng)
+            // Mostly plausible indices (so that some batches pass), sometimes junk.
+            func oldPath() -> IndexPath {
+                let sec = r(0...max(0, shown.sectionCount - 1))
+                let n = sec < shown.sectionCount ? shown.itemCount(inSection: sec) : 0
+                return r(0...4) == 0 || n == 0 ? IndexPath(item: r(-1...3), section: r(-1...3)) : IndexPath(item: r(0...n - 1), section: sec)
+            }
+            func newPath() -> IndexPath { IndexPath(item: r(0...3), section: r(0...max(0, shown.sectionCount - 1))) }
+            var b = BatchUpdate()
+            if r(0...3) == 0 { b.sectionDeletes.append(r(-1...3)) }
+            if r(0...3) == 0 {
+                let n = r(0...2)
+                b.sectionInserts.append(SectionInsertion(index: r(-1...3), id: SectionID(UInt64(r(1...40))),
+                    items: (0..<n).map { _ in ItemID(UInt64(r(100...140))) }, versions: [UInt32](repeating: 0, count: n)))
+            }
+            if r(0...3) == 0 { b.sectionMoves.append(SectionMove(from: r(-1...3), to: r(-1...3))) }
+            for _ in 0..<r(0...2) { b.itemDeletes.append(oldPath()) }
+            for _ in 0..<r(0...2) { b.itemInserts.append(ItemInsertion(at: newPath(), id: ItemID(UInt64(r(1...40))), version: 1)) }
+            for _ in 0..<r(0...2) { b.itemMoves.append(ItemMove(from: oldPath(), to: newPath())) }
+            for _ in 0..<r(0...1) { b.itemReloads.append(ItemReload(at: oldPath(), version: 5)) }
+            // Counts: often the consistent ones, sometimes off by one.
+            let ns = shown.sectionCount - b.sectionDeletes.count + b.sectionInserts.count
+            b.itemCountsAfter = (0..<max(0, ns + (r(0...5) == 0 ? r(-1...1) : 0))).map { _ in r(0...5) }
+            // Repair the counts the validator names, so that some random batches get through.
+            for _ in 0..<6 {
+                do throws(BatchUpdateError) { try BatchUpdate.validate(b, against: shown); break }
+                catch .itemCountMismatch(let t, let expected, _) { b.itemCountsAfter[t] = expected }
+                catch .sectionInsertContentMismatch(let t) {
+                    if let k = b.sectionInserts.firstIndex(where: { $0.index == t }) { b.itemCountsAfter[t] = b.sectionInserts[k].items.count }
+                } catch { break }
+            }
+            do {
+                let after = try shown.applying(b)
+                accepted += 1
+                after.checkInvariants()
+                #expect(after.sectionCount == b.itemCountsAfter.count)
+                for t in 0..<after.sectionCount { #expect(after.itemCount(inSection: t) == b.itemCountsAfter[t]) }
+            } catch {
+                // Refused with a reason: fine.
+            }
+        }
+        #expect(accepted > 150)
     }
 }
