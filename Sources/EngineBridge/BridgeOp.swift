@@ -1,0 +1,39 @@
+/// Version of the flat-buffer protocol between the page and engine.wasm. Bump it when an
+/// operation's input or output layout changes.
+public let engineBridgeVersion: Int = 2
+
+/// The operations of the flat command surface. Every call takes an array of `Double`s
+/// and answers an array of `Double`s; the first output value is a status (0 = ok, see
+/// ``BridgeStatus``). Ids travel as doubles, so they must stay below 2^53 (JavaScript's
+/// safe integers). The layouts are described in `docs/engine-bridge.md`.
+public enum BridgeOp: Int32, Sendable {
+    case version = 0
+    case layoutCreate = 1
+    case layoutPrepare = 2
+    case layoutFrames = 3
+    case layoutAttributes = 4
+    case layoutHitTest = 5
+    case layoutDropDestination = 6
+    case layoutMoveItem = 7
+    case layoutInsertItem = 8
+    case layoutDeleteItem = 9
+    case layoutReconfigure = 10
+    case layoutSetGapCells = 11
+    case layoutDestroy = 12
+    case diff = 20
+}
+
+/// The first value of every answer.
+public enum BridgeStatus: Int, Sendable {
+    case ok = 0
+    case unknownOperation = -1
+    /// The input is shorter than the operation needs, or a count is negative or absurd.
+    case malformedInput = -2
+    case unknownHandle = -3
+    /// An index path or section outside the layout.
+    case outOfRange = -4
+    /// The diff refused its snapshots; the next values are the `DiffError` case (1–4) and the id.
+    case diffRefused = -5
+    /// A snapshot could not be built (duplicate ids); the next value is the id.
+    case invalidSnapshot = -6
+}

@@ -1,0 +1,57 @@
+/// Reads a flat input buffer front to back; every read is bounds-checked, so a short or
+/// hostile buffer ends in `.malformedInput`, never in a trap.
+struct _BridgeReader {
+    let values: UnsafeBufferPointer<Double>
+    var position = 0
+
+    init(_ values: UnsafeBufferPointer<Double>) { self.values = values }
+
+    var remaining: Int { values.count - position }
+
+    mutating func double() throws(_BridgeFailure) -> Double {
+        guard position < values.count else { throw _BridgeFailure(.malformedInput) }
+        defer { position += 1 }
+        return values[position]
+    }
+
+    /// An integer in `range`; NaN, fractions and out-of-range values are refused.
+    mutating func int(in range: ClosedRange<Int> = 0...Int(Int32.max)) throws(_BridgeFailure) -> Int {
+        let d = try double()
+        guard d.isFinite, d == d.rounded(.towardZero), d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            throw _BridgeFailure(.malformedInput)
+        }
+        return Int(d)
+    }
+
+    /// A count of following records, each `stride` values long, that the buffer can hold.
+    mutating func count(stride: Int) throws(_BridgeFailure) -> Int {
+        let n = try int()
+        let (needed, overflow) = n.multipliedReportingOverflow(by: max(stride, 0))
+        guard !overflow, needed <= remaining else { throw _BridgeFailure(.malformedInput) }
+        return n
+    }
+
+    /// A content version (UInt32; Int is 32 bits on wasm32, so not read through `int`).
+    mutating func version() throws(_BridgeFailure) -> UInt32 {
+        let d = try double()
+        guard d.isFinite, d >= 0, d <= 4_294_967_295, d == d.rounded(.towardZero) else {
+            throw _BridgeFailure(.malformedInput)
+        }
+        return UInt32(d)
+    }
+
+    /// An id below 2^53 (exact as a double).
+    mutating func id() throws(_BridgeFailure) -> UInt64 {
+        let d = try double()
+        guard d.isFinite, d >= 0, d <= 9_007_199_254_740_991, d == d.rounded(.towardZero) else {
+            throw _BridgeFailure(.malformedInput)
+        }
+        return UInt64(d)
+    }
+}
+
+struct _BridgeFailure: Error {
+    var status: BridgeStatus
+    var detail: [Double] = []
+    init(_ status: BridgeStatus, _ detail: [Double] = []) { self.status = status; self.detail = detail }
+}

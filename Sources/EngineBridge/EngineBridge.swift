@@ -1,0 +1,63 @@
+import GridEngine
+
+/// The engine behind one flat command surface: the page calls it through engine.wasm,
+/// the native `engine-cli` through the same code, so the two can be compared call by call.
+///
+///     var bridge = EngineBridge()
+///     let created = bridge.call(.layoutCreate, [2, 3, 0, 390, 0, 0, 0, 0, 0, 4, 4, 0, 0.5])
+///     let handle = created[1]
+///
+/// Layouts live in a handle table; handles are small integers handed out in order, so
+/// two bridges fed the same calls hand out the same handles.
+public struct EngineBridge {
+    var _layouts: [CollectionLayout?] = []
+
+    public init() {}
+
+    /// Runs one operation. Never traps on bad input: a malformed or hostile buffer answers
+    /// a negative status.
+    public mutating func call(_ op: BridgeOp, _ input: UnsafeBufferPointer<Double>, into out: inout [Double]) {
+        out.removeAll(keepingCapacity: true)
+        out.append(0)
+        var r = _BridgeReader(input)
+        do throws(_BridgeFailure) {
+            switch op {
+            case .version: out.append(Double(engineBridgeVersion))
+            case .layoutCreate: try _layoutCreate(&r, &out)
+            case .layoutPrepare: try _layoutPrepare(&r, &out)
+            case .layoutFrames: try _layoutFrames(&r, &out)
+            case .layoutAttributes: try _layoutAttributes(&r, &out)
+            case .layoutHitTest: try _layoutHitTest(&r, &out)
+            case .layoutDropDestination: try _layoutDropDestination(&r, &out)
+            case .layoutMoveItem: try _layoutMoveItem(&r)
+            case .layoutInsertItem: try _layoutInsertItem(&r)
+            case .layoutDeleteItem: try _layoutDeleteItem(&r)
+            case .layoutReconfigure: try _layoutReconfigure(&r, &out)
+            case .layoutSetGapCells: try _layoutSetGapCells(&r)
+            case .layoutDestroy: try _layoutDestroy(&r)
+            case .diff: try _diff(&r, &out)
+            }
+        } catch {
+            out.removeAll(keepingCapacity: true)
+            out.append(Double(error.status.rawValue))
+            out.append(contentsOf: error.detail)
+        }
+    }
+
+    /// Convenience for tests and the command line.
+    public mutating func call(_ op: BridgeOp, _ input: [Double]) -> [Double] {
+        var out: [Double] = []
+        input.withUnsafeBufferPointer { call(op, $0, into: &out) }
+        return out
+    }
+
+    /// Runs an operation given by its raw code (what the C ABI passes).
+    public mutating func call(rawOp: Int32, _ input: UnsafeBufferPointer<Double>, into out: inout [Double]) {
+        guard let op = BridgeOp(rawValue: rawOp) else {
+            out.removeAll(keepingCapacity: true)
+            out.append(Double(BridgeStatus.unknownOperation.rawValue))
+            return
+        }
+        call(op, input, into: &out)
+    }
+}
