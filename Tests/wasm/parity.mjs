@@ -1,0 +1,150 @@
+// Parity test: the same random calls run through engine.wasm (under node) and through the
+// native engine (`engine-cli replay`); every answer — every frame, query, hit-test, drop
+// destination and staged diff — must be identical, bit for bit.
+//
+//   node Tests/wasm/parity.mjs [path/to/engine-cli] [path/to/engine.wasm]
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Engine, Op } from '../../Web/js/engine.js';
+import { rng, layoutConfig, aspects, encodeSnapshot } from './random.mjs';
+
+const cli = process.argv[2] ?? '.build/debug/engine-cli';
+const wasmPath = process.argv[3] ?? '.build-wasm/engine.wasm';
+const engine = await Engine.load(readFileSync(wasmPath));
+
+const calls = [];   // [op, input]
+const answers = []; // wasm answers, same order
+function call(op, input) {
+  const answer = engine.call(op, input);
+  calls.push([op, Float64Array.from(input)]);
+  answers.push(answer);
+  return answer;
+}
+
+// Layouts: every kind, random configurations, queries, edits and pinches.
+let handle = 0;
+for (let c = 0; c < 80; c++) {
+  const r = rng(1000 + c);
+  const kind = c % 4;
+  const h = call(Op.layoutCreate, layoutConfig(r, kind))[1];
+  if (h !== handle++) throw new Error(`unexpected handle ${h}`);
+  const sections = r.int(1, 6);
+  const counts = Array.from({ length: sections }, () => (r.next() < 0.15 ? 0 : r.int(1, 250)));
+  const total = counts.reduce((a, b) => a + b, 0);
+  const [, width, height] = call(Op.layoutPrepare, [h, sections, ...counts, ...aspects(r, total)]);
+  call(Op.layoutFrames, [h]);
+  const px = () => r.range(-20, width + 20), py = () => r.range(-20, height + 20);
+  for (let q = 0; q < 20; q++) call(Op.layoutAttributes, [h, px(), py(), r.range(0, width), r.range(0, 900)]);
+  for (let q = 0; q < 40; q++) { call(Op.layoutHitTest, [h, px(), py()]); call(Op.layoutDropDestination, [h, px(), py()]); }
+  const live = [...counts];
+  for (let e = 0; e < 12; e++) {
+    const nonEmpty = live.map((n, s) => (n > 0 ? s : -1)).filter((s) => s >= 0);
+    const op = r.int(0, 2);
+    if (op === 0 && nonEmpty.length) {
+      const fs = r.pick(nonEmpty), fi = r.int(0, live[fs] - 1), ts = r.int(0, sections - 1);
+      const ti = r.int(0, live[ts] - (ts === fs ? 1 : 0));
+      call(Op.layoutMoveItem, [h, fs, fi, ts, ti]);
+      live[fs]--; live[ts]++;
+    } else if (op === 1) {
+      const s = r.int(0, sections - 1);
+      call(Op.layoutInsertItem, [h, s, r.int(0, live[s]), aspects(r, 1)[0]]);
+      live[s]++;
+    } else if (nonEmpty.length) {
+      const s = r.pick(nonEmpty);
+      call(Op.layoutDeleteItem, [h, s, r.int(0, live[s] - 1)]);
+      live[s]--;
+    }
+    call(Op.layoutFrames, [h]);
+  }
+  call(Op.layoutSetGapCells, [h, 1]);
+  call(Op.layoutFrames, [h]);
+  const next = layoutConfig(r, kind).slice(0, 3);
+  call(Op.layoutReconfigure, [h, ...next, r.range(0, 400), r.range(0, 800), 0, r.range(0, height)]);
+  call(Op.layoutFrames, [h]);
+  for (let q = 0; q < 10; q++) call(Op.layoutAttributes, [h, px(), py(), r.range(0, width), r.range(0, 900)]);
+  call(Op.layoutDestroy, [h]);
+}
+
+// Diffs: random snapshots and the four benchmark workloads plus section edits.
+let nextID = 1;
+function randomSnapshot(r) {
+  const n = r.int(1, 6);
+  return Array.from({ length: n }, (_, s) => ({
+    id: 1000 + s,
+    items: Array.from({ length: r.int(0, 120) }, () => ({ id: nextID++, version: r.int(0, 3) })),
+  }));
+}
+const clone = (snap) => snap.map((s) => ({ id: s.id, items: s.items.map((i) => ({ ...i })) }));
+const workloads = {
+  shuffle(r, t) {
+    const all = r.shuffle(t.flatMap((s) => s.items));
+    let k = 0;
+    for (const s of t) s.items = all.slice(k, (k += s.items.length));
+  },
+  moves(r, t) {
+    for (let m = 0; m < 8; m++) {
+      const from = r.pick(t.filter((s) => s.items.length));
+      if (!from) return;
+      const [item] = from.items.splice(r.int(0, from.items.length - 1), 1);
+      const to = r.pick(t);
+      to.items.splice(r.int(0, to.items.length), 0, item);
+    }
+  },
+  deletesInserts(r, t) {
+    for (const s of t) {
+      s.items = s.items.filter(() => r.next() > 0.1);
+      for (let k = 0; k < Math.ceil(s.items.length / 10); k++) s.items.splice(r.int(0, s.items.length), 0, { id: nextID++, version: 0 });
+    }
+  },
+  updates(r, t) { for (const s of t) for (const i of s.items) if (r.next() < 0.05) i.version++; },
+  sections(r, t) {
+    if (t.length > 1 && r.next() < 0.5) t.splice(r.int(0, t.length - 1), 1);
+    t.splice(r.int(0, t.length), 0, { id: 5000 + nextID++, items: [{ id: nextID++, version: 0 }] });
+    if (t.length > 1) { const [s] = t.splice(r.int(0, t.length - 1), 1); t.splice(r.int(0, t.length), 0, s); }
+  },
+};
+const names = Object.keys(workloads);
+for (let c = 0; c < 100; c++) {
+  const r = rng(5000 + c);
+  const source = randomSnapshot(r);
+  const target = clone(source);
+  const applied = c < 50 ? [names[c % names.length]] : names.filter(() => r.next() < 0.5);
+  for (const name of applied) workloads[name](r, target);
+  const answer = call(Op.diff, [...encodeSnapshot(source), ...encodeSnapshot(target)]);
+  if (answer[0] !== 0) throw new Error(`diff ${c} refused: ${answer.slice(0, 3)}`);
+}
+// Refusals must match too: a duplicate id, a truncated buffer, an unknown operation.
+const dup = [1, 7, 2, 1, 1, 0, 0];
+if (call(Op.diff, [...dup, ...dup])[0] !== -6) throw new Error('duplicate ids not refused');
+if (call(Op.diff, [3, 1, 999999])[0] !== -2) throw new Error('truncated snapshot not refused');
+if (call(99, [1, 2, 3])[0] !== -1) throw new Error('unknown operation not refused');
+if (call(Op.layoutFrames, [12345])[0] !== -3) throw new Error('unknown handle not refused');
+
+// The native side.
+const dir = mkdtempSync(join(tmpdir(), 'parity-'));
+const words = [];
+for (const [op, input] of calls) words.push(op, input.length, ...input);
+writeFileSync(join(dir, 'calls.bin'), Buffer.from(Float64Array.from(words).buffer));
+execFileSync(cli, ['replay', join(dir, 'calls.bin'), join(dir, 'answers.bin')], { stdio: 'inherit' });
+const raw = readFileSync(join(dir, 'answers.bin'));
+const native = new Float64Array(raw.buffer, raw.byteOffset, raw.length / 8);
+
+let at = 0, values = 0, frames = 0;
+for (let i = 0; i < calls.length; i++) {
+  const n = native[at++];
+  const mine = answers[i];
+  const theirs = native.subarray(at, at + n);
+  at += n;
+  const differs = n !== mine.length || mine.some((v, k) => !Object.is(v, theirs[k]));
+  if (differs) {
+    const k = mine.findIndex((v, j) => !Object.is(v, theirs[j]));
+    console.error(`MISMATCH in call ${i} (op ${calls[i][0]}), first at value ${k}: wasm ${mine[k]} native ${theirs[k]}; lengths ${mine.length}/${n}`);
+    process.exit(1);
+  }
+  values += n;
+  if (calls[i][0] === Op.layoutFrames && mine[0] === 0) frames += (n - 4) / 4;
+}
+if (at !== native.length) { console.error('native answered more calls than were made'); process.exit(1); }
+console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs)`);
