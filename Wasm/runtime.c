@@ -89,22 +89,11 @@ int posix_memalign(void **out, size_t align, size_t n) {
 
 void *malloc(size_t n) { return alloc_block(n); }
 
-void *memcpy(void *restrict d, const void *restrict s, size_t n) {
-    unsigned char *dd = d; const unsigned char *ss = s;
-    while (n--) *dd++ = *ss++;
-    return d;
-}
-void *memmove(void *d, const void *s, size_t n) {
-    unsigned char *dd = d; const unsigned char *ss = s;
-    if (dd < ss) { while (n--) *dd++ = *ss++; }
-    else if (dd > ss) { dd += n; ss += n; while (n--) *--dd = *--ss; }
-    return d;
-}
-void *memset(void *d, int c, size_t n) {
-    unsigned char *dd = d;
-    while (n--) *dd++ = (unsigned char)c;
-    return d;
-}
+// Built with -mbulk-memory: the builtins lower to wasm's memory.copy / memory.fill
+// instructions (which also handle overlap), not to calls back into these functions.
+void *memcpy(void *restrict d, const void *restrict s, size_t n) { __builtin_memcpy(d, s, n); return d; }
+void *memmove(void *d, const void *s, size_t n) { __builtin_memmove(d, s, n); return d; }
+void *memset(void *d, int c, size_t n) { __builtin_memset(d, c, n); return d; }
 int memcmp(const void *a, const void *b, size_t n) {
     const unsigned char *x = a, *y = b;
     for (; n; n--, x++, y++) if (*x != *y) return *x - *y;

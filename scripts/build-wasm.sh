@@ -17,7 +17,7 @@ FLAGS=(-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -w
 "$SWIFTC" "${FLAGS[@]}" -module-name EngineBridge -I "$OUT" -emit-module -emit-module-path "$OUT/EngineBridge.swiftmodule" \
   -c -o "$OUT/EngineBridge.o" $(find Sources/EngineBridge -name '*.swift' | sort)
 "$SWIFTC" "${FLAGS[@]}" -module-name EngineWasm -I "$OUT" -c -o "$OUT/Exports.o" Wasm/Exports.swift
-"$CLANG" --target=wasm32-unknown-none-wasm -O2 -nostdlib -ffreestanding -fno-builtin -c Wasm/runtime.c -o "$OUT/runtime.o"
+"$CLANG" --target=wasm32-unknown-none-wasm -O2 -mbulk-memory -nostdlib -ffreestanding -fno-builtin -c Wasm/runtime.c -o "$OUT/runtime.o"
 "$WASMLD" --no-entry --strip-debug -z stack-size=1048576 --initial-memory=33554432 \
   "$OUT/GridEngine.o" "$OUT/EngineBridge.o" "$OUT/Exports.o" "$OUT/runtime.o" \
   --export=malloc --export=free -o "$OUT/engine.wasm"
