@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what the project needs on a fresh Debian machine (idempotent; quick when all is there):
+# libvips and SQLite headers for the server, libvips' CLI and ImageMagick for the thumbnail
+# benchmark baselines, Chromium for the browser tests, and a Python venv with Playwright.
+# Usage: scripts/setup.sh [--browser]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(libvips-dev libsqlite3-dev pkg-config)
+if [[ "${1:-}" == "--browser" ]]; then packages+=(chromium); fi
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+  echo "setup: installing ${missing[*]}"
+  # Another apt may hold the lock for a while (unattended upgrades): wait for it.
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [[ "${1:-}" == "--browser" ]]; then
+  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright' 2>/dev/null; then
+    echo "setup: creating .venv with Playwright (the browser is Debian's chromium)"
+    python3 -m venv .venv
+    .venv/bin/pip install -q playwright pytest
+  fi
+fi

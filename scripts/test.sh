@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Sets up and runs every test: unit, property and integration tests (swift test, on real
+# SQLite files and a real HTTP server), the wasm build and its parity test against the
+# native engine under node, and the browser tests in Debian's Chromium when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --browser
+
+echo "== wasm build"
+scripts/build-wasm.sh
+
+echo "== swift test"
+swift build --build-tests
+swift test --skip-build --parallel
+
+echo "== wasm parity (engine.wasm under node vs the native engine)"
+swift build --product engine-cli
+node Tests/wasm/parity.mjs .build/debug/engine-cli .build-wasm/engine.wasm
+
+if [[ -d Tests/browser ]]; then
+  echo "== browser tests (Playwright in Debian's chromium)"
+  swift build -c release --product gallery
+  .venv/bin/python -m pytest -q Tests/browser
+fi
+echo "== all tests passed"
