@@ -21,6 +21,7 @@ public enum BridgeOp: Int32, Sendable {
     case layoutSetGapCells = 11
     case layoutDestroy = 12
     case diff = 20
+    case snapshotApply = 21
 }
 
 /// The first value of every answer.
@@ -36,4 +37,6 @@ public enum BridgeStatus: Int, Sendable {
     case diffRefused = -5
     /// A snapshot could not be built (duplicate ids); the next value is the id.
     case invalidSnapshot = -6
+    /// A stage breaks UIKit's batch-update rules for the snapshot it applies to.
+    case invalidBatch = -7
 }

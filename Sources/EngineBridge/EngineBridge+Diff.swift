@@ -83,3 +83,60 @@ extension EngineBridge {
         for c in u.itemCountsAfter { out.append(Double(c)) }
     }
 }
+
+// Applying staged changes (a live update from the server) to a snapshot. Input: a snapshot
+// (as for diff), then [stageCount, stages as the diff answers them]; answer: the new snapshot
+// in the same layout, or `.invalidBatch` when a stage breaks UIKit's rules for the snapshot
+// it applies to (the page then reloads instead of drawing a wrong gallery).
+extension EngineBridge {
+    static func _decodeStage(_ r: inout _BridgeReader) throws(_BridgeFailure) -> BatchUpdate {
+        func ip(_ r: inout _BridgeReader) throws(_BridgeFailure) -> IndexPath {
+            let s = try r.int()
+            return IndexPath(item: try r.int(), section: s)
+        }
+        var u = BatchUpdate()
+        for _ in 0..<(try r.count(stride: 1)) { u.sectionDeletes.append(try r.int()) }
+        for _ in 0..<(try r.count(stride: 3)) {
+            let index = try r.int(), id = SectionID(try r.id()), n = try r.count(stride: 2)
+            var items: [ItemID] = [], versions: [UInt32] = []
+            for _ in 0..<n { items.append(ItemID(try r.id())) }
+            for _ in 0..<n { versions.append(try r.version()) }
+            u.sectionInserts.append(SectionInsertion(index: index, id: id, items: items, versions: versions))
+        }
+        for _ in 0..<(try r.count(stride: 2)) { let f = try r.int(); u.sectionMoves.append(SectionMove(from: f, to: try r.int())) }
+        for _ in 0..<(try r.count(stride: 2)) { u.itemDeletes.append(try ip(&r)) }
+        for _ in 0..<(try r.count(stride: 4)) {
+            let at = try ip(&r), id = ItemID(try r.id())
+            u.itemInserts.append(ItemInsertion(at: at, id: id, version: try r.version()))
+        }
+        for _ in 0..<(try r.count(stride: 4)) { let f = try ip(&r); u.itemMoves.append(ItemMove(from: f, to: try ip(&r))) }
+        for _ in 0..<(try r.count(stride: 3)) { let at = try ip(&r); u.itemReloads.append(ItemReload(at: at, version: try r.version())) }
+        for _ in 0..<(try r.count(stride: 1)) { u.itemCountsAfter.append(try r.int()) }
+        return u
+    }
+
+    static func _encode(_ s: Snapshot, into out: inout [Double]) {
+        out.append(Double(s.sectionCount))
+        for section in 0..<s.sectionCount {
+            let items = s.items(inSection: section)
+            out.append(Double(s.sectionID(at: section).rawValue)); out.append(Double(items.count))
+            for id in items { out.append(Double(id.rawValue)) }
+            for v in s.versions(inSection: section) { out.append(Double(v)) }
+        }
+    }
+
+    func _snapshotApply(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        var snapshot = try Self._snapshot(&r)
+        let stages = try r.count(stride: 8)
+        for _ in 0..<stages {
+            let stage = try Self._decodeStage(&r)
+            do throws(BatchUpdateError) {
+                try BatchUpdate.validate(stage, against: snapshot)
+                try snapshot.apply(stage)
+            } catch {
+                throw _BridgeFailure(.invalidBatch)
+            }
+        }
+        Self._encode(snapshot, into: &out)
+    }
+}

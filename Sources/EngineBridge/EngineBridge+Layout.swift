@@ -168,10 +168,12 @@ extension EngineBridge {
         out.append(next.x); out.append(next.y); out.append(size.width); out.append(size.height)
     }
 
-    // [handle, shows (0/1)] → []
-    mutating func _layoutSetGapCells(_ r: inout _BridgeReader) throws(_BridgeFailure) {
+    // [handle, shows (0/1)] → [width, height]
+    mutating func _layoutSetGapCells(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _handle(&r)
         _layouts[h]!.setShowsGapCells(try r.double() != 0)
+        let size = _layouts[h]!.contentSize
+        out.append(size.width); out.append(size.height)
     }
 
     // [handle] → []; the handle is not reused.

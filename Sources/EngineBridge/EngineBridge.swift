@@ -33,9 +33,10 @@ public struct EngineBridge {
             case .layoutInsertItem: try _layoutInsertItem(&r)
             case .layoutDeleteItem: try _layoutDeleteItem(&r)
             case .layoutReconfigure: try _layoutReconfigure(&r, &out)
-            case .layoutSetGapCells: try _layoutSetGapCells(&r)
+            case .layoutSetGapCells: try _layoutSetGapCells(&r, &out)
             case .layoutDestroy: try _layoutDestroy(&r)
             case .diff: try _diff(&r, &out)
+            case .snapshotApply: try _snapshotApply(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

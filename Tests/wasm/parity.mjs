@@ -114,7 +114,16 @@ for (let c = 0; c < 100; c++) {
   for (const name of applied) workloads[name](r, target);
   const answer = call(Op.diff, [...encodeSnapshot(source), ...encodeSnapshot(target)]);
   if (answer[0] !== 0) throw new Error(`diff ${c} refused: ${answer.slice(0, 3)}`);
+  // Applying the stages to the source through the engine gives exactly the target.
+  const result = call(Op.snapshotApply, [...encodeSnapshot(source), ...answer.slice(1)]);
+  const expected = [0, ...encodeSnapshot(target)];
+  if (result.length !== expected.length || result.some((v, k) => v !== expected[k])) {
+    throw new Error(`diff ${c}: applying the stages does not give the target`);
+  }
 }
+// A stage that breaks the rules is refused: deleting an item twice.
+const one = [1, 7, 2, 1, 2, 0, 0];
+if (call(Op.snapshotApply, [...one, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0])[0] !== -7) throw new Error('invalid stage not refused');
 // Refusals must match too: a duplicate id, a truncated buffer, an unknown operation.
 const dup = [1, 7, 2, 1, 1, 0, 0];
 if (call(Op.diff, [...dup, ...dup])[0] !== -6) throw new Error('duplicate ids not refused');
@@ -147,4 +156,4 @@ for (let i = 0; i < calls.length; i++) {
   if (calls[i][0] === Op.layoutFrames && mine[0] === 0) frames += (n - 4) / 4;
 }
 if (at !== native.length) { console.error('native answered more calls than were made'); process.exit(1); }
-console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs)`);
+console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application)`);

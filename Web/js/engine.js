@@ -11,7 +11,7 @@ export const Op = Object.freeze({
   layoutCreate: 1, layoutPrepare: 2, layoutFrames: 3, layoutAttributes: 4,
   layoutHitTest: 5, layoutDropDestination: 6, layoutMoveItem: 7, layoutInsertItem: 8,
   layoutDeleteItem: 9, layoutReconfigure: 10, layoutSetGapCells: 11, layoutDestroy: 12,
-  diff: 20,
+  diff: 20, snapshotApply: 21,
 });
 
 export const Kind = Object.freeze({ grid: 0, flow: 1, waterfall: 2, justified: 3 });
