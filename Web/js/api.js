@@ -1,0 +1,56 @@
+// The server's JSON API (docs/API.md). Every call answers parsed JSON or throws an
+// ApiError carrying the server's message and status.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body?.error?.message ?? body?.message ?? body?.error ?? `HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+async function request(method, path, body, headers = {}) {
+  const init = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    if (body instanceof FormData || body instanceof Blob) init.body = body;
+    else { init.body = JSON.stringify(body); init.headers['content-type'] = 'application/json'; }
+  }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch { json = { error: text }; }
+  if (!res.ok) throw new ApiError(res.status, json);
+  return json;
+}
+
+export const api = {
+  galleries: () => request('GET', '/api/galleries'),
+  createGallery: (name) => request('POST', '/api/galleries', { name }),
+  renameGallery: (id, name) => request('PATCH', `/api/galleries/${id}`, { name }),
+  duplicateGallery: (id, name) => request('POST', `/api/galleries/${id}/duplicate`, { name }),
+  deleteGallery: (id) => request('DELETE', `/api/galleries/${id}`),
+  snapshot: (id) => request('GET', `/api/galleries/${id}`),
+  changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
+  batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
+  trash: (id) => request('GET', `/api/galleries/${id}/trash`),
+  dropURLs: (id, urls, to) => request('POST', `/api/galleries/${id}/urls`, { urls, to }),
+  /// Uploads files with progress: onProgress(fraction) as bytes go out. Resolves the answer.
+  upload(id, files, to, onProgress) {
+    return new Promise((resolve, reject) => {
+      const form = new FormData();
+      form.append('to', JSON.stringify(to));
+      for (const f of files) form.append('files', f, f.name || 'pasted.png');
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `/api/galleries/${id}/uploads`);
+      xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress?.(e.loaded / e.total); };
+      xhr.onload = () => {
+        let json = null;
+        try { json = JSON.parse(xhr.responseText); } catch { json = { error: xhr.responseText }; }
+        if (xhr.status >= 200 && xhr.status < 300) resolve(json); else reject(new ApiError(xhr.status, json));
+      };
+      xhr.onerror = () => reject(new ApiError(0, { error: 'network error' }));
+      xhr.send(form);
+    });
+  },
+  events: (id, since) => new EventSource(`/api/galleries/${id}/events?since=${since}`),
+};

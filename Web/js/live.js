@@ -1,0 +1,51 @@
+// Live updates (B2): one EventSource per open gallery. Every event carries the changes of
+// one version (or a catch-up diff from the version we reconnect with); the engine applies
+// them. EventSource reconnects by itself; we reconnect with our current version so the
+// server answers a diff from there, not a full reload.
+export class LiveStream {
+  constructor(app) {
+    this.app = app;
+    this.source = null;
+    this.indicator = document.getElementById('live-state');
+  }
+
+  follow(id, version) {
+    this.close();
+    this.id = id;
+    const source = (this.source = new EventSource(`/api/galleries/${id}/events?since=${version}`));
+    source.onopen = () => this.indicator.classList.add('on');
+    source.onerror = () => {
+      this.indicator.classList.remove('on');
+      // Reconnect ourselves with the version we have (EventSource would reuse the old URL).
+      if (source.readyState === EventSource.CLOSED || source.readyState === EventSource.CONNECTING) {
+        source.close();
+        clearTimeout(this.retry);
+        this.retry = setTimeout(() => { if (this.source === source) this.follow(this.id, this.app.model.version); }, 1000);
+      }
+    };
+    const handle = (e) => this.receive(e);
+    source.onmessage = handle;
+    for (const type of ['changes', 'snapshot', 'deleted']) source.addEventListener(type, handle);
+  }
+
+  receive(e) {
+    if (e.type === 'deleted') { this.app.toast('This gallery was deleted.'); this.close(); return; }
+    let data;
+    try { data = JSON.parse(e.data); } catch { return; }
+    if (data.stages) {
+      this.app.applyChanges(data);
+    } else if (data.sections) {
+      if (data.version === this.app.model.version) return;
+      this.app.model.load(data);
+      this.app.view.setSections(this.app.model.sections);
+      this.app.drag?.modelChanged();
+    }
+    this.app.refreshTrash();
+  }
+
+  close() {
+    this.source?.close();
+    this.source = null;
+    this.indicator.classList.remove('on');
+  }
+}
