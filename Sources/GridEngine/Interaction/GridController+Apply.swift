@@ -25,11 +25,15 @@ extension GridController {
         for r in change.removed { noteLeaving(r.id) }
         for i in change.inserted { noteLeaving(i.id) }
 
+        // An id in both lists moves: if it vanished meanwhile (deleted elsewhere), it stays gone.
+        var movingSet = Set<ItemID>()
+        for r in change.removed { movingSet.insert(r.id) }
         var arriving: [(placement: ItemPlacement, section: Int, order: Int)] = []
         var arrivingSet = Set<ItemID>()
         if old.sectionCount > 0 {
             let last = old.sectionCount - 1
             for (k, a) in change.inserted.enumerated() where !arrivingSet.contains(a.id) {
+                if movingSet.contains(a.id) && !leavingSet.contains(a.id) { continue }
                 arrivingSet.insert(a.id)
                 arriving.append((a, old.indexOfSection(a.section) ?? last, k))
             }
