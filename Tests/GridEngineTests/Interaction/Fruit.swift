@@ -72,6 +72,7 @@ struct Hand {
     mutating func absorb(_ new: [GridEffect]) {
         for e in new {
             if case .commit(let c) = e {
+                let before = Set(shown.allItemIDs)
                 for stage in c.updates {
                     do {
                         try BatchUpdate.validate(stage, against: shown)
@@ -80,11 +81,35 @@ struct Hand {
                         Issue.record("invalid batch update: \(error)")
                     }
                 }
+                Hand.checkItemsKept(c, before: before, after: Set(shown.allItemIDs))
             }
         }
         effects += new
         grid.checkInvariants()
         #expect(shown == grid.snapshot, "the host's mirror and the engine disagree")
+    }
+
+    /// Items are never lost or duplicated except by the operations that mean to: moves and
+    /// swaps keep the set, copies add exactly the copies, the trash removes exactly the
+    /// dropped items, placeholders come and go one by one.
+    static func checkItemsKept(_ c: CommittedChange, before: Set<ItemID>, after: Set<ItemID>) {
+        switch c.kind {
+        case .move, .swap:
+            #expect(before == after, "a \(c.kind) changed the set of items")
+        case .copy:
+            #expect(before.isDisjoint(with: c.copies) && after == before.union(c.copies), "a copy added other items")
+        case .delete:
+            #expect(after == before.subtracting(c.change.removed.map(\.id)) && after.count == before.count - c.change.removed.count,
+                    "the trash removed other items")
+        case .insertPlaceholders:
+            #expect(after.isSuperset(of: before), "a placeholder drop removed items")
+        case .commitPlaceholder:
+            #expect(after.count == before.count && before.subtracting(after).count == 1, "a commit did not replace one placeholder")
+        case .deletePlaceholder:
+            #expect(after.count == before.count - 1 && after.isSubset(of: before), "a placeholder delete removed more")
+        case .undo, .redo, .liveUpdate:
+            break
+        }
     }
 
     mutating func down(_ p: Point, id: Int = 0) {
