@@ -207,10 +207,18 @@ extension GridController {
         _updateAutoScroll(now: e.time)
     }
 
+    /// Half the height of the box that stands for external data in auto-scroll.
+    static let _externalScrollBand = 30.0
+
     mutating func _updateAutoScroll(now: Double) {
         guard let s = session, s.isDragging, s.source != .keyboard else { _autoScroller.stop(); return }
-        let frame = Rect(x: s.location.x - s.grabOffset.x, y: s.location.y - s.grabOffset.y,
+        var frame = Rect(x: s.location.x - s.grabOffset.x, y: s.location.y - s.grabOffset.y,
                          width: s.previewSize.width, height: s.previewSize.height)
+        if s.source == .external {
+            // No cell to measure: external data scrolls within an edge band around the pointer.
+            let band = GridController._externalScrollBand
+            frame = Rect(x: s.location.x - band, y: s.location.y - band, width: 2 * band, height: 2 * band)
+        }
         _autoScroller.update(dragFrame: frame, viewport: viewportSize, now: now)
     }
 

@@ -41,7 +41,13 @@ public struct GridController: Sendable {
     /// The item with the keyboard focus (B3).
     public internal(set) var focusedItem: ItemID?
     /// Placeholders waiting for their data, in drop order (F19).
-    public internal(set) var placeholders: [Placeholder]
+    public internal(set) var placeholders: [Placeholder] {
+        didSet {
+            _placeholderIDs.removeAll(keepingCapacity: true)
+            for p in placeholders { _placeholderIDs.insert(p.id.itemID) }
+        }
+    }
+    var _placeholderIDs: Set<ItemID> = []
     /// The time of the last event or tick: the clock of the drop animation in
     /// `visibleCells()`.
     public internal(set) var lastEventTime: Double = 0
@@ -98,8 +104,7 @@ public struct GridController: Sendable {
 
     /// Whether the item is a placeholder waiting for dropped data.
     public func isPlaceholder(_ item: ItemID) -> Bool {
-        for p in placeholders where p.id.itemID == item { return true }
-        return false
+        !_placeholderIDs.isEmpty && _placeholderIDs.contains(item)
     }
 
     /// The viewport changed size (window resize). Keeps the layout's width in step.

@@ -83,3 +83,16 @@ import Testing
         #expect(s.velocity == -180 && s.restarts == 2)
     }
 }
+
+extension AutoScrollTests {
+    @Test func externalDataNearTheBottomEdgeScrollsTheGridToo() {
+        var hand = Hand(AutoScrollTests.tall())
+        hand.send(.externalDragEnter(items: [[.url, .image]], location: Point(x: 200, y: 200), time: 0))
+        hand.send(.externalDragMove(location: Point(x: 200, y: 390), modifiers: [], time: 0.1))   // 20 into the 30 pt band
+        hand.time = 0.1
+        hand.tick(0.1)
+        #expect(hand.effects.contains(.scrollBy(dy: 20 * 12 * 0.1)))
+        hand.send(.externalDragMove(location: Point(x: 200, y: 200), modifiers: [], time: 0.3))
+        #expect(!hand.grid._autoScroller.isActive)
+    }
+}
