@@ -13,29 +13,28 @@ extension GridController {
     ///   versions) and the batch update that turns the old snapshot into the new one.
     ///   Missing ids are skipped, indices clamped, an id inserted while present moves.
     mutating func _apply(_ change: ArrangementChange, modelCoordinates: Bool) -> (applied: ArrangementChange, update: BatchUpdate) {
-        let old = snapshot
+        // No copy of the old snapshot is kept: holding one would make every edit below copy
+        // the whole arrangement (copy-on-write). The old paths of the leaving items suffice.
         var leaving: [ItemPlacement] = []
-        var leavingSet = Set<ItemID>()
-        func noteLeaving(_ id: ItemID) {
-            guard !leavingSet.contains(id), let p = old.indexPath(of: id) else { return }
-            leavingSet.insert(id)
-            leaving.append(ItemPlacement(id: id, section: old.sectionID(at: p.section), index: p.item,
-                                         aspect: layout.aspect(of: p), version: old.version(at: p)))
+        var leavingPaths: [ItemID: IndexPath] = [:]
+        for id in change.removed.map(\.id) + change.inserted.map(\.id) {
+            guard leavingPaths[id] == nil, let p = snapshot.indexPath(of: id) else { continue }
+            leavingPaths[id] = p
+            leaving.append(ItemPlacement(id: id, section: snapshot.sectionID(at: p.section), index: p.item,
+                                         aspect: layout.aspect(of: p), version: snapshot.version(at: p)))
         }
-        for r in change.removed { noteLeaving(r.id) }
-        for i in change.inserted { noteLeaving(i.id) }
 
         // An id in both lists moves: if it vanished meanwhile (deleted elsewhere), it stays gone.
         var movingSet = Set<ItemID>()
         for r in change.removed { movingSet.insert(r.id) }
         var arriving: [(placement: ItemPlacement, section: Int, order: Int)] = []
         var arrivingSet = Set<ItemID>()
-        if old.sectionCount > 0 {
-            let last = old.sectionCount - 1
+        if snapshot.sectionCount > 0 {
+            let last = snapshot.sectionCount - 1
             for (k, a) in change.inserted.enumerated() where !arrivingSet.contains(a.id) {
-                if movingSet.contains(a.id) && !leavingSet.contains(a.id) { continue }
+                if movingSet.contains(a.id) && leavingPaths[a.id] == nil { continue }
                 arrivingSet.insert(a.id)
-                arriving.append((a, old.indexOfSection(a.section) ?? last, k))
+                arriving.append((a, snapshot.indexOfSection(a.section) ?? last, k))
             }
         }
         arriving.sort { x, y in
@@ -47,7 +46,7 @@ extension GridController {
         if leaving.count == 1 && arriving.count == 1 && leaving[0].id == arriving[0].placement.id {
             // One item moving: rotate only the span between its two places.
             let id = leaving[0].id
-            let from = old.indexPath(of: id)!
+            let from = leavingPaths[id]!
             let s = arriving[0].section
             let wanted = modelCoordinates ? _displayIndex(model: arriving[0].placement.index, section: s, excluding: id) : arriving[0].placement.index
             let limit = snapshot.itemCount(inSection: s) - (s == from.section ? 1 : 0)
@@ -59,7 +58,7 @@ extension GridController {
         } else {
             var paths: [IndexPath] = []
             paths.reserveCapacity(leaving.count)
-            for l in leaving { paths.append(old.indexPath(of: l.id)!) }
+            for l in leaving { paths.append(leavingPaths[l.id]!) }
             paths.sort(by: >)
             for p in paths { layout.itemDeleted(at: p) }
             var ids: [ItemID] = []
@@ -84,13 +83,13 @@ extension GridController {
             placed.index = p.item
             if let l = leaving.first(where: { $0.id == placed.id }) { placed.aspect = l.aspect; placed.version = l.version }
             applied.inserted.append(placed)
-            if leavingSet.contains(placed.id) {
-                update.itemMoves.append(ItemMove(from: old.indexPath(of: placed.id)!, to: p))
+            if let from = leavingPaths[placed.id] {
+                update.itemMoves.append(ItemMove(from: from, to: p))
             } else {
                 update.itemInserts.append(ItemInsertion(at: p, id: placed.id, version: placed.version))
             }
         }
-        for l in leaving where !arrivingSet.contains(l.id) { update.itemDeletes.append(old.indexPath(of: l.id)!) }
+        for l in leaving where !arrivingSet.contains(l.id) { update.itemDeletes.append(leavingPaths[l.id]!) }
         update.itemCountsAfter = GridController._counts(snapshot)
         return (applied, update)
     }
@@ -123,35 +122,38 @@ extension GridController {
         return skipAt >= 0 && skipAt < index ? index - 1 : index
     }
 
-    /// `change` with placeholders dropped and indices counted among model items only.
-    func _modelChange(_ change: ArrangementChange, before: Snapshot) -> ArrangementChange {
-        func convert(_ list: [ItemPlacement], in snap: Snapshot) -> [ItemPlacement] {
+    /// Where the placeholders are now (display index paths), for `_modelChange`.
+    func _placeholderPaths() -> [IndexPath] {
+        var out: [IndexPath] = []
+        for p in placeholders { if let ip = snapshot.indexPath(of: p.id.itemID) { out.append(ip) } }
+        return out
+    }
+
+    /// `change` with placeholders dropped and indices counted among model items only:
+    /// `removed` against the placeholders as they were before, `inserted` as they are now.
+    func _modelChange(_ change: ArrangementChange, placeholdersBefore: [IndexPath]) -> ArrangementChange {
+        func convert(_ list: [ItemPlacement], _ paths: [IndexPath]) -> [ItemPlacement] {
             var out: [ItemPlacement] = []
             for var p in list where !isPlaceholder(p.id) {
-                if let s = snap.indexOfSection(p.section) {
-                    let items = snap.items(inSection: s)
+                if !paths.isEmpty, let s = snapshot.indexOfSection(p.section) {
                     var n = 0
-                    for i in 0..<min(p.index, items.count) where isPlaceholder(items[i]) { n += 1 }
+                    for q in paths where q.section == s && q.item < p.index { n += 1 }
                     p.index -= n
                 }
                 out.append(p)
             }
             return out
         }
-        if placeholders.isEmpty {
-            return ArrangementChange(removed: change.removed.filter { !isPlaceholder($0.id) },
-                                     inserted: change.inserted.filter { !isPlaceholder($0.id) })
-        }
-        return ArrangementChange(removed: convert(change.removed, in: before), inserted: convert(change.inserted, in: snapshot))
+        return ArrangementChange(removed: convert(change.removed, placeholdersBefore), inserted: convert(change.inserted, _placeholderPaths()))
     }
 
     /// Applies a change, records it for undo when asked, keeps a drag's preview in step,
     /// and returns the commit effect.
     mutating func _commit(_ change: ArrangementChange, kind: CommitKind, record: Bool,
                           copiedFrom: [ItemID] = [], copies: [ItemID] = []) -> GridEffect {
-        let before = snapshot
+        let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: false)
-        let model = _modelChange(applied, before: before)
+        let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
         if record { history.record(model, kind: kind) }
         _afterBaseChange()
         return .commit(CommittedChange(kind: kind, change: model, updates: [update], copiedFrom: copiedFrom, copies: copies))

@@ -23,9 +23,9 @@ extension GridController {
     }
 
     mutating func _replay(_ change: ArrangementChange, kind: CommitKind) -> GridEffect {
-        let before = snapshot
+        let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: true)
-        let model = _modelChange(applied, before: before)
+        let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
         _afterBaseChange()
         return .commit(CommittedChange(kind: kind, change: model, updates: [update]))
     }
