@@ -1,0 +1,45 @@
+/// Undo and redo of committed arrangement changes (B4), as `UndoManager` without
+/// closures: a bounded stack of ``ArrangementChange`` values, each undone by applying its
+/// inverse. Recording a new change clears the redo stack.
+///
+///     var history = UndoStack(limit: 100)
+///     history.record(change, kind: .move)
+///     if let entry = history.popUndo() { apply(entry.change.inverted); history.pushRedo(entry) }
+public struct UndoStack: Hashable, Sendable {
+    /// One undoable step: the change as applied and what kind of operation it was.
+    public struct Entry: Hashable, Sendable {
+        public var kind: CommitKind
+        public var change: ArrangementChange
+        public init(kind: CommitKind, change: ArrangementChange) { self.kind = kind; self.change = change }
+    }
+
+    public private(set) var undoEntries: [Entry] = []
+    public private(set) var redoEntries: [Entry] = []
+    /// The oldest entries are forgotten beyond this many.
+    public var limit: Int
+
+    public init(limit: Int = 100) { self.limit = max(1, limit) }
+
+    public var canUndo: Bool { !undoEntries.isEmpty }
+    public var canRedo: Bool { !redoEntries.isEmpty }
+
+    /// Records a newly committed change; clears redo.
+    public mutating func record(_ change: ArrangementChange, kind: CommitKind) {
+        if change.isEmpty { return }
+        undoEntries.append(Entry(kind: kind, change: change))
+        if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
+        redoEntries.removeAll()
+    }
+
+    public mutating func popUndo() -> Entry? { undoEntries.popLast() }
+    public mutating func popRedo() -> Entry? { redoEntries.popLast() }
+    /// After an undo: the entry (as re-applied) can be redone.
+    public mutating func pushRedo(_ entry: Entry) { redoEntries.append(entry) }
+    /// After a redo: the entry (as re-applied) can be undone again; redo is kept.
+    public mutating func pushUndo(_ entry: Entry) {
+        undoEntries.append(entry)
+        if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
+    }
+
+    public mutating func removeAll() { undoEntries.removeAll(); redoEntries.removeAll() }
+}

@@ -1,0 +1,83 @@
+/// One drag in progress: where it came from, what it carries, where the pointer is, the
+/// current proposal and the phase (see ``DragPhase``). Owned and advanced by a
+/// ``GridController``; the host reads it (e.g. to show the proposal on the pointer).
+///
+///     if let session = controller.session, session.phase == .dragging {
+///         cursor = session.proposal.operation == .forbidden ? .notAllowed : .grabbing
+///     }
+public struct DragSession: Hashable, Sendable {
+    /// Where the dragged data comes from.
+    public enum Source: UInt8, Hashable, Sendable {
+        /// This collection's own items, dragged with a pointer.
+        case local
+        /// Data from another app or window (URLs, files, images).
+        case external
+        /// This collection's own items, moved with the keyboard (B3).
+        case keyboard
+    }
+
+    public internal(set) var phase: DragPhase
+    public internal(set) var source: Source
+    public internal(set) var pointerID: Int
+    public internal(set) var pointerKind: PointerKind
+    /// Local items being dragged, the one under the pointer first, then those added by
+    /// taps in the order tapped (F17).
+    public internal(set) var items: [ItemID]
+    /// For external drags: the kinds each offered item carries.
+    public internal(set) var externalItems: [DropDataKinds]
+    public internal(set) var startLocation: Point
+    /// The pointer, in view coordinates.
+    public internal(set) var location: Point
+    public internal(set) var startTime: Double
+    /// When the current phase began.
+    public internal(set) var phaseStartTime: Double
+    /// From the lifted cell's top-left to the pointer (content units, unscaled).
+    public internal(set) var grabOffset: Point
+    /// The lifted cell's unscaled size.
+    public internal(set) var previewSize: Size
+    public internal(set) var modifiers: KeyModifiers
+    public internal(set) var proposal: DropProposal
+    /// After the drop: what was performed (`.cancel` / `.forbidden` when nothing was).
+    public internal(set) var outcome: DropOperation
+
+    /// Where the dragged block sits in the preview (rest coordinates: indices among the
+    /// items that are not dragged), and a placement waiting for the cadence.
+    var _placement: _Placement?
+    var _pendingPlacement: _Placement?
+    var _pendingSince: Double = 0
+    /// The drop animation: the preview flies from → to (content coordinates).
+    var _flyFrom = Rect.zero
+    var _flyTo = Rect.zero
+    var _flyToScale = 1.0
+    var _flyToOpacity = 1.0
+    var _vanishing = false
+    /// Second pointers that went down on an item during the drag: taps add the item.
+    var _taps: [_Tap] = []
+
+    init(source: Source, phase: DragPhase, pointerID: Int, pointerKind: PointerKind, location: Point, time: Double) {
+        self.source = source; self.phase = phase; self.pointerID = pointerID; self.pointerKind = pointerKind
+        self.items = []; self.externalItems = []
+        self.startLocation = location; self.location = location
+        self.startTime = time; self.phaseStartTime = time
+        self.grabOffset = .zero; self.previewSize = .zero; self.modifiers = []
+        self.proposal = .cancel; self.outcome = .cancel
+    }
+
+    /// The item under the pointer (the first dragged item), if any.
+    public var primaryItem: ItemID? { items.first }
+
+    /// Whether the session is past `pending` and not yet dropped.
+    public var isDragging: Bool { phase == .lifted || phase == .dragging }
+}
+
+/// Where a dragged block sits: a section by id and an index among its non-dragged items.
+struct _Placement: Hashable, Sendable {
+    var section: SectionID
+    var index: Int
+}
+
+struct _Tap: Hashable, Sendable {
+    var pointerID: Int
+    var location: Point
+    var item: ItemID
+}

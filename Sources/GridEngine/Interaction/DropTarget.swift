@@ -1,0 +1,15 @@
+/// Where a proposal points: the place a drop would land, resolved against the shown layout.
+public enum DropTarget: Hashable, Sendable {
+    /// Over the collection but over no section: the end of the last section (F28).
+    case none
+    /// Insert so that the first dropped item ends at this index path of the result.
+    case insert(at: IndexPath)
+    /// The end-of-section gap cell of this section (F27).
+    case gapCell(section: Int)
+    /// Onto this item (swap mode, F3).
+    case item(IndexPath)
+    /// An outside drop target (the trash), by its id (F21).
+    case outside(id: Int)
+    /// Outside the collection and every outside target.
+    case offscreen
+}

@@ -1,0 +1,327 @@
+// Pointer events and the clock: the session state machine (F9, F17).
+//
+//     idle ──down on item──▶ pending ──mouse moves ≥ 4 pt / touch rests 0.5 s──▶ lifted
+//     lifted ──move──▶ dragging ──up──▶ dropping ──dropDuration──▶ settling ──▶ idle
+//     any phase ──cancel / Escape──▶ (animating home) ──▶ idle
+
+extension GridController {
+    /// Feeds one event; returns the effects for the host, in order.
+    public mutating func handle(_ event: InteractionEvent) -> [GridEffect] {
+        var effects: [GridEffect] = []
+        lastEventTime = max(lastEventTime, event.time)
+        switch event {
+        case .pointerDown(let e): _pointerDown(e, &effects)
+        case .pointerMove(let e): _pointerMove(e, &effects)
+        case .pointerUp(let e): _pointerUp(e, &effects)
+        case .pointerCancel(let id, let time):
+            if let s = session, s.pointerID == id || s.phase == .pending { _cancel(now: time, &effects) }
+            else if var s = session { s._taps.removeAll { $0.pointerID == id }; session = s }
+        case .key(let k): _key(k, &effects)
+        case .scroll(let offset, let time):
+            contentOffset = offset
+            if let s = session, s.isDragging, s.source != .keyboard { _retarget(now: time, &effects) }
+        case .externalDragEnter(let items, let location, let time): _externalEnter(items, location, time, &effects)
+        case .externalDragMove(let location, let modifiers, let time): _externalMove(location, modifiers, time, &effects)
+        case .externalDragLeave(let time): _externalLeave(time, &effects)
+        case .externalDrop(let location, let time): _externalDrop(location, time, &effects)
+        }
+        return effects
+    }
+
+    /// Advances time: completes long presses, auto-scrolls (F11), applies a waiting
+    /// reorder (cadence), runs the drop and settle animations to their end.
+    public mutating func tick(now: Double) -> [GridEffect] {
+        var effects: [GridEffect] = []
+        lastEventTime = max(lastEventTime, now)
+        guard let s = session else { return effects }
+        switch s.phase {
+        case .idle:
+            break
+        case .pending:
+            if s.pointerKind == .touch && now - s.startTime >= configuration.longPressDuration {
+                _lift(time: now, &effects)
+            }
+        case .lifted, .dragging:
+            let dy = _autoScroller.step(now: now)
+            if dy != 0 {
+                let maxY = max(0, contentSize.height - viewportSize.height)
+                let y = min(maxY, max(0, contentOffset.y + dy))
+                if y != contentOffset.y {
+                    effects.append(.scrollBy(dy: y - contentOffset.y))
+                    contentOffset.y = y
+                }
+            }
+            // The content moved under a resting pointer, or a waiting reorder is due.
+            if s.source != .keyboard { _retarget(now: now, &effects) }
+        case .dropping, .settling:
+            _advanceAnimation(now: now, &effects)
+        }
+        return effects
+    }
+
+    /// Adds an item to the drag in progress (F17: tapping further items). Insert mode
+    /// only; the item joins the block after the items already carried.
+    public mutating func addToDrag(_ item: ItemID) -> [GridEffect] {
+        var effects: [GridEffect] = []
+        _addToDrag(item, &effects)
+        return effects
+    }
+
+    /// Cancels the drag in whatever phase it is (the preview flies home, nothing changes).
+    public mutating func cancelDrag(now: Double) -> [GridEffect] {
+        var effects: [GridEffect] = []
+        _cancel(now: now, &effects)
+        return effects
+    }
+
+    // MARK: - Pointer
+
+    func _content(_ p: Point) -> Point { Point(x: p.x + contentOffset.x, y: p.y + contentOffset.y) }
+
+    /// Whether two points are farther apart than `limit` (squared: no libm).
+    static func _farther(_ a: Point, _ b: Point, than limit: Double) -> Bool {
+        let dx = a.x - b.x, dy = a.y - b.y
+        return dx * dx + dy * dy > limit * limit
+    }
+
+    /// Whether two points are at least `distance` apart.
+    static func _reaches(_ a: Point, _ b: Point, _ distance: Double) -> Bool {
+        let dx = a.x - b.x, dy = a.y - b.y
+        return dx * dx + dy * dy >= distance * distance
+    }
+
+    mutating func _pointerDown(_ e: PointerEvent, _ effects: inout [GridEffect]) {
+        if var s = session {
+            if s.isDragging && s.source == .local && e.id != s.pointerID {
+                // A second finger: if it lifts without moving, its item joins the drag (F17).
+                if let ip = displayedLayout.indexPath(at: _content(e.location)) {
+                    let item = displayedSnapshot.itemID(at: ip)
+                    if !_isDragged(item) && !isPlaceholder(item) {
+                        s._taps.append(_Tap(pointerID: e.id, location: e.location, item: item))
+                        session = s
+                    }
+                }
+                return
+            }
+            switch s.phase {
+            case .dropping, .settling: _finishSession(&effects)   // a new gesture ends the animation
+            case .pending: session = nil
+            default: return                                         // one drag at a time
+            }
+        }
+        guard let ip = layout.indexPath(at: _content(e.location)) else { return }
+        let item = snapshot.itemID(at: ip)
+        if isPlaceholder(item) { return }
+        focusedItem = item
+        var s = DragSession(source: .local, phase: .pending, pointerID: e.id, pointerKind: e.kind, location: e.location, time: e.time)
+        s.items = [item]
+        s.modifiers = e.modifiers
+        session = s
+    }
+
+    mutating func _pointerMove(_ e: PointerEvent, _ effects: inout [GridEffect]) {
+        guard var s = session, s.source == .local else { return }
+        if e.id != s.pointerID {
+            if let k = s._taps.firstIndex(where: { $0.pointerID == e.id }),
+               GridController._farther(s._taps[k].location, e.location, than: configuration.tapSlop) {
+                s._taps.remove(at: k)
+                session = s
+            }
+            return
+        }
+        switch s.phase {
+        case .pending:
+            let moved = s.startLocation != e.location
+            s.location = e.location
+            s.modifiers = e.modifiers
+            session = s
+            if s.pointerKind == .touch {
+                if GridController._farther(s.startLocation, e.location, than: configuration.touchSlop) {
+                    // Moved before the long press completed: a scroll, not a drag.
+                    if e.time - s.startTime < configuration.longPressDuration { session = nil; return }
+                }
+                if e.time - s.startTime >= configuration.longPressDuration {
+                    _lift(time: e.time, &effects)
+                    if moved { _dragMove(e, &effects) }
+                }
+            } else if GridController._reaches(s.startLocation, e.location, configuration.mouseLiftDistance) {
+                _lift(time: e.time, &effects)
+                _dragMove(e, &effects)
+            }
+        case .lifted, .dragging:
+            _dragMove(e, &effects)
+        default:
+            break
+        }
+    }
+
+    mutating func _pointerUp(_ e: PointerEvent, _ effects: inout [GridEffect]) {
+        guard var s = session, s.source == .local else { return }
+        if e.id != s.pointerID {
+            if let k = s._taps.firstIndex(where: { $0.pointerID == e.id }) {
+                let tap = s._taps.remove(at: k)
+                session = s
+                if !GridController._farther(tap.location, e.location, than: configuration.tapSlop) { _addToDrag(tap.item, &effects) }
+            }
+            return
+        }
+        switch s.phase {
+        case .pending:
+            session = nil
+            if let item = s.items.first { effects.append(.itemTapped(item)) }
+        case .lifted, .dragging:
+            s.location = e.location
+            s.modifiers = e.modifiers
+            session = s
+            _retarget(now: e.time, &effects)
+            _drop(now: e.time, &effects)
+        default:
+            break
+        }
+    }
+
+    /// Lifts the pending item: the preview floats at the lift scale (F10), the gap cells
+    /// appear (F27), the hook at drag begin runs.
+    mutating func _lift(time: Double, _ effects: inout [GridEffect]) {
+        guard var s = session, let item = s.items.first, let ip = snapshot.indexPath(of: item),
+              let f = layout.frame(of: ip) else { session = nil; return }
+        let grab = _content(s.startLocation)
+        s.grabOffset = Point(x: grab.x - f.minX, y: grab.y - f.minY)
+        s.previewSize = f.size
+        s.phase = .lifted
+        s.phaseStartTime = time
+        s._placement = _Placement(section: snapshot.sectionID(at: ip.section), index: ip.item)
+        session = s
+        _rebuildPreview()
+        effects.append(.dragBegan(items: s.items))
+        _retarget(now: time, &effects)
+    }
+
+    mutating func _dragMove(_ e: PointerEvent, _ effects: inout [GridEffect]) {
+        guard var s = session else { return }
+        s.location = e.location
+        s.modifiers = e.modifiers
+        s.phase = .dragging
+        session = s
+        _retarget(now: e.time, &effects)
+        _updateAutoScroll(now: e.time)
+    }
+
+    /// Half the height of the box that stands for external data in auto-scroll.
+    static let _externalScrollBand = 30.0
+
+    mutating func _updateAutoScroll(now: Double) {
+        guard let s = session, s.isDragging, s.source != .keyboard else { _autoScroller.stop(); return }
+        var frame = Rect(x: s.location.x - s.grabOffset.x, y: s.location.y - s.grabOffset.y,
+                         width: s.previewSize.width, height: s.previewSize.height)
+        if s.source == .external {
+            // No cell to measure: external data scrolls within an edge band around the pointer.
+            let band = GridController._externalScrollBand
+            frame = Rect(x: s.location.x - band, y: s.location.y - band, width: 2 * band, height: 2 * band)
+        }
+        _autoScroller.update(dragFrame: frame, viewport: viewportSize, now: now)
+    }
+
+    /// Recomputes the proposal under the pointer and moves the live preview (cadence).
+    mutating func _retarget(now: Double, _ effects: inout [GridEffect]) {
+        guard var s = session, s.isDragging, s.source != .keyboard else { return }
+        let target = _target(at: s.location)
+        let proposal = _proposal(for: target, session: s)
+        if proposal != s.proposal {
+            s.proposal = proposal
+            effects.append(.proposalChanged(proposal))
+        }
+        let reorders = s.source == .local && configuration.reorderMode == .insert
+            && (proposal.operation == .move || proposal.operation == .copy)
+        guard reorders, let placement = _placement(for: target), placement != s._placement else {
+            s._pendingPlacement = nil
+            session = s
+            return
+        }
+        let delay = configuration.cadence.delay
+        if delay > 0 && s._pendingPlacement != placement {
+            s._pendingPlacement = placement
+            s._pendingSince = now
+            session = s
+            return
+        }
+        if delay > 0 && now - s._pendingSince < delay { session = s; return }
+        s._pendingPlacement = nil
+        session = s
+        _placeBlock(placement)
+    }
+
+    func _proposal(for target: DropTarget, session s: DragSession) -> DropProposal {
+        var targetReadOnly = false
+        if case .item(let p) = target { targetReadOnly = isReadOnly(displayedSnapshot.itemID(at: p)) }
+        var carriesReadOnly = false
+        for i in s.items where isReadOnly(i) { carriesReadOnly = true }
+        var outside: OutsideTarget?
+        if case .outside(let id) = target { for o in outsideTargets where o.id == id { outside = o; break } }
+        var accepted = 0
+        for k in s.externalItems where policy.accepts(k) { accepted += 1 }
+        return policy.proposal(for: target, isLocal: s.source != .external, carriesReadOnly: carriesReadOnly,
+                               targetIsReadOnly: targetReadOnly, acceptedExternalCount: accepted,
+                               modifiers: s.modifiers, outside: outside)
+    }
+
+    mutating func _addToDrag(_ item: ItemID, _ effects: inout [GridEffect]) {
+        guard var s = session, s.isDragging, s.source == .local, configuration.reorderMode == .insert,
+              snapshot.contains(item), !_isDragged(item), !isPlaceholder(item) else { return }
+        s.items.append(item)
+        session = s
+        // The new item leaves the rest: re-express the block's place without it.
+        if let primary = s.items.first, let ip = displayedSnapshot.indexPath(of: primary) {
+            s._placement = _Placement(section: displayedSnapshot.sectionID(at: ip.section), index: _restIndex(ip))
+            session = s
+            if let p = s._placement { _placeBlock(p) }
+        }
+        effects.append(.dragBegan(items: [item]))
+    }
+
+    // MARK: - Ending
+
+    /// Cancels from any phase: pending ends at once; lifted or dragging fly home; an
+    /// animation in progress finishes at once.
+    mutating func _cancel(now: Double, _ effects: inout [GridEffect]) {
+        guard var s = session else { return }
+        switch s.phase {
+        case .idle, .pending:
+            session = nil
+        case .lifted, .dragging:
+            if s.source == .external {
+                session = nil
+                _preview = nil
+                _autoScroller.stop()
+                effects.append(.dragEnded(operation: .cancel, items: []))
+                return
+            }
+            s.proposal = DropProposal(operation: .cancel, intent: .unspecified, target: .offscreen)
+            session = s
+            _drop(now: now, &effects)
+        case .dropping, .settling:
+            _finishSession(&effects)
+        }
+    }
+
+    mutating func _advanceAnimation(now: Double, _ effects: inout [GridEffect]) {
+        guard var s = session else { return }
+        if s.phase == .dropping && now - s.phaseStartTime >= configuration.dropDuration {
+            s.phase = .settling
+            s.phaseStartTime += configuration.dropDuration
+            session = s
+        }
+        if s.phase == .settling && now - s.phaseStartTime >= configuration.settleDuration {
+            _finishSession(&effects)
+        }
+    }
+
+    /// Ends the session: the hook after the drop runs (F10), the gap cells are gone.
+    mutating func _finishSession(_ effects: inout [GridEffect]) {
+        guard let s = session else { return }
+        session = nil
+        _preview = nil
+        _autoScroller.stop()
+        effects.append(.dragEnded(operation: s.outcome, items: s.items))
+    }
+}

@@ -1,0 +1,191 @@
+/// The façade a page (or a UIKit adapter, or a test) drives: it owns the arrangement
+/// (``Snapshot``), its geometry (``CollectionLayout``), the drag ``DragSession``, the
+/// placeholders, the undo history and the scroll state. Events go in, effects and
+/// render output come out; the host never decides arrangement. No clock, no randomness:
+/// time is an argument.
+///
+///     var grid = try GridController(snapshot: fruits, aspects: [[1, 1, 1, 1]],
+///                                   layout: LayoutConfiguration(kind: .grid(columns: 4), containerWidth: 400),
+///                                   viewport: Size(width: 400, height: 800))
+///     var effects = grid.handle(.pointerDown(PointerEvent(location: banana, time: 0, kind: .touch)))
+///     effects += grid.tick(now: 0.5)                                  // long press: lifted
+///     effects += grid.handle(.pointerMove(PointerEvent(location: date, time: 0.7, kind: .touch)))
+///     effects += grid.handle(.pointerUp(PointerEvent(location: date, time: 0.8, kind: .touch)))
+///     let cells = grid.visibleCells()                                 // what to draw
+///
+/// Costs: a pointer move with live reorder moves one item in the preview (O(items
+/// between the two places) plus the layout's incremental update); hit-testing is
+/// O(log n); commits of k items are O(k + the touched sections); live updates and
+/// lifting (which copies the arrangement for the preview) are O(n).
+public struct GridController: Sendable {
+    /// The committed arrangement shown (placeholders included; see `isPlaceholder`).
+    public internal(set) var snapshot: Snapshot
+    /// The committed geometry, in step with `snapshot`.
+    public internal(set) var layout: CollectionLayout
+    public var configuration: InteractionConfiguration {
+        didSet { _autoScroller.configuration = configuration.autoScroll; history.limit = max(1, configuration.historyLimit) }
+    }
+    /// What drops are allowed (F18, F29).
+    public var policy: DropPolicy
+    /// Drop regions outside the grid, such as the trash (F21).
+    public var outsideTargets: [OutsideTarget]
+    /// Snapping for `scrollTarget(proposed:velocity:)` (F6).
+    public var snapping: ScrollSnapping
+    /// The drag in progress, if any.
+    public internal(set) var session: DragSession?
+    /// The scroll position (content coordinates of the viewport's top-left).
+    public internal(set) var contentOffset: Point
+    /// The viewport's size.
+    public internal(set) var viewportSize: Size
+    public internal(set) var history: UndoStack
+    /// The item with the keyboard focus (B3).
+    public internal(set) var focusedItem: ItemID?
+    /// Placeholders waiting for their data, in drop order (F19).
+    public internal(set) var placeholders: [Placeholder] {
+        didSet {
+            _placeholderIDs.removeAll(keepingCapacity: true)
+            for p in placeholders { _placeholderIDs.insert(p.id.itemID) }
+        }
+    }
+    var _placeholderIDs: Set<ItemID> = []
+    /// The time of the last event or tick: the clock of the drop animation in
+    /// `visibleCells()`.
+    public internal(set) var lastEventTime: Double = 0
+
+    var _preview: _Preview?
+    var _autoScroller: AutoScroller
+    var _readOnly: Set<ItemID> = []
+    var _titles: [ItemID: String] = [:]
+    var _sectionTitles: [SectionID: String] = [:]
+    var _nextGeneratedID: UInt64
+
+    /// A controller showing `snapshot` with the aspect of every item (`aspects[section][item]`).
+    /// - Parameter generatedIDBase: the first id the engine uses for copies and
+    ///   placeholders; the host keeps its own ids below it.
+    /// - Throws: `.aspectsMismatch` when the aspects do not match the snapshot's shape.
+    public init(snapshot: Snapshot, aspects: [[Double]], layout configuration: LayoutConfiguration, viewport: Size,
+                interaction: InteractionConfiguration = InteractionConfiguration(), policy: DropPolicy = DropPolicy(),
+                generatedIDBase: UInt64 = 1 << 48) throws(GridControllerError) {
+        guard aspects.count == snapshot.sectionCount else { throw .aspectsMismatch }
+        for s in 0..<aspects.count where aspects[s].count != snapshot.itemCount(inSection: s) { throw .aspectsMismatch }
+        var config = configuration
+        config.showsGapCells = false
+        self.snapshot = snapshot
+        self.layout = CollectionLayout(configuration: config, aspects: aspects)
+        self.configuration = interaction
+        self.policy = policy
+        self.outsideTargets = []
+        self.snapping = .none
+        self.session = nil
+        self.contentOffset = .zero
+        self.viewportSize = viewport
+        self.history = UndoStack(limit: interaction.historyLimit)
+        self.focusedItem = nil
+        self.placeholders = []
+        self._preview = nil
+        self._autoScroller = AutoScroller(configuration: interaction.autoScroll)
+        self._nextGeneratedID = generatedIDBase
+    }
+
+    // MARK: Host-provided facts
+
+    /// Marks an item read-only: it can be dragged out (copied) but never moved or deleted.
+    public mutating func setReadOnly(_ readOnly: Bool, item: ItemID) {
+        if readOnly { _readOnly.insert(item) } else { _readOnly.remove(item) }
+    }
+
+    public func isReadOnly(_ item: ItemID) -> Bool { _readOnly.contains(item) }
+
+    /// The title a screen reader announces for an item (B3).
+    public mutating func setTitle(_ title: String, for item: ItemID) { _titles[item] = title }
+
+    /// The title a screen reader announces for a section.
+    public mutating func setTitle(_ title: String, forSection section: SectionID) { _sectionTitles[section] = title }
+
+    /// Whether the item is a placeholder waiting for dropped data.
+    public func isPlaceholder(_ item: ItemID) -> Bool {
+        !_placeholderIDs.isEmpty && _placeholderIDs.contains(item)
+    }
+
+    /// The viewport changed size (window resize). Keeps the layout's width in step.
+    public mutating func setViewport(_ size: Size) {
+        viewportSize = size
+        if layout.configuration.containerWidth != size.width {
+            var c = layout.configuration
+            c.containerWidth = size.width
+            layout.reconfigure(c)
+            if _preview != nil { _rebuildPreview() }
+        }
+    }
+
+    /// Replaces the layout configuration (kind, spacing, ...), e.g. the snapping demo's
+    /// segmented control or a pinch (F22). O(n).
+    public mutating func setLayoutConfiguration(_ configuration: LayoutConfiguration) {
+        var c = configuration
+        c.showsGapCells = false
+        layout.reconfigure(c)
+        if _preview != nil { _rebuildPreview() }
+    }
+
+    /// Gives the keyboard focus to an item (nil clears it).
+    public mutating func focus(_ item: ItemID?) {
+        if let item, !snapshot.contains(item) { return }
+        focusedItem = item
+    }
+
+    // MARK: What is shown
+
+    /// The arrangement on screen: the live reorder preview during a drag, else `snapshot`.
+    public var displayedSnapshot: Snapshot { _preview?.snapshot ?? snapshot }
+    /// The geometry on screen: the preview's (with gap cells) during a drag, else `layout`.
+    public var displayedLayout: CollectionLayout { _preview?.layout ?? layout }
+
+    /// The displayed content size.
+    public var contentSize: Size { displayedLayout.contentSize }
+
+    /// The model: the arrangement without placeholders (what a store persists). O(n).
+    public var modelSnapshot: Snapshot { _model(of: snapshot) }
+
+    // MARK: Internals
+
+    func _title(_ item: ItemID) -> String { _titles[item] ?? "Item \(item.rawValue)" }
+
+    func _isPlaceholderID(_ raw: UInt64) -> Bool { isPlaceholder(ItemID(raw)) }
+
+    /// A fresh id from the engine's range, never one in use.
+    mutating func _generateID() -> ItemID {
+        while snapshot.contains(ItemID(_nextGeneratedID)) { _nextGeneratedID &+= 1 }
+        let id = ItemID(_nextGeneratedID)
+        _nextGeneratedID &+= 1
+        return id
+    }
+
+    func _model(of display: Snapshot) -> Snapshot {
+        if placeholders.isEmpty { return display }
+        var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
+        sections.reserveCapacity(display.sectionCount)
+        for s in 0..<display.sectionCount {
+            let items = display.items(inSection: s), versions = display.versions(inSection: s)
+            var keptItems: [ItemID] = [], keptVersions: [UInt32] = []
+            keptItems.reserveCapacity(items.count); keptVersions.reserveCapacity(items.count)
+            for i in 0..<items.count where !isPlaceholder(items[i]) { keptItems.append(items[i]); keptVersions.append(versions[i]) }
+            sections.append((id: display.sectionID(at: s), items: keptItems, versions: keptVersions))
+        }
+        return (try? Snapshot(sections)) ?? Snapshot()
+    }
+
+    /// The item counts per section of a snapshot (a batch's `itemCountsAfter`).
+    static func _counts(_ s: Snapshot) -> [Int] {
+        var out: [Int] = []
+        out.reserveCapacity(s.sectionCount)
+        for i in 0..<s.sectionCount { out.append(s.itemCount(inSection: i)) }
+        return out
+    }
+}
+
+/// The live reorder preview: a copy of the committed arrangement with the dragged block
+/// at its proposed place and the gap cells shown.
+struct _Preview: Sendable {
+    var snapshot: Snapshot
+    var layout: CollectionLayout
+}

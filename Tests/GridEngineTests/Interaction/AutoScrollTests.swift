@@ -1,0 +1,98 @@
+import Testing
+@testable import GridEngine
+
+/// Seed 002's edge auto-scroll (F11): speed proportional to the overshoot, every frame,
+/// reordering while it scrolls, no restart on small speed changes.
+@Suite struct AutoScrollTests {
+    /// 48 numbered items, 12 rows of 100 pt in a 400 × 400 viewport.
+    static func tall() -> GridController {
+        let ids = (1...48).map { ItemID(UInt64($0)) }
+        return try! GridController(snapshot: Snapshot([(id: SectionID(1), items: ids)]), aspects: [ids.map { _ in 1 }],
+                                   layout: LayoutConfiguration(kind: .grid(columns: 4), containerWidth: 400),
+                                   viewport: Size(width: 400, height: 400), interaction: Fruit.immediate)
+    }
+
+    @Test func dragPastTheBottomEdgeByFortyScrollsEachTickAtASpeedProportionalToFortyAndKeepsReordering() {
+        var hand = Hand(AutoScrollTests.tall())
+        let item = ItemID(6)
+        hand.down(hand.centre(item))          // (150, 150): grabbed at the cell's centre
+        hand.tick(0.5)
+        hand.drag(to: Point(x: 150, y: 390))  // the cell spans 340...440: 40 past the bottom
+        #expect(hand.grid._autoScroller.velocity == 40 * 12)
+        let before = hand.effects.count
+        for _ in 0..<30 { hand.tick(1.0 / 60) }
+        let scrolls = hand.effects[before...].compactMap { e -> Double? in if case .scrollBy(let dy) = e { return dy } else { return nil } }
+        #expect(scrolls.count == 30)
+        #expect(scrolls.allSatisfy { ($0 - 8).magnitude < 1e-9 })           // 40 / 5 per frame at 60 fps
+        #expect((hand.grid.contentOffset.y - 240).magnitude < 1e-6)
+        // The pointer rests at y 390 of the view = 630 of the content: row 6.
+        let ip = hand.grid.displayedSnapshot.indexPath(of: item)!
+        #expect(ip.item / 4 == 6)
+
+        // Twice the overshoot, twice the speed.
+        hand.move(Point(x: 150, y: 430))
+        hand.tick(1.0 / 60)                   // covers the move's frame and this one
+        let next = hand.effects.count
+        hand.tick(1.0 / 60)
+        let dy = hand.effects[next...].compactMap { e -> Double? in if case .scrollBy(let dy) = e { return dy } else { return nil } }
+        #expect(dy.count == 1 && (dy[0] - 16).magnitude < 1e-9)
+    }
+
+    @Test func smallChangesOfTheOvershootNeitherRestartNorChangeTheSpeed() {
+        var hand = Hand(AutoScrollTests.tall())
+        hand.down(hand.centre(ItemID(6)))
+        hand.tick(0.5)
+        hand.drag(to: Point(x: 150, y: 390))
+        let restarts = hand.grid._autoScroller.restarts
+        for dy in [3.0, -4, 6, 2, -7] {
+            hand.move(Point(x: 150, y: 390 + dy))
+            hand.tick(1.0 / 60)
+            #expect(hand.grid._autoScroller.velocity == 480)
+        }
+        #expect(hand.grid._autoScroller.restarts == restarts)
+        hand.move(Point(x: 150, y: 300))            // back inside: stops
+        #expect(!hand.grid._autoScroller.isActive)
+        let count = hand.effects.count
+        hand.tick(1.0 / 60)
+        #expect(!hand.effects[count...].contains { if case .scrollBy = $0 { return true } else { return false } })
+    }
+
+    @Test func scrollingUpStopsAtTheTopAndAStalledFrameDoesNotJump() {
+        var grid = AutoScrollTests.tall()
+        _ = grid.handle(.scroll(offset: Point(x: 0, y: 100), time: 0))
+        var hand = Hand(grid)
+        hand.down(hand.centre(ItemID(10)))     // row 2: y 200...300 in content, 100...200 in the view
+        hand.tick(0.5)
+        hand.drag(to: Point(x: 150, y: 30))    // the cell spans -20...80: 20 past the top
+        #expect(hand.grid._autoScroller.velocity == -240)
+        hand.tick(1.0)                         // a stalled page: at most 0.1 s of motion
+        #expect((hand.grid.contentOffset.y - 76).magnitude < 1e-9)
+        for _ in 0..<60 { hand.tick(1.0 / 60) }
+        #expect(hand.grid.contentOffset.y == 0)
+    }
+
+    @Test func theScrollerOnItsOwn() {
+        var s = AutoScroller(configuration: AutoScrollConfiguration(edgeInset: 20))
+        let viewport = Size(width: 100, height: 500)
+        #expect(s.overshoot(of: Rect(x: 0, y: 100, width: 10, height: 10), viewport: viewport) == 0)
+        #expect(s.overshoot(of: Rect(x: 0, y: 5, width: 10, height: 10), viewport: viewport) == -15)
+        #expect(s.overshoot(of: Rect(x: 0, y: 480, width: 10, height: 10), viewport: viewport) == 10)
+        s.update(dragFrame: Rect(x: 0, y: 480, width: 10, height: 10), viewport: viewport, now: 1)
+        #expect(s.step(now: 1.5) == 120 * 0.1)   // capped at maxFrameInterval
+        s.update(dragFrame: Rect(x: 0, y: 5, width: 10, height: 10), viewport: viewport, now: 2)
+        #expect(s.velocity == -180 && s.restarts == 2)
+    }
+}
+
+extension AutoScrollTests {
+    @Test func externalDataNearTheBottomEdgeScrollsTheGridToo() {
+        var hand = Hand(AutoScrollTests.tall())
+        hand.send(.externalDragEnter(items: [[.url, .image]], location: Point(x: 200, y: 200), time: 0))
+        hand.send(.externalDragMove(location: Point(x: 200, y: 390), modifiers: [], time: 0.1))   // 20 into the 30 pt band
+        hand.time = 0.1
+        hand.tick(0.1)
+        #expect(hand.effects.contains(.scrollBy(dy: 20 * 12 * 0.1)))
+        hand.send(.externalDragMove(location: Point(x: 200, y: 200), modifiers: [], time: 0.3))
+        #expect(!hand.grid._autoScroller.isActive)
+    }
+}
