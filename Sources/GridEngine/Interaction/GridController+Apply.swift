@@ -17,7 +17,7 @@ extension GridController {
         // the whole arrangement (copy-on-write). The old paths of the leaving items suffice.
         var leaving: [ItemPlacement] = []
         var leavingPaths: [ItemID: IndexPath] = [:]
-        for id in change.removed.map(\.id) + change.inserted.map(\.id) {
+        for id in change.removed.map({ $0.id }) + change.inserted.map({ $0.id }) {
             guard leavingPaths[id] == nil, let p = snapshot.indexPath(of: id) else { continue }
             leavingPaths[id] = p
             leaving.append(ItemPlacement(id: id, section: snapshot.sectionID(at: p.section), index: p.item,
