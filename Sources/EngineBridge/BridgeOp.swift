@@ -22,6 +22,24 @@ public enum BridgeOp: Int32, Sendable {
     case layoutDestroy = 12
     case diff = 20
     case snapshotApply = 21
+    case controllerCreate = 40
+    case controllerConfigure = 41
+    case controllerEvent = 42
+    case controllerTick = 43
+    case controllerRender = 44
+    case controllerLiveSnapshot = 45
+    case controllerCommitInsertion = 46
+    case controllerDeletePlaceholder = 47
+    case controllerHistory = 48
+    case controllerAddToDrag = 49
+    case controllerCancel = 50
+    case controllerScrollTarget = 51
+    case controllerFocus = 52
+    case controllerSnapshot = 53
+    case controllerOutsideTargets = 54
+    case controllerTitles = 55
+    case controllerPinch = 56
+    case controllerDestroy = 57
 }
 
 /// The first value of every answer.

@@ -40,6 +40,13 @@ struct _BridgeReader {
         return UInt32(d)
     }
 
+    /// An id, or nil for a negative value.
+    mutating func optionalID() throws(_BridgeFailure) -> UInt64? {
+        guard position < values.count else { throw _BridgeFailure(.malformedInput) }
+        if values[position] < 0 { position += 1; return nil }
+        return try id()
+    }
+
     /// An id below 2^53 (exact as a double).
     mutating func id() throws(_BridgeFailure) -> UInt64 {
         let d = try double()

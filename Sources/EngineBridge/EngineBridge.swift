@@ -11,6 +11,7 @@ import GridEngine
 /// two bridges fed the same calls hand out the same handles.
 public struct EngineBridge {
     var _layouts: [CollectionLayout?] = []
+    var _controllers: [GridController?] = []
 
     public init() {}
 
@@ -37,6 +38,24 @@ public struct EngineBridge {
             case .layoutDestroy: try _layoutDestroy(&r)
             case .diff: try _diff(&r, &out)
             case .snapshotApply: try _snapshotApply(&r, &out)
+            case .controllerCreate: try _controllerCreate(&r, &out)
+            case .controllerConfigure: try _controllerConfigure(&r, &out)
+            case .controllerEvent: try _controllerEvent(&r, &out)
+            case .controllerTick: try _controllerTick(&r, &out)
+            case .controllerRender: try _controllerRender(&r, &out)
+            case .controllerLiveSnapshot: try _controllerLiveSnapshot(&r, &out)
+            case .controllerCommitInsertion: try _controllerCommitInsertion(&r, &out)
+            case .controllerDeletePlaceholder: try _controllerDeletePlaceholder(&r, &out)
+            case .controllerHistory: try _controllerHistory(&r, &out)
+            case .controllerAddToDrag: try _controllerAddToDrag(&r, &out)
+            case .controllerCancel: try _controllerCancel(&r, &out)
+            case .controllerScrollTarget: try _controllerScrollTarget(&r, &out)
+            case .controllerFocus: try _controllerFocus(&r)
+            case .controllerSnapshot: try _controllerSnapshot(&r, &out)
+            case .controllerOutsideTargets: try _controllerOutsideTargets(&r)
+            case .controllerTitles: try _controllerTitles(&r)
+            case .controllerPinch: try _controllerPinch(&r, &out)
+            case .controllerDestroy: try _controllerDestroy(&r)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, Op } from '../../Web/js/engine.js';
 import { rng, layoutConfig, aspects, encodeSnapshot } from './random.mjs';
+import { readEffects, readRender } from '../../Web/js/effects.js';
 
 const cli = process.argv[2] ?? '.build/debug/engine-cli';
 const wasmPath = process.argv[3] ?? '.build-wasm/engine.wasm';
@@ -131,6 +132,85 @@ if (call(Op.diff, [3, 1, 999999])[0] !== -2) throw new Error('truncated snapshot
 if (call(99, [1, 2, 3])[0] !== -1) throw new Error('unknown operation not refused');
 if (call(Op.layoutFrames, [12345])[0] !== -3) throw new Error('unknown handle not refused');
 
+// Replayed drag sessions through the interaction controller: mouse and touch drags in
+// insert and swap mode, auto-scroll ticks, trash drops, external drops with placeholders,
+// keyboard drags, undo and redo; every answer (effects, rendered cells) must match.
+for (let c = 0; c < 24; c++) {
+  const r = rng(9000 + c);
+  const sections = Array.from({ length: r.int(1, 4) }, (_, s) => ({
+    id: 70 + s, items: Array.from({ length: r.int(0, 60) }, () => ({ id: nextID++, version: 0 })),
+  }));
+  const total = sections.reduce((n, s) => n + s.items.length, 0);
+  const config = layoutConfig(r, c % 4);
+  const width = config[3], viewH = r.range(300, 900);
+  const created = call(Op.controllerCreate, [...encodeSnapshot(sections), ...aspects(r, total), ...config, width, viewH, c % 2, r.int(0, 2), r.int(0, 4)]);
+  if (created[0] !== 0) throw new Error(`controller ${c} not created: ${created[0]}`);
+  const h = created[1];
+  call(Op.controllerOutsideTargets, [h, 1, 1, width - 80, viewH - 80, 64, 64, 3, 0, 1]);
+  const bytes = [...new TextEncoder().encode(`Item ${c} 🥸`)];
+  call(Op.controllerTitles, [h, 1, 0, sections.find((s) => s.items.length)?.items[0].id ?? 1, bytes.length, ...bytes]);
+  let t = 0;
+  for (let g = 0; g < 8; g++) {
+    const kind = r.int(0, 2);
+    const pointer = [r.range(0, width), r.range(0, viewH)];
+    call(Op.controllerEvent, [h, 1, g, ...pointer, t, kind, 0]);
+    if (kind === 1) { t += 0.6; call(Op.controllerTick, [h, t]); }
+    for (let m = 0; m < 25; m++) {
+      t += 1 / 60;
+      pointer[0] = Math.max(-30, Math.min(width + 30, pointer[0] + r.range(-40, 40)));
+      pointer[1] = Math.max(-60, Math.min(viewH + 60, pointer[1] + r.range(-40, 40)));
+      call(Op.controllerEvent, [h, 2, g, ...pointer, t, kind, r.next() < 0.2 ? 4 : 0]);
+      call(Op.controllerTick, [h, t]);
+      if (m % 5 === 0) call(Op.controllerRender, [h, 0, r.range(0, 2000), width, viewH]);
+    }
+    if (r.next() < 0.85) call(Op.controllerEvent, [h, 3, g, ...pointer, t, kind, 0]);
+    else call(Op.controllerEvent, [h, 4, g, t]);
+    for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
+    call(Op.controllerRender, [h, 0, 0, width, viewH]);
+  }
+  // Drag the first visible item into the trash (an outside target that deletes).
+  const shown = readRender(call(Op.controllerRender, [h, 0, 0, width, viewH])).cells.find((cell) => cell.kind === 'item' && cell.y + cell.h / 2 < viewH);
+  if (shown) {
+    const from = [shown.x + shown.w / 2, shown.y + shown.h / 2];
+    call(Op.controllerEvent, [h, 1, 99, ...from, (t += 1), 0, 0]);
+    for (let m = 1; m <= 10; m++) {
+      call(Op.controllerEvent, [h, 2, 99, from[0] + (width - 48 - from[0]) * m / 10, from[1] + (viewH - 48 - from[1]) * m / 10, (t += 1 / 60), 0, 0]);
+    }
+    call(Op.controllerEvent, [h, 3, 99, width - 48, viewH - 48, t, 0, 0]);
+    for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
+  }
+  // An external drop of two URLs, then one load fails and the other commits.
+  call(Op.controllerEvent, [h, 7, width / 2, viewH / 2, t, 2, 10, 10]);
+  call(Op.controllerEvent, [h, 8, width / 3, viewH / 3, 0, t + 0.1]);
+  const drop = call(Op.controllerEvent, [h, 10, width / 3, viewH / 3, t + 0.2]);
+  const placeholders = readEffects(drop).filter((e) => e.type === 'loadDroppedData').map((e) => e.placeholder);
+  if (placeholders.length === 2) {
+    call(Op.controllerDeletePlaceholder, [h, placeholders[0]]);
+    call(Op.controllerCommitInsertion, [h, placeholders[1], nextID++, 1.5, 1]);
+  }
+  // Keyboard: pick up, move, drop.
+  for (const key of [0, 6, 4, 3, 0]) call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]);
+  for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
+  for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, 0]);
+  for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, 1]);
+  call(Op.controllerScrollTarget, [h, 0, r.range(0, 3000), 0, r.range(-3000, 3000)]);
+  call(Op.controllerPinch, [h, c % 4, r.int(1, 8), r.range(60, 200), width / 2, viewH / 2]);
+  call(Op.controllerRender, [h, 0, 0, width, viewH]);
+  call(Op.controllerSnapshot, [h]);
+  call(Op.controllerDestroy, [h]);
+}
+
+// The sessions must have done something: count the commits the engine emitted.
+const commits = {};
+for (let i = 0; i < calls.length; i++) {
+  const op = calls[i][0];
+  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder].includes(op)) continue;
+  for (const e of readEffects(answers[i])) if (e.type === 'commit') commits[e.kind] = (commits[e.kind] ?? 0) + 1;
+}
+for (const kind of ['move', 'delete', 'insertPlaceholders', 'commitPlaceholder', 'deletePlaceholder', 'undo', 'redo']) {
+  if (!commits[kind]) throw new Error(`replayed sessions never committed a ${kind}: ${JSON.stringify(commits)}`);
+}
+
 // The native side.
 const dir = mkdtempSync(join(tmpdir(), 'parity-'));
 const words = [];
@@ -156,4 +236,5 @@ for (let i = 0; i < calls.length; i++) {
   if (calls[i][0] === Op.layoutFrames && mine[0] === 0) frames += (n - 4) / 4;
 }
 if (at !== native.length) { console.error('native answered more calls than were made'); process.exit(1); }
-console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application)`);
+console.log(`commits in the replayed sessions: ${JSON.stringify(commits)}`);
+console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions)`);

@@ -12,6 +12,11 @@ export const Op = Object.freeze({
   layoutHitTest: 5, layoutDropDestination: 6, layoutMoveItem: 7, layoutInsertItem: 8,
   layoutDeleteItem: 9, layoutReconfigure: 10, layoutSetGapCells: 11, layoutDestroy: 12,
   diff: 20, snapshotApply: 21,
+  controllerCreate: 40, controllerConfigure: 41, controllerEvent: 42, controllerTick: 43,
+  controllerRender: 44, controllerLiveSnapshot: 45, controllerCommitInsertion: 46,
+  controllerDeletePlaceholder: 47, controllerHistory: 48, controllerAddToDrag: 49,
+  controllerCancel: 50, controllerScrollTarget: 51, controllerFocus: 52, controllerSnapshot: 53,
+  controllerOutsideTargets: 54, controllerTitles: 55, controllerPinch: 56, controllerDestroy: 57,
 });
 
 export const Kind = Object.freeze({ grid: 0, flow: 1, waterfall: 2, justified: 3 });

@@ -1,0 +1,354 @@
+import GridEngine
+
+// The interaction controller (drag sessions, proposals, placeholders, undo) over the flat
+// call surface. Layouts of every input and answer: docs/engine-bridge.md.
+
+extension EngineBridge {
+    func _controller(_ r: inout _BridgeReader) throws(_BridgeFailure) -> Int {
+        let h = try r.int()
+        guard h < _controllers.count, _controllers[h] != nil else { throw _BridgeFailure(.unknownHandle) }
+        return h
+    }
+
+    /// [kind, a, b, containerWidth, headerHeight, top, left, bottom, right, itemSpacing,
+    ///  lineSpacing, (gap cells: ignored), dropIntoFraction]
+    static func _configuration(_ r: inout _BridgeReader) throws(_BridgeFailure) -> LayoutConfiguration {
+        let kind = try _kind(&r)
+        var v: [Double] = []
+        for _ in 0..<10 { v.append(try _finite(&r)) }
+        return LayoutConfiguration(kind: kind, containerWidth: v[0], headerHeight: v[1],
+                                   sectionInsets: EdgeInsets(top: v[2], left: v[3], bottom: v[4], right: v[5]),
+                                   itemSpacing: v[6], lineSpacing: v[7], showsGapCells: false, dropIntoFraction: v[9])
+    }
+
+    static func _snapping(_ code: Int) -> ScrollSnapping {
+        switch code {
+        case 1: return .paging
+        case 2: return .viewAligned(.always)
+        case 3: return .viewAligned(.never)
+        case 4: return .viewAligned(.automatic)
+        default: return .none
+        }
+    }
+
+    static func _string(_ r: inout _BridgeReader) throws(_BridgeFailure) -> String {
+        let n = try r.count(stride: 1)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(n)
+        for _ in 0..<n { bytes.append(UInt8(try r.int(in: 0...255))) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func _put(_ s: String, into out: inout [Double]) {
+        let bytes = Array(s.utf8)
+        out.append(Double(bytes.count))
+        for b in bytes { out.append(Double(b)) }
+    }
+
+    // [snapshot, aspect per item in snapshot order, configuration (13), viewport w, h,
+    //  reorder mode (0 insert, 1 swap), cadence (0 immediate, 1 fast, 2 slow), snapping] → [handle]
+    mutating func _controllerCreate(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let snapshot = try Self._snapshot(&r)
+        var aspects: [[Double]] = []
+        for s in 0..<snapshot.sectionCount {
+            var row: [Double] = []
+            for _ in 0..<snapshot.itemCount(inSection: s) { row.append(try r.double()) }
+            aspects.append(row)
+        }
+        let config = try Self._configuration(&r)
+        let viewport = Size(width: try Self._finite(&r), height: try Self._finite(&r))
+        var interaction = InteractionConfiguration()
+        interaction.reorderMode = try r.int(in: 0...1) == 1 ? .swap : .insert
+        interaction.cadence = ReorderCadence(rawValue: UInt8(try r.int(in: 0...2)))!
+        let snapping = Self._snapping(try r.int(in: 0...4))
+        do throws(GridControllerError) {
+            var c = try GridController(snapshot: snapshot, aspects: aspects, layout: config, viewport: viewport,
+                                       interaction: interaction)
+            c.snapping = snapping
+            _controllers.append(c)
+        } catch {
+            throw _BridgeFailure(.malformedInput)
+        }
+        out.append(Double(_controllers.count - 1))
+    }
+
+    // [handle, configuration (13), viewport w, h, reorder mode, cadence, snapping, read-only]
+    //  → [content width, height]
+    mutating func _controllerConfigure(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let config = try Self._configuration(&r)
+        let viewport = Size(width: try Self._finite(&r), height: try Self._finite(&r))
+        let mode: ReorderMode = try r.int(in: 0...1) == 1 ? .swap : .insert
+        let cadence = ReorderCadence(rawValue: UInt8(try r.int(in: 0...2)))!
+        let snapping = Self._snapping(try r.int(in: 0...4))
+        let readOnly = try r.double() != 0
+        var c = _controllers[h]!
+        _controllers[h] = nil // keep the controller uniquely referenced while it changes
+        c.setViewport(viewport)
+        if c.layout.configuration != config { c.setLayoutConfiguration(config) }
+        c.configuration.reorderMode = mode
+        c.configuration.cadence = cadence
+        c.snapping = snapping
+        c.policy.isReadOnly = readOnly
+        let size = c.contentSize
+        _controllers[h] = c
+        out.append(size.width); out.append(size.height)
+    }
+
+    // [handle, kind, a, b, anchor x, y (viewport)] → [new content offset x, y, width, height]:
+    // a density change (pinch, F22) that keeps the item under the anchor in place.
+    mutating func _controllerPinch(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let kind = try Self._kind(&r)
+        let anchor = Point(x: try Self._finite(&r), y: try Self._finite(&r))
+        var c = _controllers[h]!
+        _controllers[h] = nil
+        let old = c.layout
+        var config = old.configuration
+        config.kind = kind
+        c.setLayoutConfiguration(config)
+        let offset = old.anchoredContentOffset(anchor: anchor, contentOffset: c.contentOffset, in: c.layout)
+        let size = c.contentSize
+        let y = max(0, min(offset.y, size.height - c.viewportSize.height))
+        _ = c.handle(.scroll(offset: Point(x: offset.x, y: y), time: c.lastEventTime))
+        _controllers[h] = c
+        out.append(offset.x); out.append(y); out.append(size.width); out.append(size.height)
+    }
+
+    // [handle, count, per target: id, x, y, w, h (viewport coordinates), local operation
+    //  (0 cancel, 1 forbidden, 2 copy, 3 move), accepts external, deletes items] → []
+    mutating func _controllerOutsideTargets(_ r: inout _BridgeReader) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        var targets: [OutsideTarget] = []
+        for _ in 0..<(try r.count(stride: 8)) {
+            let id = try r.int()
+            let frame = Rect(x: try Self._finite(&r), y: try Self._finite(&r), width: try Self._finite(&r), height: try Self._finite(&r))
+            let op = DropOperation(rawValue: UInt8(try r.int(in: 0...3)))!
+            targets.append(OutsideTarget(id: id, frame: frame, localOperation: op,
+                                         acceptsExternal: try r.double() != 0, deletesItems: try r.double() != 0))
+        }
+        _controllers[h]!.outsideTargets = targets
+    }
+
+    // [handle, count, per title: kind (0 item, 1 section), id, UTF-8 length, bytes] → []
+    mutating func _controllerTitles(_ r: inout _BridgeReader) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        for _ in 0..<(try r.count(stride: 3)) {
+            let kind = try r.int(in: 0...1), id = try r.id()
+            let title = try Self._string(&r)
+            if kind == 0 { _controllers[h]!.setTitle(title, for: ItemID(id)) }
+            else { _controllers[h]!.setTitle(title, forSection: SectionID(id)) }
+        }
+    }
+
+    // [handle, event type, fields] → effects. Types: 1 pointer down, 2 move, 3 up
+    // [pointer id, x, y, time, pointer kind (0 mouse, 1 touch, 2 pen), modifiers];
+    // 4 cancel [pointer id, time]; 5 key [key, modifiers, time]; 6 scroll [x, y, time];
+    // 7 external enter [x, y, time, count, kinds per item]; 8 external move [x, y,
+    // modifiers, time]; 9 external leave [time]; 10 external drop [x, y, time].
+    // Points are in viewport coordinates; modifiers: 1 shift, 2 control, 4 option, 8 command.
+    mutating func _controllerEvent(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let type = try r.int(in: 1...10)
+        let event: InteractionEvent
+        func point(_ r: inout _BridgeReader) throws(_BridgeFailure) -> Point {
+            Point(x: try Self._finite(&r), y: try Self._finite(&r))
+        }
+        switch type {
+        case 1, 2, 3:
+            let id = try r.int(in: -1_000_000...1_000_000)
+            let p = try point(&r)
+            let time = try Self._finite(&r)
+            let kind = PointerKind(rawValue: UInt8(try r.int(in: 0...2)))!
+            let e = PointerEvent(id: id, location: p, time: time, kind: kind, modifiers: KeyModifiers(rawValue: UInt8(try r.int(in: 0...255))))
+            event = type == 1 ? .pointerDown(e) : type == 2 ? .pointerMove(e) : .pointerUp(e)
+        case 4:
+            let id = try r.int(in: -1_000_000...1_000_000)
+            event = .pointerCancel(id: id, time: try Self._finite(&r))
+        case 5:
+            guard let key = Key(rawValue: UInt8(try r.int(in: 0...255))) else { throw _BridgeFailure(.malformedInput) }
+            let modifiers = KeyModifiers(rawValue: UInt8(try r.int(in: 0...255)))
+            event = .key(KeyEvent(key, modifiers: modifiers, time: try Self._finite(&r)))
+        case 6:
+            let p = try point(&r)
+            event = .scroll(offset: p, time: try Self._finite(&r))
+        case 7:
+            let p = try point(&r)
+            let time = try Self._finite(&r)
+            var kinds: [DropDataKinds] = []
+            for _ in 0..<(try r.count(stride: 1)) { kinds.append(DropDataKinds(rawValue: UInt8(try r.int(in: 0...255)))) }
+            event = .externalDragEnter(items: kinds, location: p, time: time)
+        case 8:
+            let p = try point(&r)
+            let modifiers = KeyModifiers(rawValue: UInt8(try r.int(in: 0...255)))
+            event = .externalDragMove(location: p, modifiers: modifiers, time: try Self._finite(&r))
+        case 9:
+            event = .externalDragLeave(time: try Self._finite(&r))
+        default:
+            let p = try point(&r)
+            event = .externalDrop(location: p, time: try Self._finite(&r))
+        }
+        let effects = _controllers[h]!.handle(event)
+        Self._encode(effects, into: &out)
+    }
+
+    // [handle, now] → effects
+    mutating func _controllerTick(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let now = try Self._finite(&r)
+        Self._encode(_controllers[h]!.tick(now: now), into: &out)
+    }
+
+    // [handle, x, y, w, h (content rect)] → [content w, h, offset x, y, phase, can undo, can redo,
+    //  cell count, per cell: kind (0 item, 1 header, 2 gap cell, 3 placeholder, 4 preview),
+    //  item id, section, item, x, y, w, h, scale, opacity, z, flags;
+    //  outside target count, per target: id, targeted, operation]
+    func _controllerRender(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        let rect = Rect(x: try Self._finite(&r), y: try Self._finite(&r), width: try Self._finite(&r), height: try Self._finite(&r))
+        let size = c.contentSize
+        out.append(size.width); out.append(size.height)
+        out.append(c.contentOffset.x); out.append(c.contentOffset.y)
+        out.append(Double(c.session?.phase.rawValue ?? 0))
+        out.append(c.canUndo ? 1 : 0); out.append(c.canRedo ? 1 : 0)
+        let cells = c.visibleCells(in: rect)
+        out.append(Double(cells.count))
+        for cell in cells {
+            out.append(Double(cell.kind.rawValue)); out.append(Double(cell.item.rawValue))
+            out.append(Double(cell.indexPath.section)); out.append(Double(cell.indexPath.item))
+            out.append(cell.frame.minX); out.append(cell.frame.minY); out.append(cell.frame.width); out.append(cell.frame.height)
+            out.append(cell.scale); out.append(cell.opacity); out.append(Double(cell.zIndex)); out.append(Double(cell.flags.rawValue))
+        }
+        let targets = c.outsideTargetStates()
+        out.append(Double(targets.count))
+        for t in targets { out.append(Double(t.id)); out.append(t.isTargeted ? 1 : 0); out.append(Double(t.operation.rawValue)) }
+    }
+
+    // [handle, snapshot (the server's arrangement), count, per item: id, aspect] → effects
+    mutating func _controllerLiveSnapshot(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let model = try Self._snapshot(&r)
+        var aspects: [ItemID: Double] = [:]
+        for _ in 0..<(try r.count(stride: 2)) { let id = ItemID(try r.id()); aspects[id] = try r.double() }
+        do throws(GridControllerError) {
+            Self._encode(try _controllers[h]!.applyLiveSnapshot(model, aspects: aspects), into: &out)
+        } catch {
+            throw _BridgeFailure(.invalidBatch)
+        }
+    }
+
+    // [handle, placeholder id, item id, aspect, version] → effects
+    mutating func _controllerCommitInsertion(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let placeholder = PlaceholderID(itemID: ItemID(try r.id()))
+        let item = ItemID(try r.id())
+        let aspect = try r.double()
+        let version = try r.version()
+        do throws(GridControllerError) {
+            Self._encode(try _controllers[h]!.commitInsertion(placeholder, item: item, aspect: aspect, version: version), into: &out)
+        } catch {
+            throw _BridgeFailure(.outOfRange)
+        }
+    }
+
+    // [handle, placeholder id] → effects
+    mutating func _controllerDeletePlaceholder(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let placeholder = PlaceholderID(itemID: ItemID(try r.id()))
+        do throws(GridControllerError) {
+            Self._encode(try _controllers[h]!.deletePlaceholder(placeholder), into: &out)
+        } catch {
+            throw _BridgeFailure(.outOfRange)
+        }
+    }
+
+    // [handle, 0 undo / 1 redo] → effects
+    mutating func _controllerHistory(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let redo = try r.int(in: 0...1) == 1
+        Self._encode(redo ? _controllers[h]!.redo() : _controllers[h]!.undo(), into: &out)
+    }
+
+    // [handle, item id] → effects (F17: a tap adds the item to the drag in progress)
+    mutating func _controllerAddToDrag(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        Self._encode(_controllers[h]!.addToDrag(ItemID(try r.id())), into: &out)
+    }
+
+    // [handle, now] → effects
+    mutating func _controllerCancel(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        Self._encode(_controllers[h]!.cancelDrag(now: try Self._finite(&r)), into: &out)
+    }
+
+    // [handle, proposed x, y, velocity x, y] → [x, y]: where a fling comes to rest (F6–F8)
+    func _controllerScrollTarget(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        let proposed = Point(x: try Self._finite(&r), y: try Self._finite(&r))
+        let velocity = Point(x: try Self._finite(&r), y: try Self._finite(&r))
+        let target = c.scrollTarget(proposed: proposed, velocity: velocity)
+        out.append(target.x); out.append(target.y)
+    }
+
+    // [handle, item id (−1: none)] → []
+    mutating func _controllerFocus(_ r: inout _BridgeReader) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        _controllers[h]!.focus(try r.optionalID().map { ItemID($0) })
+    }
+
+    // [handle] → the model snapshot (the arrangement without placeholders), as for diff
+    func _controllerSnapshot(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        Self._encode(_controllers[try _controller(&r)]!.modelSnapshot, into: &out)
+    }
+
+    // [handle] → []
+    mutating func _controllerDestroy(_ r: inout _BridgeReader) throws(_BridgeFailure) {
+        _controllers[try _controller(&r)] = nil
+    }
+
+    /// Effects: [count, per effect: code, payload]. 1 scroll by [dy]; 2 commit [kind,
+    /// removed count, per placement: id, section id, index, aspect, version; inserted (same);
+    /// copied-from count, ids; copies count, ids; stage count, stages]; 3 load dropped data
+    /// [placeholder id, drop item index, kinds]; 4 announce [UTF-8 length, bytes]; 5 drag
+    /// began [count, ids]; 6 proposal changed [operation, intent, target kind (0 none,
+    /// 1 insert, 2 gap cell, 3 item, 4 outside, 5 offscreen), section, item, outside id];
+    /// 7 drag ended [operation, count, ids]; 8 item tapped [id].
+    static func _encode(_ effects: [GridEffect], into out: inout [Double]) {
+        out.append(Double(effects.count))
+        func ids(_ list: [ItemID]) { out.append(Double(list.count)); for id in list { out.append(Double(id.rawValue)) } }
+        func placements(_ list: [ItemPlacement]) {
+            out.append(Double(list.count))
+            for p in list {
+                out.append(Double(p.id.rawValue)); out.append(Double(p.section.rawValue)); out.append(Double(p.index))
+                out.append(p.aspect); out.append(Double(p.version))
+            }
+        }
+        for effect in effects {
+            switch effect {
+            case .scrollBy(let dy): out.append(1); out.append(dy)
+            case .commit(let c):
+                out.append(2); out.append(Double(c.kind.rawValue))
+                placements(c.change.removed); placements(c.change.inserted)
+                ids(c.copiedFrom); ids(c.copies)
+                out.append(Double(c.updates.count))
+                for u in c.updates { _encode(u, into: &out) }
+            case .loadDroppedData(let p, let index, let kinds):
+                out.append(3); out.append(Double(p.itemID.rawValue)); out.append(Double(index)); out.append(Double(kinds.rawValue))
+            case .announce(let text): out.append(4); _put(text, into: &out)
+            case .dragBegan(let items): out.append(5); ids(items)
+            case .proposalChanged(let p):
+                out.append(6); out.append(Double(p.operation.rawValue)); out.append(Double(p.intent.rawValue))
+                switch p.target {
+                case .none: out.append(0); out.append(-1); out.append(-1); out.append(-1)
+                case .insert(let ip): out.append(1); out.append(Double(ip.section)); out.append(Double(ip.item)); out.append(-1)
+                case .gapCell(let s): out.append(2); out.append(Double(s)); out.append(-1); out.append(-1)
+                case .item(let ip): out.append(3); out.append(Double(ip.section)); out.append(Double(ip.item)); out.append(-1)
+                case .outside(let id): out.append(4); out.append(-1); out.append(-1); out.append(Double(id))
+                case .offscreen: out.append(5); out.append(-1); out.append(-1); out.append(-1)
+                }
+            case .dragEnded(let op, let items): out.append(7); out.append(Double(op.rawValue)); ids(items)
+            case .itemTapped(let id): out.append(8); out.append(Double(id.rawValue))
+            }
+        }
+    }
+}
