@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(libvips-dev libsqlite3-dev pkg-config)
-if [[ "${1:-}" == "--browser" ]]; then packages+=(chromium); fi
+if [[ "${1:-}" == "--browser" ]]; then packages+=(chromium fonts-noto-color-emoji); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -33,15 +33,15 @@ export const api = {
   changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
   batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
   trash: (id) => request('GET', `/api/galleries/${id}/trash`),
-  dropURLs: (id, urls, to) => request('POST', `/api/galleries/${id}/urls`, { urls, to }),
+  dropURL: (id, url, to) => request('POST', `/api/galleries/${id}/urls`, { url, to }),
   /// Uploads files with progress: onProgress(fraction) as bytes go out. Resolves the answer.
   upload(id, files, to, onProgress) {
     return new Promise((resolve, reject) => {
       const form = new FormData();
-      form.append('to', JSON.stringify(to));
       for (const f of files) form.append('files', f, f.name || 'pasted.png');
+      const query = new URLSearchParams(Object.entries(to ?? {}).map(([k, v]) => [k, String(v)]));
       const xhr = new XMLHttpRequest();
-      xhr.open('POST', `/api/galleries/${id}/uploads`);
+      xhr.open('POST', `/api/galleries/${id}/uploads?${query}`);
       xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress?.(e.loaded / e.total); };
       xhr.onload = () => {
         let json = null;

@@ -4,6 +4,7 @@ import { Engine, Op } from './engine.js';
 import { api, ApiError } from './api.js';
 import { GalleryModel } from './gallery.js';
 import { GridView } from './view.js';
+import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
 import { Detail } from './detail.js';
 import { installDrag } from './drag.js';
@@ -11,14 +12,17 @@ import { installDrag } from './drag.js';
 const $ = (id) => document.getElementById(id);
 
 export const app = {
-  engine: null, model: null, view: null, live: null, detail: null, drag: null,
+  engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
+  localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
     this.engine = await Engine.load(await fetch('/engine.wasm'));
     this.model = new GalleryModel(this.engine);
-    this.view = new GridView(this.engine, $('scroller'), $('content'));
-    this.view.selection = new Set();
+    this.controller = new Controller(this.engine);
+    this.controller.width = $('scroller').clientWidth;
+    this.controller.height = $('scroller').clientHeight;
+    this.view = new GridView(this, $('scroller'), $('content'));
     this.detail = new Detail(this);
     this.live = new LiveStream(this);
     this.wireToolbar();
@@ -69,8 +73,12 @@ export const app = {
     this.model.load(snapshot);
     $('gallery-select').value = id;
     this.view.selection.clear();
-    this.view.setSections(this.model.sections);
-    this.drag?.reset();
+    this.localItems.clear();
+    this.controller.load(this.model);
+    $('scroller').scrollTop = 0;
+    this.drag?.registerTargets();
+    this.view.render();
+    this.updateHistoryButtons();
     this.live.follow(id, this.model.version);
     this.refreshTrash();
     if (!location.hash.startsWith(`#/g/${id}`)) history.replaceState(null, '', `#/g/${id}`);
@@ -109,9 +117,9 @@ export const app = {
 
   // ---- toolbar
   wireToolbar() {
-    const v = this.view;
-    $('layout-kind').addEventListener('change', (e) => v.setKind(e.target.value));
-    $('columns').addEventListener('input', (e) => v.setColumns(Number(e.target.value)));
+    const c = this.controller;
+    $('layout-kind').addEventListener('change', (e) => { c.kind = e.target.value; c.configure(); this.view.render(); });
+    $('columns').addEventListener('input', (e) => this.pinch(Number(e.target.value), c.width / 2, $('scroller').clientHeight / 2));
     $('snapping').addEventListener('change', (e) => this.drag?.setSnapping(e.target.value));
     $('drop-mode').addEventListener('change', (e) => this.drag?.setMode(e.target.value));
     $('theme').addEventListener('click', () => {
@@ -137,8 +145,7 @@ export const app = {
       this._pinch = (this._pinch ?? 0) + e.deltaY;
       if (Math.abs(this._pinch) < 40) return;
       const r = $('scroller').getBoundingClientRect();
-      v.setColumns(v.columns + (this._pinch > 0 ? 1 : -1), e.clientX - r.left, e.clientY - r.top);
-      $('columns').value = v.columns;
+      this.pinch(c.columns + (this._pinch > 0 ? 1 : -1), e.clientX - r.left, e.clientY - r.top);
       this._pinch = 0;
     }, { passive: false });
     $('trash').addEventListener('click', () => this.toggleTrashPanel());
@@ -148,6 +155,78 @@ export const app = {
       if (trashed.length) await this.commit([{ op: 'purge', items: trashed.map((t) => t.id) }]);
       this.toggleTrashPanel(true);
     });
+  },
+
+  /// A new column count keeping the item under (x, y) in place (F22).
+  pinch(columns, x, y) {
+    columns = Math.max(1, Math.min(12, Math.round(columns)));
+    if (columns === this.controller.columns) return;
+    const offset = this.controller.pinch(columns, x, y);
+    $('columns').value = columns;
+    this.view.render();
+    if (offset != null) $('scroller').scrollTop = offset;
+    this.view.render();
+  },
+
+  updateHistoryButtons() {
+    const r = this.view.last;
+    if (!r) return;
+    $('undo').disabled = !r.canUndo;
+    $('redo').disabled = !r.canRedo;
+  },
+
+  /// The trash can's look follows the engine's outside-target state (F21).
+  renderTargets(r) {
+    const t = r.targets.find((x) => x.id === 1);
+    const trash = $('trash');
+    trash.classList.toggle('hovered', !!t?.targeted && t.operation !== 'forbidden');
+    trash.classList.toggle('forbidden', !!t?.targeted && t.operation === 'forbidden');
+    this.updateHistoryButtons();
+  },
+
+  /// Makes the engine show the server's arrangement (after any server change).
+  reconcile() {
+    this.controller.titles(this.model);
+    this.controller.liveSnapshot(this.model);
+    for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);
+    this.view.render();
+  },
+
+  async trashedIDs() {
+    try { return (await api.trash(this.model.id)).map((t) => t.id); } catch { return []; }
+  },
+
+  /// Loads what an external drop brought for one placeholder (F19): uploads a file (its
+  /// progress on the placeholder) or hands a URL to the server, then puts the real item at
+  /// the placeholder's current place — or removes the placeholder if that failed.
+  async loadDropped(placeholder, data) {
+    const c = this.controller;
+    if (!data) { this.drag.run(c.deletePlaceholder(placeholder)); return; }
+    const to = this.endOfLastSection();
+    try {
+      let answer;
+      if (data.file) {
+        this.view.progress.set(placeholder, 0);
+        answer = await api.upload(this.model.id, [data.file], to, (f) => { this.view.progress.set(placeholder, f); this.view.schedule(); });
+      } else {
+        answer = await api.dropURL(this.model.id, data.url, to);
+      }
+      this.view.progress.delete(placeholder);
+      const item = answer.items?.[0];
+      if (!item) throw new Error('the server created no item');
+      // The server answers the new item and its version; the change itself arrives on the
+      // live stream (or a catch-up) like every other.
+      this.model.items.set(item.id, item);
+      // The item now exists on the server; put it where the placeholder is now.
+      const effects = c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
+      // The live stream may have brought the item first: then it stays where the server put it.
+      this.drag.run(effects.length ? effects : c.deletePlaceholder(placeholder));
+    } catch (e) {
+      this.view.progress.delete(placeholder);
+      this.toast(e.status === 413 ? 'That file is too large.' : `Could not add it: ${e.message}`);
+      this.drag.run(c.deletePlaceholder(placeholder));
+      this.reconcile();
+    }
   },
 
   endOfLastSection() {
@@ -174,24 +253,25 @@ export const app = {
     }
   },
 
+  /// Server changes into the page's copy of the gallery only (the engine follows in reconcile).
+  applyServerChanges(changes) {
+    if (!changes || changes.toVersion == null) return true;
+    return this.model.apply(changes);
+  },
+
   applyChanges(changes) {
-    if (!changes || changes.toVersion == null) return;
-    if (!this.model.apply(changes)) { this.catchUp(); return; }
-    this.view.setSections(this.model.sections);
-    this.drag?.modelChanged();
+    if (!this.applyServerChanges(changes)) { this.catchUp(); return; }
+    this.reconcile();
     this.detail.refresh();
   },
 
   async catchUp() {
     try {
       const answer = await api.changesSince(this.model.id, this.model.version);
-      if (answer.stages && this.model.apply(answer)) {
-        this.view.setSections(this.model.sections);
-      } else {
-        this.model.load(answer.sections ? answer : await api.snapshot(this.model.id));
-        this.view.setSections(this.model.sections);
+      if (!(answer.changes && this.model.apply(answer.changes))) {
+        this.model.load(answer.snapshot ?? await api.snapshot(this.model.id));
       }
-      this.drag?.modelChanged();
+      this.reconcile();
       this.refreshTrash();
     } catch (e) {
       this.toast(`Could not catch up: ${e.message}`);
@@ -233,27 +313,19 @@ export const app = {
 
   // ---- ingestion (F18, F19, B6)
   async dropURLs(urls, to) {
-    try {
-      const answer = await api.dropURLs(this.model.id, urls, to);
-      this.applyChanges(answer.changes ?? answer);
-    } catch (e) { this.toast(e.message); }
+    for (const url of urls) {
+      try { await api.dropURL(this.model.id, url, to); } catch (e) { this.toast(e.message); }
+    }
+    await this.catchUp();
   },
 
   async upload(files, to) {
     if (!files.length) return;
-    const progressKey = -Date.now();
-    this.view.progress.set(progressKey, 0);
     try {
-      const answer = await api.upload(this.model.id, files, to, (f) => {
-        this.uploadProgress = f;
-        for (const id of this._uploading ?? []) this.view.progress.set(id, f);
-        this.view.render();
-      });
-      this.applyChanges(answer.changes ?? answer);
+      await api.upload(this.model.id, files, to);
+      await this.catchUp();
     } catch (e) {
       this.toast(e.status === 413 ? 'That file is too large.' : e.message);
-    } finally {
-      this.view.progress.delete(progressKey);
     }
   },
 };

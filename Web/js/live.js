@@ -37,8 +37,7 @@ export class LiveStream {
     } else if (data.sections) {
       if (data.version === this.app.model.version) return;
       this.app.model.load(data);
-      this.app.view.setSections(this.app.model.sections);
-      this.app.drag?.modelChanged();
+      this.app.reconcile();
     }
     this.app.refreshTrash();
   }

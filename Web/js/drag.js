@@ -1,0 +1,290 @@
+// Input → engine → effects. Mouse drags use HTML5 drag and drop (so items can leave for
+// other apps and arrive from them); touch and pen use long-press pointer drags; keys drive
+// the keyboard drag (B3). Every event goes to the engine's controller with its time; the
+// engine decides the lift, the proposal, the preview and the commit.
+import { offeredKinds, readDrop } from './external.js';
+import { operationsFor } from './sync.js';
+
+export const MIME = 'application/x-drag-gallery+json';
+const KIND = { mouse: 0, touch: 1, pen: 2 };
+const KEYS = { ' ': 0, Enter: 1, Escape: 2, ArrowUp: 3, ArrowDown: 4, ArrowLeft: 5, ArrowRight: 6, Tab: 7 };
+const TRASH = 1;
+const now = () => performance.now() / 1000;
+const mods = (e) => (e.shiftKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
+
+export function installDrag(app) {
+  const scroller = document.getElementById('scroller');
+  const trash = document.getElementById('trash');
+  const c = app.controller;
+  const view = app.view;
+  const state = {
+    html5: false,        // a mouse drag of ours is in flight as HTML5 drag and drop
+    dropped: false,
+    external: false,     // a drag from elsewhere is over the page
+    proposal: null,
+    downMods: 0,
+    loop: 0,
+    pendingDrop: null,   // data read from an external drop, by drop item index
+    queue: Promise.resolve(),
+  };
+
+  const point = (e) => {
+    const r = scroller.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+
+  function registerTargets() {
+    const s = scroller.getBoundingClientRect(), t = trash.getBoundingClientRect();
+    c.outsideTargets([{ id: TRASH, x: t.left - s.left, y: t.top - s.top, w: t.width, h: t.height,
+      operation: 3, acceptsExternal: false, deletes: true }]);
+  }
+
+  // ---- effects
+  function run(effects) {
+    for (const e of effects) {
+      switch (e.type) {
+        case 'scrollBy': scroller.scrollTop += e.dy; break;
+        case 'commit': commit(e); break;
+        case 'loadDroppedData': app.loadDropped(e.placeholder, state.pendingDrop?.[e.index]); break;
+        case 'announce': app.announce(e.text); break;
+        case 'dragBegan':
+          // Items selected beforehand travel together (F17).
+          if (view.selection.size > 1 && e.items.length === 1 && view.selection.has(e.items[0])) {
+            for (const id of view.selection) if (id !== e.items[0]) run(c.addToDrag(id));
+          }
+          registerTargets();
+          break;
+        case 'proposalChanged': state.proposal = e; break;
+        case 'dragEnded': state.proposal = null; view.selection.clear(); break;
+        case 'itemTapped': tapped(e.id); break;
+      }
+    }
+    ensureLoop();
+    view.schedule();
+  }
+
+  function tapped(id) {
+    if (state.downMods & (1 | 2 | 8)) {
+      if (view.selection.has(id)) view.selection.delete(id); else view.selection.add(id);
+      view.schedule();
+      return;
+    }
+    view.selection.clear();
+    app.detail.open(id);
+  }
+
+  // Commits go to the server one batch at a time, in order.
+  function commit(e) {
+    if (e.kind === 'copy') {
+      // Until the server names the copies, draw them with their originals' data.
+      e.copies.forEach((id, k) => {
+        const source = app.model.items.get(e.copiedFrom[k]);
+        if (source) app.localItems.set(id, { ...source, id });
+      });
+    }
+    if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') app.updateHistoryButtons?.();
+    const arrangement = c.snapshot();
+    state.queue = state.queue.then(async () => {
+      const trashed = new Set((await app.trashedIDs()) ?? []);
+      const ops = operationsFor(e, arrangement, (id) => app.model.items.has(id) && !trashed.has(id), (id) => trashed.has(id));
+      if (!ops.length) return;
+      try {
+        await app.commit(ops);
+      } catch {
+        // app.commit told the user and caught up; the engine follows the server again.
+      }
+      app.reconcile();
+    });
+  }
+
+  function ensureLoop() {
+    if (state.loop) return;
+    const step = () => {
+      state.loop = 0;
+      run(c.tick(now()));
+      const phase = view.last?.phase;
+      if (phase && phase !== 'idle') state.loop = requestAnimationFrame(step);
+      app.updateHistoryButtons?.();
+    };
+    state.loop = requestAnimationFrame(step);
+  }
+
+  // ---- pointers: touch and pen drag with a long press; the mouse only taps here
+  scroller.addEventListener('pointerdown', (e) => {
+    if (e.button !== 0 || !e.target.closest('.cell')) return;
+    state.downMods = mods(e);
+    scroller.focus({ preventScroll: true });
+    run(c.event(1, [e.pointerId, ...point(e), e.timeStamp / 1000, KIND[e.pointerType] ?? 0, mods(e)]));
+  });
+  scroller.addEventListener('pointermove', (e) => {
+    if (state.html5 || (e.pointerType === 'mouse' && !e.buttons)) return;
+    // A mouse drag is the browser's (HTML5); only touch and pen moves drive the engine here.
+    if (e.pointerType === 'mouse') return;
+    run(c.event(2, [e.pointerId, ...point(e), e.timeStamp / 1000, KIND[e.pointerType] ?? 0, mods(e)]));
+  });
+  window.addEventListener('pointerup', (e) => {
+    if (state.html5) return;
+    run(c.event(3, [e.pointerId, ...point(e), e.timeStamp / 1000, KIND[e.pointerType] ?? 0, mods(e)]));
+  });
+  scroller.addEventListener('pointercancel', (e) => {
+    if (state.html5) return; // the browser cancels the pointer when its own drag starts
+    run(c.event(4, [e.pointerId, e.timeStamp / 1000]));
+  });
+  // Once the engine lifted a touch, the finger drags the item instead of scrolling.
+  scroller.addEventListener('touchmove', (e) => {
+    const phase = view.last?.phase;
+    if (phase === 'lifted' || phase === 'dragging') e.preventDefault();
+  }, { passive: false });
+  scroller.addEventListener('contextmenu', (e) => { if (e.target.closest('.cell')) e.preventDefault(); });
+
+  // ---- HTML5 drag and drop of our own items (mouse)
+  scroller.addEventListener('dragstart', (e) => {
+    const cell = e.target.closest?.('.cell');
+    if (!cell) return;
+    const id = Number(cell.dataset.id);
+    const item = app.model.items.get(id);
+    if (!item) { e.preventDefault(); return; }
+    state.html5 = true;
+    state.dropped = false;
+    view.hidePreview = true;
+    const ids = view.selection.has(id) ? [...view.selection] : [id];
+    const items = ids.map((i) => app.model.items.get(i)).filter(Boolean);
+    const abs = (u) => new URL(u, location.href).href;
+    const urls = items.filter((i) => i.thumbnails).map((i) => abs(i.thumbnails.original));
+    e.dataTransfer.effectAllowed = 'copyMove';
+    e.dataTransfer.setData(MIME, JSON.stringify({ gallery: app.model.id, items: items.map((i) => ({ id: i.id, title: i.title, url: i.thumbnails ? abs(i.thumbnails.original) : null })) }));
+    if (urls.length) {
+      e.dataTransfer.setData('text/uri-list', urls.join('\r\n'));
+      e.dataTransfer.setData('text/plain', urls.join('\n'));
+      e.dataTransfer.setData('text/html', items.filter((i) => i.thumbnails).map((i) => `<img src="${abs(i.thumbnails.original)}" alt="${i.title.replace(/"/g, '&quot;')}">`).join(''));
+      e.dataTransfer.setData('DownloadURL', `image/jpeg:${item.title}.jpg:${abs(item.thumbnails?.original ?? '')}`);
+    }
+    // The lifted look (F10): the cell at 1.2× with a shadow as the drag image.
+    const r = cell.getBoundingClientRect();
+    const ghost = cell.cloneNode(true);
+    ghost.className = 'cell drag-image lifted';
+    Object.assign(ghost.style, { transform: 'none', width: `${r.width * 1.2}px`, height: `${r.height * 1.2}px`, opacity: '1' });
+    if (ids.length > 1) { const b = document.createElement('span'); b.className = 'count-badge'; b.textContent = ids.length; ghost.appendChild(b); }
+    document.body.appendChild(ghost);
+    e.dataTransfer.setDragImage(ghost, (e.clientX - r.left) * 1.2, (e.clientY - r.top) * 1.2);
+    setTimeout(() => ghost.remove(), 0);
+    run(c.event(2, [1, ...point(e), e.timeStamp / 1000, 0, mods(e)]));
+  });
+
+  document.addEventListener('dragover', (e) => {
+    if (state.html5) {
+      run(c.event(2, [1, ...point(e), e.timeStamp / 1000, 0, mods(e)]));
+      const op = state.proposal?.operation;
+      if (op === 'move' || op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = op; }
+      else e.dataTransfer.dropEffect = 'none';
+      return;
+    }
+    const kinds = offeredKinds(e.dataTransfer);
+    if (!kinds.files && !kinds.urls && !kinds.own) return;
+    const [x, y] = point(e);
+    if (!state.external) {
+      state.external = true;
+      const n = Math.max(1, [...(e.dataTransfer.items ?? [])].filter((i) => i.kind === 'file').length);
+      const k = kinds.files ? 4 | 8 : 2 | 8; // files carry an image; URLs too, when they load
+      run(c.event(7, [x, y, e.timeStamp / 1000, n, ...Array(n).fill(k)]));
+    } else {
+      run(c.event(8, [x, y, mods(e), e.timeStamp / 1000]));
+    }
+    const op = state.proposal?.operation;
+    if (op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; }
+    else { e.preventDefault(); e.dataTransfer.dropEffect = 'none'; }
+  });
+
+  document.addEventListener('dragleave', (e) => {
+    if (state.external && !e.relatedTarget) { state.external = false; run(c.event(9, [e.timeStamp / 1000])); }
+  });
+
+  document.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    const [x, y] = point(e);
+    if (state.html5) {
+      state.dropped = true;
+      run(c.event(3, [1, x, y, e.timeStamp / 1000, 0, mods(e)]));
+      return;
+    }
+    if (!state.external) return;
+    state.external = false;
+    // Read everything now (the data is gone after this event), then tell the engine how
+    // many items there really are and drop them.
+    const own = e.dataTransfer.getData(MIME);
+    const read = readDrop(e.dataTransfer);
+    let data = await read;
+    if (own) {
+      try { data = { files: [], urls: JSON.parse(own).items.map((i) => i.url).filter(Boolean) }; } catch { /* keep what was read */ }
+    }
+    const items = [...data.files.map((f) => ({ file: f })), ...data.urls.map((u) => ({ url: u }))];
+    const t = now();
+    run(c.event(9, [t]));
+    if (!items.length) { app.toast('Nothing to add: drop images, image files or image links.'); return; }
+    state.pendingDrop = items;
+    run(c.event(7, [x, y, t, items.length, ...items.map((i) => (i.file ? 4 | 8 : 2 | 8))]));
+    run(c.event(10, [x, y, t]));
+  });
+
+  document.addEventListener('dragend', (e) => {
+    if (!state.html5) return;
+    state.html5 = false;
+    view.hidePreview = false;
+    if (!state.dropped) run(c.event(4, [1, e.timeStamp / 1000]));
+  });
+
+  // ---- keyboard (B3) and history (B4)
+  scroller.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
+      e.preventDefault();
+      run(c.history(e.shiftKey));
+      return;
+    }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'y') { e.preventDefault(); run(c.history(true)); return; }
+    const key = KEYS[e.key];
+    if (key === undefined) return;
+    if (key === KEYS.Tab && view.last?.phase === 'idle' && !e.shiftKey) return; // leave the grid
+    e.preventDefault();
+    run(c.event(5, [key, mods(e), e.timeStamp / 1000]));
+  });
+  function firstVisible() { return view.last?.cells.find((x) => x.kind === 'item')?.id ?? -1; }
+  scroller.addEventListener('focus', () => { if (view.last && !view.last.cells.some((x) => x.flags & 32)) { c.focus(firstVisible()); view.schedule(); } });
+
+  // ---- scrolling and snapping (F6–F8)
+  let lastScroll = { y: 0, t: 0, v: 0 };
+  let settleTimer = 0;
+  scroller.addEventListener('scroll', () => {
+    const t = now();
+    const y = scroller.scrollTop;
+    if (t > lastScroll.t) lastScroll.v = (y - lastScroll.y) / (t - lastScroll.t);
+    lastScroll = { y, t, v: lastScroll.v };
+    run(c.event(6, [0, y, t]));
+    if (c.snapping && !state.snapping) {
+      clearTimeout(settleTimer);
+      settleTimer = setTimeout(() => snap(), 120);
+    }
+  }, { passive: true });
+  function snap() {
+    if (view.last?.phase !== 'idle') return;
+    const target = c.scrollTarget(scroller.scrollTop, lastScroll.v);
+    if (Math.abs(target - scroller.scrollTop) < 1) return;
+    state.snapping = true;
+    scroller.scrollTo({ top: target, behavior: 'smooth' });
+    setTimeout(() => { state.snapping = false; }, 400);
+  }
+
+  new ResizeObserver(() => {
+    c.resize(scroller.clientWidth, scroller.clientHeight);
+    registerTargets();
+    view.schedule();
+  }).observe(scroller);
+
+  return {
+    run,
+    registerTargets,
+    setMode(mode) { c.mode = mode === 'swap' ? 1 : 0; c.configure(); },
+    setSnapping(name) { c.snapping = { none: 0, paging: 1, viewAligned: 4 }[name] ?? 0; c.configure(); if (c.snapping) snap(); },
+    undo() { run(c.history(false)); scroller.focus(); },
+    redo() { run(c.history(true)); scroller.focus(); },
+  };
+}
