@@ -17,7 +17,7 @@ extension GridController {
         // the whole arrangement (copy-on-write). The old paths of the leaving items suffice.
         var leaving: [ItemPlacement] = []
         var leavingPaths: [ItemID: IndexPath] = [:]
-        for id in change.removed.map(\.id) + change.inserted.map(\.id) {
+        for id in change.removed.map({ $0.id }) + change.inserted.map({ $0.id }) {
             guard leavingPaths[id] == nil, let p = snapshot.indexPath(of: id) else { continue }
             leavingPaths[id] = p
             leaving.append(ItemPlacement(id: id, section: snapshot.sectionID(at: p.section), index: p.item,
@@ -35,6 +35,13 @@ extension GridController {
                 if movingSet.contains(a.id) && leavingPaths[a.id] == nil { continue }
                 arrivingSet.insert(a.id)
                 arriving.append((a, snapshot.indexOfSection(a.section) ?? last, k))
+            }
+        }
+        // A moving item keeps its own aspect and version, whatever the change says.
+        for k in 0..<arriving.count {
+            if let l = leaving.first(where: { $0.id == arriving[k].placement.id }) {
+                arriving[k].placement.aspect = l.aspect
+                arriving[k].placement.version = l.version
             }
         }
         arriving.sort { x, y in
@@ -81,7 +88,6 @@ extension GridController {
             var placed = a.placement
             placed.section = snapshot.sectionID(at: p.section)
             placed.index = p.item
-            if let l = leaving.first(where: { $0.id == placed.id }) { placed.aspect = l.aspect; placed.version = l.version }
             applied.inserted.append(placed)
             if let from = leavingPaths[placed.id] {
                 update.itemMoves.append(ItemMove(from: from, to: p))
@@ -151,6 +157,7 @@ extension GridController {
     /// and returns the commit effect.
     mutating func _commit(_ change: ArrangementChange, kind: CommitKind, record: Bool,
                           copiedFrom: [ItemID] = [], copies: [ItemID] = []) -> GridEffect {
+        _applyBlock(nil)   // edits are made in the committed order; the block returns after
         let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: false)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
@@ -159,8 +166,8 @@ extension GridController {
         return .commit(CommittedChange(kind: kind, change: model, updates: [update], copiedFrom: copiedFrom, copies: copies))
     }
 
-    /// After the committed arrangement changed under a drag: forget vanished items,
-    /// rebuild the preview.
+    /// After the committed arrangement changed under a drag (the block was taken out
+    /// first): forget vanished items, put the block back.
     mutating func _afterBaseChange() {
         if let f = focusedItem, !snapshot.contains(f) { focusedItem = nil }
         guard var s = session else { return }
@@ -169,10 +176,10 @@ extension GridController {
         session = s
         if (s.source == .local || s.source == .keyboard) && s.items.isEmpty {
             session = nil
-            _preview = nil
+            _endDragDisplay()
             _autoScroller.stop()
             return
         }
-        if _preview != nil { _rebuildPreview() }
+        _reattachBlock()
     }
 }

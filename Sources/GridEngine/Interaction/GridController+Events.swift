@@ -94,8 +94,8 @@ extension GridController {
         if var s = session {
             if s.isDragging && s.source == .local && e.id != s.pointerID {
                 // A second finger: if it lifts without moving, its item joins the drag (F17).
-                if let ip = displayedLayout.indexPath(at: _content(e.location)) {
-                    let item = displayedSnapshot.itemID(at: ip)
+                if let ip = layout.indexPath(at: _content(e.location)) {
+                    let item = _order.itemID(at: ip)
                     if !_isDragged(item) && !isPlaceholder(item) {
                         s._taps.append(_Tap(pointerID: e.id, location: e.location, item: item))
                         session = s
@@ -192,7 +192,7 @@ extension GridController {
         s.phaseStartTime = time
         s._placement = _Placement(section: snapshot.sectionID(at: ip.section), index: ip.item)
         session = s
-        _rebuildPreview()
+        _beginDragDisplay()
         effects.append(.dragBegan(items: s.items))
         _retarget(now: time, &effects)
     }
@@ -253,7 +253,7 @@ extension GridController {
 
     func _proposal(for target: DropTarget, session s: DragSession) -> DropProposal {
         var targetReadOnly = false
-        if case .item(let p) = target { targetReadOnly = isReadOnly(displayedSnapshot.itemID(at: p)) }
+        if case .item(let p) = target { targetReadOnly = isReadOnly(_order.itemID(at: p)) }
         var carriesReadOnly = false
         for i in s.items where isReadOnly(i) { carriesReadOnly = true }
         var outside: OutsideTarget?
@@ -271,8 +271,8 @@ extension GridController {
         s.items.append(item)
         session = s
         // The new item leaves the rest: re-express the block's place without it.
-        if let primary = s.items.first, let ip = displayedSnapshot.indexPath(of: primary) {
-            s._placement = _Placement(section: displayedSnapshot.sectionID(at: ip.section), index: _restIndex(ip))
+        if let primary = s.items.first, let ip = _order.indexPath(of: primary) {
+            s._placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
             session = s
             if let p = s._placement { _placeBlock(p) }
         }
@@ -291,7 +291,7 @@ extension GridController {
         case .lifted, .dragging:
             if s.source == .external {
                 session = nil
-                _preview = nil
+                _endDragDisplay()
                 _autoScroller.stop()
                 effects.append(.dragEnded(operation: .cancel, items: []))
                 return
@@ -320,7 +320,7 @@ extension GridController {
     mutating func _finishSession(_ effects: inout [GridEffect]) {
         guard let s = session else { return }
         session = nil
-        _preview = nil
+        _endDragDisplay()
         _autoScroller.stop()
         effects.append(.dragEnded(operation: s.outcome, items: s.items))
     }

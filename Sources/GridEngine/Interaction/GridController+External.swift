@@ -10,7 +10,7 @@ extension GridController {
         var s = DragSession(source: .external, phase: .dragging, pointerID: -1, pointerKind: .mouse, location: location, time: time)
         s.externalItems = items
         session = s
-        _rebuildPreview()
+        _beginDragDisplay()
         _retarget(now: time, &effects)
         _updateAutoScroll(now: time)
     }
@@ -38,7 +38,7 @@ extension GridController {
         let proposal = s.proposal
         let placement = proposal.operation == .copy ? _placement(for: proposal.target) : nil
         session = nil
-        _preview = nil
+        _endDragDisplay()
         _autoScroller.stop()
         guard let placement, snapshot.indexOfSection(placement.section) != nil else {
             effects.append(.dragEnded(operation: proposal.operation == .forbidden ? .forbidden : .cancel, items: []))

@@ -6,7 +6,9 @@
 
 extension GridController {
     /// Applies a batch update the server sent, valid against `modelSnapshot`.
-    /// - Parameter aspects: the aspect of each inserted item (others default to 1).
+    /// - Parameter aspects: the aspect of each inserted item (new items not named here lay
+    ///   out as squares); an item already shown that is named here takes the new aspect
+    ///   (its image became known).
     /// - Returns: a `.commit` of kind `.liveUpdate` whose stages animate the change.
     public mutating func applyLiveUpdate(_ stage: BatchUpdate, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
         let model: Snapshot
@@ -18,6 +20,7 @@ extension GridController {
     /// whole changeset). Placeholders, the drag and the focus survive. O(n).
     public mutating func applyLiveSnapshot(_ model: Snapshot, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
         for p in placeholders where model.contains(p.id.itemID) { throw .invalidSnapshot }
+        _applyBlock(nil)   // the layout back in the committed order; the block returns after
         let old = snapshot
         var merged = model
         _mergePlaceholders(from: old, into: &merged)

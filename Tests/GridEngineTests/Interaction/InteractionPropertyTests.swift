@@ -102,17 +102,19 @@ import Testing
             guard live else { hand.tick(); return }
             var model = hand.grid.modelSnapshot
             let ids = model.allItemIDs
+            var aspects: [ItemID: Double] = [:]
             if !ids.isEmpty && Bool.random(using: &rng) {
                 try! model.deleteItems([ids[Int.random(in: 0..<ids.count, using: &rng)]])
             } else if model.sectionCount > 0 {
                 let s = Int.random(in: 0..<model.sectionCount, using: &rng)
                 try! model.insertItems([ItemID(nextID)], at: IndexPath(item: Int.random(in: 0...model.itemCount(inSection: s), using: &rng), section: s))
+                aspects[ItemID(nextID)] = 1.25
                 nextID += 1
             }
             if Bool.random(using: &rng) {
                 // As a batch against the model, as the server's stream sends it.
                 let stages = try! StagedChangeset(from: hand.grid.modelSnapshot, to: model).stages
-                for stage in stages { hand.absorb(try! hand.grid.applyLiveUpdate(stage, aspects: [ItemID(nextID - 1): 1.25])) }
+                for stage in stages { hand.absorb(try! hand.grid.applyLiveUpdate(stage, aspects: aspects)) }
             } else {
                 hand.absorb(try! hand.grid.applyLiveSnapshot(model))
             }

@@ -204,3 +204,22 @@ import Testing
         #expect(hand.cell("Apple")!.frame == hand.grid.layout.frame(of: ip)! && hand.cell("Apple")!.opacity == 1)
     }
 }
+
+extension ReorderTests {
+    @Test func swappedItemsKeepTheirOwnAspectsInAWaterfall() {
+        let snapshot = try! Snapshot([(id: SectionID(1), items: [1, 2, 3, 4].map { ItemID(UInt64($0)) })])
+        let grid = try! GridController(snapshot: snapshot, aspects: [[1, 2, 0.5, 1]],
+                                       layout: LayoutConfiguration(kind: .waterfall(columns: 2), containerWidth: 200),
+                                       viewport: Size(width: 200, height: 600), interaction: ReorderTests.swapMode)
+        var hand = Hand(grid)
+        let wide = hand.grid.layout.frame(of: IndexPath(item: 1, section: 0))!       // item 2: aspect 2, 100 × 50
+        hand.down(hand.centre(ItemID(2)))
+        hand.tick(0.5)
+        hand.move(hand.centre(ItemID(3)))
+        hand.up(hand.centre(ItemID(3)))
+        #expect(hand.grid.snapshot.items(inSection: 0) == [1, 3, 2, 4].map { ItemID(UInt64($0)) })
+        let moved = hand.grid.layout.frame(of: IndexPath(item: 2, section: 0))!
+        #expect(moved.size == wide.size)
+        #expect(hand.grid.layout.aspect(of: IndexPath(item: 1, section: 0)) == 0.5)
+    }
+}
