@@ -97,16 +97,16 @@ extension GridController {
         if _block == new { return }
         let old = _order
         let next = _DisplayOrder(base: snapshot, block: new)
-        if old.items.count == 1 && next.items == old.items {
-            let id = old.items[0]
-            if let from = old.indexPath(of: id), let to = next.indexPath(of: id), from != to {
+        var moving = old.items
+        for id in next.items where !moving.contains(id) { moving.append(id) }
+        if moving.count == 1 {
+            // One item (the usual drag): rotate only the span between its two places.
+            if let from = old.indexPath(of: moving[0]), let to = next.indexPath(of: moving[0]), from != to {
                 layout.itemMoved(from: from, to: to)
             }
             _block = new
             return
         }
-        var moving = old.items
-        for id in next.items where !moving.contains(id) { moving.append(id) }
         var leaving: [(path: IndexPath, aspect: Double, id: ItemID)] = []
         for id in moving {
             if let p = old.indexPath(of: id) { leaving.append((p, layout.aspect(of: p), id)) }
