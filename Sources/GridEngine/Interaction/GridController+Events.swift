@@ -20,6 +20,10 @@ extension GridController {
         case .scroll(let offset, let time):
             contentOffset = offset
             if let s = session, s.isDragging, s.source != .keyboard { _retarget(now: time, &effects) }
+        case .wheel(let delta, let time):
+            let dy = _scroll(by: delta.y)
+            if dy != 0 { effects.append(.scrollBy(dy: dy)) }
+            if dy != 0, let s = session, s.isDragging, s.source != .keyboard { _retarget(now: time, &effects) }
         case .externalDragEnter(let items, let location, let time): _externalEnter(items, location, time, &effects)
         case .externalDragMove(let location, let modifiers, let time): _externalMove(location, modifiers, time, &effects)
         case .externalDragLeave(let time): _externalLeave(time, &effects)
@@ -42,15 +46,8 @@ extension GridController {
                 _lift(time: now, &effects)
             }
         case .lifted, .dragging:
-            let dy = _autoScroller.step(now: now)
-            if dy != 0 {
-                let maxY = max(0, contentSize.height - viewportSize.height)
-                let y = min(maxY, max(0, contentOffset.y + dy))
-                if y != contentOffset.y {
-                    effects.append(.scrollBy(dy: y - contentOffset.y))
-                    contentOffset.y = y
-                }
-            }
+            let dy = _scroll(by: _autoScroller.step(now: now))
+            if dy != 0 { effects.append(.scrollBy(dy: dy)) }
             // The content moved under a resting pointer, or a waiting reorder is due.
             if s.source != .keyboard { _retarget(now: now, &effects) }
         case .dropping, .settling:
@@ -72,6 +69,16 @@ extension GridController {
         var effects: [GridEffect] = []
         _cancel(now: now, &effects)
         return effects
+    }
+
+    /// Scrolls by `dy` within the content; returns how far it really moved.
+    mutating func _scroll(by dy: Double) -> Double {
+        guard dy != 0 && dy.isFinite else { return 0 }
+        let maxY = max(0, contentSize.height - viewportSize.height)
+        let y = min(maxY, max(0, contentOffset.y + dy))
+        let moved = y - contentOffset.y
+        contentOffset.y = y
+        return moved
     }
 
     // MARK: - Pointer
