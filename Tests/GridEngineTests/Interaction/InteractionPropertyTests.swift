@@ -96,8 +96,18 @@ import Testing
             hand.absorb(hand.grid.undo())
         case 88..<91:
             hand.absorb(hand.grid.redo())
-        case 91..<94:
+        case 91..<93:
             hand.modifiers = Int.random(in: 0..<4, using: &rng) == 0 ? [.option] : []
+        case 93:
+            // A pinch or a window resize, possibly in the middle of a drag.
+            if Bool.random(using: &rng) {
+                var c = hand.grid.layout.configuration
+                c.kind = c.kind.withDensity(columns: Int.random(in: 1...6, using: &rng), rowHeight: 40 + 120 * rng.nextUnit())
+                hand.grid.setLayoutConfiguration(c)
+            } else {
+                hand.grid.setViewport(Size(width: 250 + 300 * rng.nextUnit(), height: 300 + 300 * rng.nextUnit()))
+            }
+            hand.absorb([])
         default:
             guard live else { hand.tick(); return }
             var model = hand.grid.modelSnapshot
