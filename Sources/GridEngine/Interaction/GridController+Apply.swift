@@ -153,7 +153,7 @@ extension GridController {
         return ArrangementChange(removed: convert(change.removed, placeholdersBefore), inserted: convert(change.inserted, _placeholderPaths()))
     }
 
-    /// Applies a change, records it for undo when asked, keeps a drag's preview in step,
+    /// Applies a change, records it for undo when asked, keeps a drag's block in step,
     /// and returns the commit effect.
     mutating func _commit(_ change: ArrangementChange, kind: CommitKind, record: Bool,
                           copiedFrom: [ItemID] = [], copies: [ItemID] = []) -> GridEffect {

@@ -106,7 +106,7 @@ extension GridController {
     }
 
     /// The floating preview's frame in content coordinates (unscaled). For keyboard
-    /// drags, the block's slot in the preview.
+    /// drags, the block's slot on screen.
     func _previewFrame(_ s: DragSession) -> Rect {
         if s.source == .keyboard, let first = s.items.first, let p = _order.indexPath(of: first),
            let f = layout.frame(of: p) { return f }

@@ -13,10 +13,11 @@
 ///     effects += grid.handle(.pointerUp(PointerEvent(location: date, time: 0.8, kind: .touch)))
 ///     let cells = grid.visibleCells()                                 // what to draw
 ///
-/// Costs: a pointer move with live reorder moves one item in the preview (O(items
-/// between the two places) plus the layout's incremental update); hit-testing is
-/// O(log n); commits of k items are O(k + the touched sections); live updates and
-/// lifting (which copies the arrangement for the preview) are O(n).
+/// Costs: a pointer move with live reorder moves one item of the layout incrementally
+/// (grid and flow: the span between the two places; waterfall and justified: the rest of
+/// the section) and never copies the arrangement; hit-testing is O(log n); a drop commits
+/// one snapshot move; commits of k items are O(k + the touched sections); live updates
+/// are O(n) (a diff and a full layout).
 public struct GridController: Sendable {
     /// The committed arrangement shown (placeholders included; see `isPlaceholder`).
     public internal(set) var snapshot: Snapshot
