@@ -16,6 +16,16 @@ extension GridController {
         return try applyLiveSnapshot(model, aspects: aspects)
     }
 
+    /// Applies a staged changeset the server sent (all its stages, in order), valid against
+    /// `modelSnapshot`; one `.commit` animates the whole change.
+    public mutating func applyLiveChanges(_ changes: StagedChangeset, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
+        var model = _model(of: snapshot)
+        for stage in changes.stages {
+            do { try model.apply(stage) } catch { throw .invalidUpdate(error) }
+        }
+        return try applyLiveSnapshot(model, aspects: aspects)
+    }
+
     /// Replaces the model with the server's latest arrangement (after a reconnect, or a
     /// whole changeset). Placeholders, the drag and the focus survive. O(n).
     public mutating func applyLiveSnapshot(_ model: Snapshot, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
