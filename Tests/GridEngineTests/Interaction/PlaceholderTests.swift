@@ -117,3 +117,21 @@ extension PlaceholderTests {
         #expect(Fruit.names(hand.grid.modelSnapshot) == [["#70"], ["Banana", "Cherry"], ["Apple", "Sheep"]])
     }
 }
+
+extension PlaceholderTests {
+    @Test func aPastedImageLandsAfterTheFocusedItemOrAtTheEnd() throws {
+        var hand = Hand(Fruit.grid([["Apple", "Banana"], ["Cherry"]]))
+        hand.absorb(hand.grid.paste([[.image]]))
+        let atEnd = hand.grid.placeholders[0].id
+        #expect(hand.grid.indexPath(of: atEnd) == IndexPath(item: 1, section: 1))
+        hand.grid.focus(Fruit.id("Apple"))
+        hand.absorb(hand.grid.paste([[.image], [.text], [.file]]))
+        #expect(hand.grid.placeholders.count == 3)
+        #expect(hand.grid.placeholders[1...].map { hand.grid.indexPath(of: $0.id) } == [IndexPath(item: 1, section: 0), IndexPath(item: 2, section: 0)])
+        #expect(hand.effects.filter { if case .loadDroppedData = $0 { return true } else { return false } }.count == 3)
+        hand.absorb(try hand.grid.commitInsertion(atEnd, item: ItemID(42), aspect: 1))
+        #expect(Fruit.names(hand.grid.modelSnapshot) == [["Apple", "Banana"], ["Cherry", "#42"]])
+        var readOnly = Fruit.grid(policy: DropPolicy(isReadOnly: true))
+        #expect(readOnly.paste([[.image]]).isEmpty)
+    }
+}
