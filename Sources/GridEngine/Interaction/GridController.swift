@@ -25,7 +25,14 @@ public struct GridController: Sendable {
     /// block at its proposed place (and during a drag the gap cells), see `displayedSnapshot`.
     public internal(set) var layout: CollectionLayout
     public var configuration: InteractionConfiguration {
-        didSet { _autoScroller.configuration = configuration.autoScroll; history.limit = max(1, configuration.historyLimit) }
+        didSet {
+            _autoScroller.configuration = configuration.autoScroll
+            history.limit = max(1, configuration.historyLimit)
+            // A switch between insert and swap mode in the middle of a drag.
+            if let s = session, s.isDragging {
+                if _showsBlock(s) { _reattachBlock() } else { _applyBlock(nil) }
+            }
+        }
     }
     /// What drops are allowed (F18, F29).
     public var policy: DropPolicy

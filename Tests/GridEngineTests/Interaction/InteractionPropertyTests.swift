@@ -96,8 +96,11 @@ import Testing
             hand.absorb(hand.grid.undo())
         case 88..<91:
             hand.absorb(hand.grid.redo())
-        case 91..<93:
+        case 91:
             hand.modifiers = Int.random(in: 0..<4, using: &rng) == 0 ? [.option] : []
+        case 92:
+            hand.grid.configuration.reorderMode = hand.grid.configuration.reorderMode == .insert ? .swap : .insert
+            hand.absorb([])
         case 93:
             // A pinch or a window resize, possibly in the middle of a drag.
             if Bool.random(using: &rng) {
