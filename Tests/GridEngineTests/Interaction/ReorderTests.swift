@@ -223,3 +223,27 @@ extension ReorderTests {
         #expect(hand.grid.layout.aspect(of: IndexPath(item: 1, section: 0)) == 0.5)
     }
 }
+
+extension ReorderTests {
+    @Test func aPenLiftsLikeAMouseAndACancelledPressOrALeavingExternalDragChangesNothing() {
+        var hand = Hand(Fruit.grid())
+        hand.kind = .pen
+        hand.down(hand.centre("Cherry"))
+        hand.move(Point(x: hand.centre("Cherry").x + 6, y: hand.centre("Cherry").y))
+        #expect(hand.grid.session?.phase == .dragging)
+        hand.send(.pointerCancel(id: 0, time: hand.time))
+        hand.settle()
+
+        hand.kind = .touch
+        hand.down(hand.centre("Date"))
+        hand.send(.pointerCancel(id: 0, time: hand.time + 0.1))
+        #expect(hand.grid.session == nil)
+
+        hand.send(.externalDragEnter(items: [[.url, .image]], location: hand.centre("Apple"), time: 5))
+        #expect(hand.grid.visibleCells().contains { $0.kind == .gapCell })
+        hand.send(.externalDragLeave(time: 5.2))
+        #expect(hand.grid.session == nil && hand.commits.isEmpty && hand.names == [Fruit.names])
+        #expect(hand.effects.last == .dragEnded(operation: .cancel, items: []))
+        #expect(!hand.grid.visibleCells().contains { $0.kind == .gapCell })
+    }
+}
