@@ -40,8 +40,8 @@ public struct DragSession: Hashable, Sendable {
     /// After the drop: what was performed (`.cancel` / `.forbidden` when nothing was).
     public internal(set) var outcome: DropOperation
 
-    /// Where the dragged block sits in the preview (rest coordinates: indices among the
-    /// items that are not dragged), and a placement waiting for the cadence.
+    /// Where the dragged block is shown (rest coordinates: indices among the items that
+    /// are not dragged), and a placement waiting for the cadence.
     var _placement: _Placement?
     var _pendingPlacement: _Placement?
     var _pendingSince: Double = 0

@@ -2,7 +2,9 @@
 public enum DropTarget: Hashable, Sendable {
     /// Over the collection but over no section: the end of the last section (F28).
     case none
-    /// Insert so that the first dropped item ends at this index path of the result.
+    /// Insert here. The item index counts only the items that are not being dragged, so
+    /// for a move it is where the first dropped item ends up; for a copy the copies go
+    /// before that same neighbour (the originals stay where they are).
     case insert(at: IndexPath)
     /// The end-of-section gap cell of this section (F27).
     case gapCell(section: Int)

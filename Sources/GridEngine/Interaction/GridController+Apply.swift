@@ -37,6 +37,13 @@ extension GridController {
                 arriving.append((a, snapshot.indexOfSection(a.section) ?? last, k))
             }
         }
+        // A moving item keeps its own aspect and version, whatever the change says.
+        for k in 0..<arriving.count {
+            if let l = leaving.first(where: { $0.id == arriving[k].placement.id }) {
+                arriving[k].placement.aspect = l.aspect
+                arriving[k].placement.version = l.version
+            }
+        }
         arriving.sort { x, y in
             if x.section != y.section { return x.section < y.section }
             if x.placement.index != y.placement.index { return x.placement.index < y.placement.index }
@@ -81,7 +88,6 @@ extension GridController {
             var placed = a.placement
             placed.section = snapshot.sectionID(at: p.section)
             placed.index = p.item
-            if let l = leaving.first(where: { $0.id == placed.id }) { placed.aspect = l.aspect; placed.version = l.version }
             applied.inserted.append(placed)
             if let from = leavingPaths[placed.id] {
                 update.itemMoves.append(ItemMove(from: from, to: p))
@@ -147,10 +153,11 @@ extension GridController {
         return ArrangementChange(removed: convert(change.removed, placeholdersBefore), inserted: convert(change.inserted, _placeholderPaths()))
     }
 
-    /// Applies a change, records it for undo when asked, keeps a drag's preview in step,
+    /// Applies a change, records it for undo when asked, keeps a drag's block in step,
     /// and returns the commit effect.
     mutating func _commit(_ change: ArrangementChange, kind: CommitKind, record: Bool,
                           copiedFrom: [ItemID] = [], copies: [ItemID] = []) -> GridEffect {
+        _applyBlock(nil)   // edits are made in the committed order; the block returns after
         let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: false)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
@@ -159,8 +166,8 @@ extension GridController {
         return .commit(CommittedChange(kind: kind, change: model, updates: [update], copiedFrom: copiedFrom, copies: copies))
     }
 
-    /// After the committed arrangement changed under a drag: forget vanished items,
-    /// rebuild the preview.
+    /// After the committed arrangement changed under a drag (the block was taken out
+    /// first): forget vanished items, put the block back.
     mutating func _afterBaseChange() {
         if let f = focusedItem, !snapshot.contains(f) { focusedItem = nil }
         guard var s = session else { return }
@@ -169,10 +176,10 @@ extension GridController {
         session = s
         if (s.source == .local || s.source == .keyboard) && s.items.isEmpty {
             session = nil
-            _preview = nil
+            _endDragDisplay()
             _autoScroller.stop()
             return
         }
-        if _preview != nil { _rebuildPreview() }
+        _reattachBlock()
     }
 }

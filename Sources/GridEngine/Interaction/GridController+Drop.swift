@@ -7,56 +7,70 @@ extension GridController {
         s._pendingPlacement = nil
         let proposal = s.proposal
         let flyFrom = _previewFrame(s)
+        // Resolve the target against the order on screen, then put the layout back in the
+        // committed order (no gap cells) before any edit.
+        var swapWith: ItemID?
+        var placement: _Placement?
+        switch (proposal.operation, proposal.target) {
+        case (.move, .item(let ip)):
+            swapWith = _order.itemID(at: ip)
+        case (.copy, .item(let ip)):
+            placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
+        case (.move, _), (.copy, _):
+            placement = _placement(for: proposal.target)
+        default:
+            break
+        }
+        let copyStart = placement.flatMap { p in snapshot.indexOfSection(p.section).map { _baseIndex(rest: p.index, section: $0) } }
         // Dropping from here on: a commit below must not treat the session as a live drag.
         s.phase = .dropping
         session = s
+        _endDragDisplay()
+        _autoScroller.stop()
+
         var outcome = proposal.operation
         var flyTo: Rect?
         var scaleTo = 1.0, opacityTo = 1.0, vanishing = false
-
         switch (proposal.operation, proposal.target) {
-        case (.move, .item(let ip)):
+        case (.move, .item):
             // Swap mode (F3): the carried item and the hovered one exchange places.
-            let other = displayedSnapshot.itemID(at: ip)
-            if let a = s.items.first, a != other, let pa = snapshot.indexPath(of: a), let pb = snapshot.indexPath(of: other) {
-                let change = ArrangementChange(
-                    removed: [_placementRecord(a, at: pa), _placementRecord(other, at: pb)],
-                    inserted: [_placementRecord(a, at: pb), _placementRecord(other, at: pa)])
-                _preview = nil
+            if let a = s.items.first, let other = swapWith, a != other,
+               let pa = snapshot.indexPath(of: a), let pb = snapshot.indexPath(of: other) {
+                var aThere = _placementRecord(a, at: pa), otherThere = _placementRecord(other, at: pb)
+                let removed = [aThere, otherThere]
+                (aThere.section, aThere.index, otherThere.section, otherThere.index) = (otherThere.section, otherThere.index, aThere.section, aThere.index)
+                let change = ArrangementChange(removed: removed, inserted: [aThere, otherThere])
                 effects.append(_commit(change, kind: .swap, record: true))
             }
         case (.move, .insert), (.move, .gapCell), (.move, .none):
-            if let placement = _placement(for: proposal.target), let section = snapshot.indexOfSection(placement.section) {
-                let sid = placement.section
+            if let placement, let section = snapshot.indexOfSection(placement.section) {
                 var change = ArrangementChange()
                 var inPlace = true
                 for (k, item) in s.items.enumerated() {
                     guard let p = snapshot.indexPath(of: item) else { continue }
                     change.removed.append(_placementRecord(item, at: p))
-                    change.inserted.append(ItemPlacement(id: item, section: sid, index: placement.index + k,
-                                                         aspect: layout.aspect(of: p), version: snapshot.version(at: p)))
+                    var arrival = _placementRecord(item, at: p)
+                    arrival.section = placement.section
+                    arrival.index = placement.index + k
+                    change.inserted.append(arrival)
                     if p.section != section || p.item != placement.index + k { inPlace = false }
                 }
-                _preview = nil
                 if !inPlace { effects.append(_commit(change, kind: .move, record: true)) }
             }
         case (.copy, .insert), (.copy, .gapCell), (.copy, .none), (.copy, .item):
-            var placement = _placement(for: proposal.target)
-            if case .item(let ip) = proposal.target {
-                placement = _Placement(section: displayedSnapshot.sectionID(at: ip.section), index: _restIndex(ip))
-            }
-            if let placement, let section = snapshot.indexOfSection(placement.section) {
-                let start = _baseIndex(rest: placement.index, section: section)
+            if let placement, let start = copyStart {
                 var change = ArrangementChange()
                 var sources: [ItemID] = [], copies: [ItemID] = []
                 for (k, item) in s.items.enumerated() {
                     guard let p = snapshot.indexPath(of: item) else { continue }
                     let copy = _generateID()
                     sources.append(item); copies.append(copy)
-                    change.inserted.append(ItemPlacement(id: copy, section: placement.section, index: start + k,
-                                                         aspect: layout.aspect(of: p), version: snapshot.version(at: p)))
+                    var arrival = _placementRecord(item, at: p)
+                    arrival.id = copy
+                    arrival.section = placement.section
+                    arrival.index = start + k
+                    change.inserted.append(arrival)
                 }
-                _preview = nil
                 effects.append(_commit(change, kind: .copy, record: true, copiedFrom: sources, copies: copies))
                 if let first = copies.first, let p = snapshot.indexPath(of: first) { flyTo = layout.frame(of: p) }
             }
@@ -67,7 +81,6 @@ extension GridController {
                 // The trash (F21): the items leave the collection, the preview shrinks into the can.
                 var change = ArrangementChange()
                 for item in s.items { if let p = snapshot.indexPath(of: item) { change.removed.append(_placementRecord(item, at: p)) } }
-                _preview = nil
                 effects.append(_commit(change, kind: .delete, record: true))
                 let c = _content(target.frame.center)
                 flyTo = Rect(x: c.x - flyFrom.width / 2, y: c.y - flyFrom.height / 2, width: flyFrom.width, height: flyFrom.height)
@@ -79,9 +92,7 @@ extension GridController {
             outcome = .cancel
         }
 
-        guard var s = session else { return }   // a commit may have emptied it
-        _preview = nil
-        _autoScroller.stop()
+        guard var s = session else { return }
         if flyTo == nil, let first = s.items.first, let p = snapshot.indexPath(of: first) { flyTo = layout.frame(of: p) }
         s.phase = .dropping
         s.phaseStartTime = now
@@ -95,10 +106,10 @@ extension GridController {
     }
 
     /// The floating preview's frame in content coordinates (unscaled). For keyboard
-    /// drags, the block's slot in the preview.
+    /// drags, the block's slot on screen.
     func _previewFrame(_ s: DragSession) -> Rect {
-        if s.source == .keyboard, let first = s.items.first, let p = displayedSnapshot.indexPath(of: first),
-           let f = displayedLayout.frame(of: p) { return f }
+        if s.source == .keyboard, let first = s.items.first, let p = _order.indexPath(of: first),
+           let f = layout.frame(of: p) { return f }
         let c = _content(s.location)
         return Rect(x: c.x - s.grabOffset.x, y: c.y - s.grabOffset.y, width: s.previewSize.width, height: s.previewSize.height)
     }

@@ -20,6 +20,10 @@ extension GridController {
         case .scroll(let offset, let time):
             contentOffset = offset
             if let s = session, s.isDragging, s.source != .keyboard { _retarget(now: time, &effects) }
+        case .wheel(let delta, let time):
+            let dy = _scroll(by: delta.y)
+            if dy != 0 { effects.append(.scrollBy(dy: dy)) }
+            if dy != 0, let s = session, s.isDragging, s.source != .keyboard { _retarget(now: time, &effects) }
         case .externalDragEnter(let items, let location, let time): _externalEnter(items, location, time, &effects)
         case .externalDragMove(let location, let modifiers, let time): _externalMove(location, modifiers, time, &effects)
         case .externalDragLeave(let time): _externalLeave(time, &effects)
@@ -42,15 +46,8 @@ extension GridController {
                 _lift(time: now, &effects)
             }
         case .lifted, .dragging:
-            let dy = _autoScroller.step(now: now)
-            if dy != 0 {
-                let maxY = max(0, contentSize.height - viewportSize.height)
-                let y = min(maxY, max(0, contentOffset.y + dy))
-                if y != contentOffset.y {
-                    effects.append(.scrollBy(dy: y - contentOffset.y))
-                    contentOffset.y = y
-                }
-            }
+            let dy = _scroll(by: _autoScroller.step(now: now))
+            if dy != 0 { effects.append(.scrollBy(dy: dy)) }
             // The content moved under a resting pointer, or a waiting reorder is due.
             if s.source != .keyboard { _retarget(now: now, &effects) }
         case .dropping, .settling:
@@ -74,6 +71,16 @@ extension GridController {
         return effects
     }
 
+    /// Scrolls by `dy` within the content; returns how far it really moved.
+    mutating func _scroll(by dy: Double) -> Double {
+        guard dy != 0 && dy.isFinite else { return 0 }
+        let maxY = max(0, contentSize.height - viewportSize.height)
+        let y = min(maxY, max(0, contentOffset.y + dy))
+        let moved = y - contentOffset.y
+        contentOffset.y = y
+        return moved
+    }
+
     // MARK: - Pointer
 
     func _content(_ p: Point) -> Point { Point(x: p.x + contentOffset.x, y: p.y + contentOffset.y) }
@@ -94,8 +101,8 @@ extension GridController {
         if var s = session {
             if s.isDragging && s.source == .local && e.id != s.pointerID {
                 // A second finger: if it lifts without moving, its item joins the drag (F17).
-                if let ip = displayedLayout.indexPath(at: _content(e.location)) {
-                    let item = displayedSnapshot.itemID(at: ip)
+                if let ip = layout.indexPath(at: _content(e.location)) {
+                    let item = _order.itemID(at: ip)
                     if !_isDragged(item) && !isPlaceholder(item) {
                         s._taps.append(_Tap(pointerID: e.id, location: e.location, item: item))
                         session = s
@@ -192,7 +199,7 @@ extension GridController {
         s.phaseStartTime = time
         s._placement = _Placement(section: snapshot.sectionID(at: ip.section), index: ip.item)
         session = s
-        _rebuildPreview()
+        _beginDragDisplay()
         effects.append(.dragBegan(items: s.items))
         _retarget(now: time, &effects)
     }
@@ -253,7 +260,7 @@ extension GridController {
 
     func _proposal(for target: DropTarget, session s: DragSession) -> DropProposal {
         var targetReadOnly = false
-        if case .item(let p) = target { targetReadOnly = isReadOnly(displayedSnapshot.itemID(at: p)) }
+        if case .item(let p) = target { targetReadOnly = isReadOnly(_order.itemID(at: p)) }
         var carriesReadOnly = false
         for i in s.items where isReadOnly(i) { carriesReadOnly = true }
         var outside: OutsideTarget?
@@ -271,8 +278,8 @@ extension GridController {
         s.items.append(item)
         session = s
         // The new item leaves the rest: re-express the block's place without it.
-        if let primary = s.items.first, let ip = displayedSnapshot.indexPath(of: primary) {
-            s._placement = _Placement(section: displayedSnapshot.sectionID(at: ip.section), index: _restIndex(ip))
+        if let primary = s.items.first, let ip = _order.indexPath(of: primary) {
+            s._placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
             session = s
             if let p = s._placement { _placeBlock(p) }
         }
@@ -291,7 +298,7 @@ extension GridController {
         case .lifted, .dragging:
             if s.source == .external {
                 session = nil
-                _preview = nil
+                _endDragDisplay()
                 _autoScroller.stop()
                 effects.append(.dragEnded(operation: .cancel, items: []))
                 return
@@ -320,7 +327,7 @@ extension GridController {
     mutating func _finishSession(_ effects: inout [GridEffect]) {
         guard let s = session else { return }
         session = nil
-        _preview = nil
+        _endDragDisplay()
         _autoScroller.stop()
         effects.append(.dragEnded(operation: s.outcome, items: s.items))
     }

@@ -1,4 +1,4 @@
-// Drops from other apps (F18, B6) and their placeholders (F19). A drop inserts one
+// Drops from other apps and pastes (F18, B6) and their placeholders (F19). A drop inserts one
 // placeholder per accepted item at the destination and asks the host to load each; the
 // placeholders are items of the snapshot, so their index paths follow every later change.
 
@@ -10,7 +10,7 @@ extension GridController {
         var s = DragSession(source: .external, phase: .dragging, pointerID: -1, pointerKind: .mouse, location: location, time: time)
         s.externalItems = items
         session = s
-        _rebuildPreview()
+        _beginDragDisplay()
         _retarget(now: time, &effects)
         _updateAutoScroll(now: time)
     }
@@ -38,23 +38,47 @@ extension GridController {
         let proposal = s.proposal
         let placement = proposal.operation == .copy ? _placement(for: proposal.target) : nil
         session = nil
-        _preview = nil
+        _endDragDisplay()
         _autoScroller.stop()
         guard let placement, snapshot.indexOfSection(placement.section) != nil else {
             effects.append(.dragEnded(operation: proposal.operation == .forbidden ? .forbidden : .cancel, items: []))
             return
         }
+        _insertPlaceholders(for: s.externalItems, at: placement, &effects)
+        effects.append(.dragEnded(operation: .copy, items: []))
+    }
+
+    /// Pasted data (B6: a pasted image, copied files): like a drop, one placeholder per
+    /// accepted item and a `.loadDroppedData` for each, placed after the focused item, or
+    /// at the end of the last section when nothing has the focus (F28). Refused during a
+    /// drag and by a read-only collection.
+    public mutating func paste(_ items: [DropDataKinds]) -> [GridEffect] {
+        guard session == nil, !policy.isReadOnly, snapshot.sectionCount > 0 else { return [] }
+        var placement: _Placement
+        if let f = focusedItem, let ip = snapshot.indexPath(of: f) {
+            placement = _Placement(section: snapshot.sectionID(at: ip.section), index: ip.item + 1)
+        } else {
+            let last = snapshot.sectionCount - 1
+            placement = _Placement(section: snapshot.sectionID(at: last), index: snapshot.itemCount(inSection: last))
+        }
+        var effects: [GridEffect] = []
+        _insertPlaceholders(for: items, at: placement, &effects)
+        return effects
+    }
+
+    /// Inserts one placeholder per accepted item at `placement` and asks for the data.
+    mutating func _insertPlaceholders(for items: [DropDataKinds], at placement: _Placement, _ effects: inout [GridEffect]) {
         var change = ArrangementChange()
         var waiting: [Placeholder] = []
-        for (k, kinds) in s.externalItems.enumerated() where policy.accepts(kinds) {
+        for (k, kinds) in items.enumerated() where policy.accepts(kinds) {
             let id = _generateID()
             waiting.append(Placeholder(id: PlaceholderID(itemID: id), dropItemIndex: k, kinds: kinds))
             change.inserted.append(ItemPlacement(id: id, section: placement.section, index: placement.index + waiting.count - 1))
         }
+        if waiting.isEmpty { return }
         placeholders.append(contentsOf: waiting)
         effects.append(_commit(change, kind: .insertPlaceholders, record: false))
         for p in waiting { effects.append(.loadDroppedData(placeholder: p.id, dropItemIndex: p.dropItemIndex, kinds: p.kinds)) }
-        effects.append(.dragEnded(operation: .copy, items: []))
     }
 
     // MARK: - Placeholders

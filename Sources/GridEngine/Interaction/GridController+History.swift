@@ -23,6 +23,7 @@ extension GridController {
     }
 
     mutating func _replay(_ change: ArrangementChange, kind: CommitKind) -> GridEffect {
+        _applyBlock(nil)
         let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: true)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)

@@ -21,7 +21,7 @@ extension GridController {
                 return
             }
             _cancel(now: k.time, &effects)
-            effects.append(.announce("\(_title(item)) drag cancelled, back at \(_positionText(item, in: snapshot))"))
+            effects.append(.announce("\(_title(item)) drag cancelled, back at \(_positionText(item, in: _DisplayOrder(base: snapshot, block: nil)))"))
         case .up, .down, .left, .right:
             if let s = session {
                 if s.isDragging { _keyboardMove(k, &effects) }
@@ -44,15 +44,15 @@ extension GridController {
         s._placement = _Placement(section: snapshot.sectionID(at: ip.section), index: ip.item)
         s.proposal = _proposal(for: .insert(at: ip), session: s)
         session = s
-        _rebuildPreview()
+        _beginDragDisplay()
         effects.append(.dragBegan(items: [item]))
-        effects.append(.announce("\(_title(item)) picked up, \(_positionText(item, in: snapshot))"))
+        effects.append(.announce("\(_title(item)) picked up, \(_positionText(item, in: _order))"))
     }
 
     mutating func _keyboardMove(_ k: KeyEvent, _ effects: inout [GridEffect]) {
         guard var s = session, let item = s.items.first, let here = s._placement,
-              let section = displayedSnapshot.indexOfSection(here.section) else { return }
-        let snap = displayedSnapshot, lay = displayedLayout
+              let section = _order.indexOfSection(here.section) else { return }
+        let snap = _order, lay = layout
         let sections = snap.sectionCount
         var next = here
         switch k.key {
@@ -86,11 +86,11 @@ extension GridController {
         session = s
         if next != here { _placeBlock(next) }
         s = session!
-        if let placed = s._placement, let t = displayedSnapshot.indexOfSection(placed.section) {
+        if let placed = s._placement, let t = _order.indexOfSection(placed.section) {
             s.proposal = _proposal(for: .insert(at: IndexPath(item: placed.index, section: t)), session: s)
             session = s
         }
-        effects.append(.announce("\(_title(item)), \(_positionText(item, in: displayedSnapshot))"))
+        effects.append(.announce("\(_title(item)), \(_positionText(item, in: _order))"))
     }
 
     mutating func _keyboardDrop(_ k: KeyEvent, _ effects: inout [GridEffect]) {
@@ -98,9 +98,9 @@ extension GridController {
         let operation = s.proposal.operation
         _drop(now: k.time, &effects)
         if operation == .move || operation == .copy {
-            effects.append(.announce("\(_title(item)) dropped at \(_positionText(item, in: snapshot))"))
+            effects.append(.announce("\(_title(item)) dropped at \(_positionText(item, in: _DisplayOrder(base: snapshot, block: nil)))"))
         } else {
-            effects.append(.announce("\(_title(item)) cannot be moved here, back at \(_positionText(item, in: snapshot))"))
+            effects.append(.announce("\(_title(item)) cannot be moved here, back at \(_positionText(item, in: _DisplayOrder(base: snapshot, block: nil)))"))
         }
     }
 
@@ -112,7 +112,7 @@ extension GridController {
                 focusedItem = snapshot.itemID(at: IndexPath(item: 0, section: s))
                 break
             }
-            if let f = focusedItem { effects.append(.announce("\(_title(f)), \(_positionText(f, in: snapshot))")) }
+            if let f = focusedItem { effects.append(.announce("\(_title(f)), \(_positionText(f, in: _DisplayOrder(base: snapshot, block: nil)))")) }
             return
         }
         var next: IndexPath?
@@ -142,12 +142,12 @@ extension GridController {
         if let next {
             let item = snapshot.itemID(at: next)
             focusedItem = item
-            effects.append(.announce("\(_title(item)), \(_positionText(item, in: snapshot))"))
+            effects.append(.announce("\(_title(item)), \(_positionText(item, in: _DisplayOrder(base: snapshot, block: nil)))"))
         }
     }
 
     /// "position 2 of 12" (and the section when there are several).
-    func _positionText(_ item: ItemID, in snap: Snapshot) -> String {
+    func _positionText(_ item: ItemID, in snap: _DisplayOrder) -> String {
         guard let ip = snap.indexPath(of: item) else { return "removed" }
         var text = "position \(ip.item + 1) of \(snap.itemCount(inSection: ip.section))"
         if snap.sectionCount > 1 {

@@ -6,7 +6,9 @@
 
 extension GridController {
     /// Applies a batch update the server sent, valid against `modelSnapshot`.
-    /// - Parameter aspects: the aspect of each inserted item (others default to 1).
+    /// - Parameter aspects: the aspect of each inserted item (new items not named here lay
+    ///   out as squares); an item already shown that is named here takes the new aspect
+    ///   (its image became known).
     /// - Returns: a `.commit` of kind `.liveUpdate` whose stages animate the change.
     public mutating func applyLiveUpdate(_ stage: BatchUpdate, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
         let model: Snapshot
@@ -14,10 +16,21 @@ extension GridController {
         return try applyLiveSnapshot(model, aspects: aspects)
     }
 
+    /// Applies a staged changeset the server sent (all its stages, in order), valid against
+    /// `modelSnapshot`; one `.commit` animates the whole change.
+    public mutating func applyLiveChanges(_ changes: StagedChangeset, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
+        var model = _model(of: snapshot)
+        for stage in changes.stages {
+            do { try model.apply(stage) } catch { throw .invalidUpdate(error) }
+        }
+        return try applyLiveSnapshot(model, aspects: aspects)
+    }
+
     /// Replaces the model with the server's latest arrangement (after a reconnect, or a
     /// whole changeset). Placeholders, the drag and the focus survive. O(n).
     public mutating func applyLiveSnapshot(_ model: Snapshot, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
         for p in placeholders where model.contains(p.id.itemID) { throw .invalidSnapshot }
+        _applyBlock(nil)   // the layout back in the committed order; the block returns after
         let old = snapshot
         var merged = model
         _mergePlaceholders(from: old, into: &merged)

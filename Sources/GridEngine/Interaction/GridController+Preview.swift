@@ -1,23 +1,49 @@
-// The live reorder preview (F9, F30): a copy of the committed arrangement in which the
-// dragged block sits at its proposed place, with the end-of-section gap cells shown
-// (F27). Places are kept in "rest coordinates": an index among the section's items that
-// are not dragged, which is the same in the committed snapshot and in the preview.
+// The live reorder preview (F9, F30). The layout itself is edited in place,
+// incrementally, to show the dragged block at its proposed place, and put back when the
+// drag ends; the committed snapshot stays as the host knows it, and the order on screen is
+// derived from it (``_DisplayOrder``). Places are kept in "rest coordinates": an index
+// among the section's items that are not dragged, the same before and after the drop.
 
 extension GridController {
-    /// Starts a preview from the committed arrangement (O(n) once: the copy).
-    mutating func _rebuildPreview() {
-        var l = layout
-        l.setShowsGapCells(true)
-        _preview = _Preview(snapshot: snapshot, layout: l)
-        guard var s = session, s.source != .external, configuration.reorderMode == .insert || s.source == .keyboard else { return }
-        if let p = s._placement, _preview!.snapshot.indexOfSection(p.section) != nil {
+    /// The order on screen.
+    var _order: _DisplayOrder { _DisplayOrder(base: snapshot, block: _block) }
+
+    /// Whether the session shows its items as a block that others shift around.
+    func _showsBlock(_ s: DragSession) -> Bool {
+        (s.source == .local && configuration.reorderMode == .insert) || s.source == .keyboard
+    }
+
+    /// A drag starts showing: gap cells appear (F27); an insert-mode block takes its place.
+    mutating func _beginDragDisplay() {
+        layout.setShowsGapCells(true)
+        _reattachBlock()
+    }
+
+    /// The drag stops showing: the layout goes back to the committed order, no gap cells.
+    mutating func _endDragDisplay() {
+        _applyBlock(nil)
+        layout.setShowsGapCells(false)
+    }
+
+    /// Puts the session's block back at its placement (after an edit of the committed
+    /// arrangement, or at lift), clamped; or at the primary item's own place.
+    mutating func _reattachBlock() {
+        guard var s = session, s.isDragging, _showsBlock(s), !s.items.isEmpty else { return }
+        if let p = s._placement, snapshot.indexOfSection(p.section) != nil {
             _placeBlock(p)
         } else if let first = s.items.first, let ip = snapshot.indexPath(of: first) {
-            let here = _Placement(section: snapshot.sectionID(at: ip.section), index: _restIndex(ip))
+            let here = _Placement(section: snapshot.sectionID(at: ip.section), index: _restIndexInBase(ip, s))
             s._placement = here
             session = s
             _placeBlock(here)
         }
+    }
+
+    /// The rest index of a committed position, counting the session's items as dragged.
+    func _restIndexInBase(_ ip: IndexPath, _ s: DragSession) -> Int {
+        var n = ip.item
+        for item in s.items { if let q = snapshot.indexPath(of: item), q.section == ip.section, q.item < ip.item { n -= 1 } }
+        return n
     }
 
     /// Whether `item` is carried by a local drag.
@@ -27,76 +53,76 @@ extension GridController {
         return false
     }
 
-    /// The rest index of a position in the displayed arrangement: how many non-dragged
-    /// items of its section come before it. O(dragged items).
+    /// The rest index of a position on screen: how many non-dragged items of its section
+    /// come before it. O(dragged items²).
     func _restIndex(_ p: IndexPath) -> Int {
-        guard let s = session, s.source != .external else { return p.item }
-        let snap = displayedSnapshot
+        guard let s = session, s.source != .external, !s.items.isEmpty else { return p.item }
+        let order = _order
         var n = p.item
         for item in s.items {
-            if let q = snap.indexPath(of: item), q.section == p.section, q.item < p.item { n -= 1 }
+            if let q = order.indexPath(of: item), q.section == p.section, q.item < p.item { n -= 1 }
         }
         return n
     }
 
-    /// The number of non-dragged items in a displayed section.
+    /// The number of non-dragged items in a section.
     func _restCount(_ section: Int) -> Int {
-        _restIndex(IndexPath(item: displayedSnapshot.itemCount(inSection: section), section: section))
+        _restIndex(IndexPath(item: _order.itemCount(inSection: section), section: section))
     }
 
-    /// Whether a dragged item sits before `p` in the displayed section.
+    /// Whether a dragged item sits before `p` on screen.
     func _blockBefore(_ p: IndexPath) -> Bool {
         guard let s = session, s.source != .external else { return false }
-        let snap = displayedSnapshot
+        let order = _order
         for item in s.items {
-            if let q = snap.indexPath(of: item), q.section == p.section, q.item < p.item { return true }
+            if let q = order.indexPath(of: item), q.section == p.section, q.item < p.item { return true }
         }
         return false
     }
 
-    /// Moves the dragged block in the preview to `placement` (clamped). One item costs a
-    /// move of the span between its places; k items are removed and re-inserted.
+    /// Moves the dragged block to `placement` (clamped) on screen: the layout moves one
+    /// item incrementally (k items: removed and re-inserted), the snapshot is untouched.
     mutating func _placeBlock(_ placement: _Placement) {
-        guard var preview = _preview, var s = session, !s.items.isEmpty,
-              let section = preview.snapshot.indexOfSection(placement.section) else { return }
-        _preview = nil   // edit the preview uniquely, without a copy
-        if s.items.count == 1 {
-            let id = s.items[0]
-            if let from = preview.snapshot.indexPath(of: id) {
-                let limit = preview.snapshot.itemCount(inSection: section) - (from.section == section ? 1 : 0)
-                let to = IndexPath(item: min(max(0, placement.index), limit), section: section)
-                if to != from {
-                    try? preview.snapshot.moveItem(id, to: to)
-                    preview.layout.itemMoved(from: from, to: to)
-                }
-                s._placement = _Placement(section: placement.section, index: to.item)
-            }
-        } else {
-            var carried: [(id: ItemID, path: IndexPath, aspect: Double, version: UInt32)] = []
-            for id in s.items {
-                if let p = preview.snapshot.indexPath(of: id) {
-                    carried.append((id, p, preview.layout.aspect(of: p), preview.snapshot.version(at: p)))
-                }
-            }
-            let descending = carried.sorted { $0.path > $1.path }
-            for c in descending { preview.layout.itemDeleted(at: c.path) }
-            try? preview.snapshot.deleteItems(carried.map { $0.id })
-            let start = min(max(0, placement.index), preview.snapshot.itemCount(inSection: section))
-            for (k, c) in carried.enumerated() {
-                let at = IndexPath(item: start + k, section: section)
-                try? preview.snapshot.insertItems([c.id], at: at)
-                try? preview.snapshot.setVersion(c.version, of: c.id)
-                preview.layout.itemInserted(at: at, aspect: c.aspect)
-            }
-            s._placement = _Placement(section: placement.section, index: start)
-        }
-        _preview = preview
+        guard var s = session, !s.items.isEmpty, let section = snapshot.indexOfSection(placement.section) else { return }
+        let probe = _DisplayOrder(base: snapshot, block: _Block(items: s.items, section: placement.section, start: 0))
+        let start = min(max(0, placement.index), probe.restCount(inSection: section))
+        _applyBlock(_Block(items: s.items, section: placement.section, start: start))
+        s._placement = _Placement(section: placement.section, index: start)
         session = s
+    }
+
+    /// Edits the layout from the order of `_block` to the order of `new`. Items outside
+    /// both blocks keep their relative order, so only the blocks' items move.
+    mutating func _applyBlock(_ new: _Block?) {
+        if _block == new { return }
+        let old = _order
+        let next = _DisplayOrder(base: snapshot, block: new)
+        var moving = old.items
+        for id in next.items where !moving.contains(id) { moving.append(id) }
+        if moving.count == 1 {
+            // One item (the usual drag): rotate only the span between its two places.
+            if let from = old.indexPath(of: moving[0]), let to = next.indexPath(of: moving[0]), from != to {
+                layout.itemMoved(from: from, to: to)
+            }
+            _block = new
+            return
+        }
+        var leaving: [(path: IndexPath, aspect: Double, id: ItemID)] = []
+        for id in moving {
+            if let p = old.indexPath(of: id) { leaving.append((p, layout.aspect(of: p), id)) }
+        }
+        leaving.sort { $0.path > $1.path }
+        for l in leaving { layout.itemDeleted(at: l.path) }
+        var arriving: [(path: IndexPath, aspect: Double)] = []
+        for l in leaving { if let p = next.indexPath(of: l.id) { arriving.append((p, l.aspect)) } }
+        arriving.sort { $0.path < $1.path }
+        for a in arriving { layout.itemInserted(at: a.path, aspect: a.aspect) }
+        _block = new
     }
 
     /// Where the dragged block goes for a target (nil: it stays).
     func _placement(for target: DropTarget) -> _Placement? {
-        let snap = displayedSnapshot
+        let snap = _order
         switch target {
         case .insert(let at):
             guard at.section >= 0 && at.section < snap.sectionCount else { return nil }
@@ -121,7 +147,7 @@ extension GridController {
             return .offscreen
         }
         let c = Point(x: location.x + contentOffset.x, y: location.y + contentOffset.y)
-        let lay = displayedLayout
+        let lay = layout
         guard let destination = lay.dropDestination(at: c) else { return .none }
         let swap = configuration.reorderMode == .swap && session?.source != .keyboard
         switch destination {
@@ -129,7 +155,7 @@ extension GridController {
             if let gap = lay.gapCellFrame(section: at.section), gap.contains(c) { return .gapCell(section: at.section) }
             return .insert(at: IndexPath(item: _restIndex(at), section: at.section))
         case .into(let p):
-            let item = displayedSnapshot.itemID(at: p)
+            let item = _order.itemID(at: p)
             if _isDragged(item) {
                 return .insert(at: IndexPath(item: _restIndex(p), section: p.section))
             }

@@ -17,7 +17,7 @@ extension GridController {
     /// - Dropping: the preview flies from the pointer to its final frame (or home, or
     ///   shrinks into the trash, F21), eased; settling shows the items in place.
     public func visibleCells(in rect: Rect) -> [RenderedCell] {
-        let snap = displayedSnapshot, lay = displayedLayout
+        let snap = _order, lay = layout
         let style = configuration.liftStyle
         var out: [RenderedCell] = []
         var hovered: IndexPath?

@@ -17,6 +17,6 @@ extension GridController {
     public func scrollTargetContext(proposed: Point, velocity: Point) -> ScrollTargetContext {
         ScrollTargetContext(originalTarget: ScrollTarget(rect: Rect(origin: proposed, size: viewportSize)),
                             velocity: velocity, contentSize: contentSize, containerSize: viewportSize,
-                            startOffset: contentOffset, layout: displayedLayout)
+                            startOffset: contentOffset, layout: layout)
     }
 }

@@ -13,17 +13,26 @@
 ///     effects += grid.handle(.pointerUp(PointerEvent(location: date, time: 0.8, kind: .touch)))
 ///     let cells = grid.visibleCells()                                 // what to draw
 ///
-/// Costs: a pointer move with live reorder moves one item in the preview (O(items
-/// between the two places) plus the layout's incremental update); hit-testing is
-/// O(log n); commits of k items are O(k + the touched sections); live updates and
-/// lifting (which copies the arrangement for the preview) are O(n).
+/// Costs: a pointer move with live reorder moves one item of the layout incrementally
+/// (grid and flow: the span between the two places; waterfall and justified: the rest of
+/// the section) and never copies the arrangement; hit-testing is O(log n); a drop commits
+/// one snapshot move; commits of k items are O(k + the touched sections); live updates
+/// are O(n) (a diff and a full layout).
 public struct GridController: Sendable {
     /// The committed arrangement shown (placeholders included; see `isPlaceholder`).
     public internal(set) var snapshot: Snapshot
-    /// The committed geometry, in step with `snapshot`.
+    /// The geometry, in step with `snapshot`; during a live reorder it shows the dragged
+    /// block at its proposed place (and during a drag the gap cells), see `displayedSnapshot`.
     public internal(set) var layout: CollectionLayout
     public var configuration: InteractionConfiguration {
-        didSet { _autoScroller.configuration = configuration.autoScroll; history.limit = max(1, configuration.historyLimit) }
+        didSet {
+            _autoScroller.configuration = configuration.autoScroll
+            history.limit = max(1, configuration.historyLimit)
+            // A switch between insert and swap mode in the middle of a drag.
+            if let s = session, s.isDragging {
+                if _showsBlock(s) { _reattachBlock() } else { _applyBlock(nil) }
+            }
+        }
     }
     /// What drops are allowed (F18, F29).
     public var policy: DropPolicy
@@ -52,7 +61,8 @@ public struct GridController: Sendable {
     /// `visibleCells()`.
     public internal(set) var lastEventTime: Double = 0
 
-    var _preview: _Preview?
+    /// The dragged block the layout shows (nil: the layout is in the committed order).
+    var _block: _Block?
     var _autoScroller: AutoScroller
     var _readOnly: Set<ItemID> = []
     var _titles: [ItemID: String] = [:]
@@ -82,7 +92,7 @@ public struct GridController: Sendable {
         self.history = UndoStack(limit: interaction.historyLimit)
         self.focusedItem = nil
         self.placeholders = []
-        self._preview = nil
+        self._block = nil
         self._autoScroller = AutoScroller(configuration: interaction.autoScroll)
         self._nextGeneratedID = generatedIDBase
     }
@@ -114,7 +124,6 @@ public struct GridController: Sendable {
             var c = layout.configuration
             c.containerWidth = size.width
             layout.reconfigure(c)
-            if _preview != nil { _rebuildPreview() }
         }
     }
 
@@ -122,9 +131,8 @@ public struct GridController: Sendable {
     /// segmented control or a pinch (F22). O(n).
     public mutating func setLayoutConfiguration(_ configuration: LayoutConfiguration) {
         var c = configuration
-        c.showsGapCells = false
+        c.showsGapCells = layout.configuration.showsGapCells   // shown during a drag only
         layout.reconfigure(c)
-        if _preview != nil { _rebuildPreview() }
     }
 
     /// Gives the keyboard focus to an item (nil clears it).
@@ -135,10 +143,12 @@ public struct GridController: Sendable {
 
     // MARK: What is shown
 
-    /// The arrangement on screen: the live reorder preview during a drag, else `snapshot`.
-    public var displayedSnapshot: Snapshot { _preview?.snapshot ?? snapshot }
-    /// The geometry on screen: the preview's (with gap cells) during a drag, else `layout`.
-    public var displayedLayout: CollectionLayout { _preview?.layout ?? layout }
+    /// The arrangement on screen: `snapshot` with a live reorder's block at its place.
+    /// O(n) during a live reorder (it is built): for hosts and tests, not for frames.
+    public var displayedSnapshot: Snapshot { _order.materialized() }
+    /// The geometry on screen: `layout`, which shows the live reorder and, during a drag,
+    /// the gap cells (F27).
+    public var displayedLayout: CollectionLayout { layout }
 
     /// The displayed content size.
     public var contentSize: Size { displayedLayout.contentSize }
@@ -181,11 +191,4 @@ public struct GridController: Sendable {
         for i in 0..<s.sectionCount { out.append(s.itemCount(inSection: i)) }
         return out
     }
-}
-
-/// The live reorder preview: a copy of the committed arrangement with the dragged block
-/// at its proposed place and the gap cells shown.
-struct _Preview: Sendable {
-    var snapshot: Snapshot
-    var layout: CollectionLayout
 }

@@ -11,8 +11,11 @@ public enum InteractionEvent: Hashable, Sendable {
     /// The system took the pointer away (a scroll gesture won, the window lost focus).
     case pointerCancel(id: Int, time: Double)
     case key(KeyEvent)
-    /// The host's scroll position changed (wheel, fling, scroll bar): content offset.
+    /// The host's scroll position changed (fling, scroll bar): content offset.
     case scroll(offset: Point, time: Double)
+    /// A wheel or trackpad delta for the engine to apply (clamped to the content); the
+    /// engine answers with `.scrollBy`.
+    case wheel(delta: Point, time: Double)
     /// Data from another app (or window) entered the view, one `DropDataKinds` per item.
     case externalDragEnter(items: [DropDataKinds], location: Point, time: Double)
     case externalDragMove(location: Point, modifiers: KeyModifiers, time: Double)
@@ -25,7 +28,7 @@ extension InteractionEvent {
     public var time: Double {
         switch self {
         case .pointerDown(let e), .pointerMove(let e), .pointerUp(let e): return e.time
-        case .pointerCancel(_, let t), .scroll(_, let t), .externalDragEnter(_, _, let t), .externalDragMove(_, _, let t),
+        case .pointerCancel(_, let t), .scroll(_, let t), .wheel(_, let t), .externalDragEnter(_, _, let t), .externalDragMove(_, _, let t),
              .externalDragLeave(let t), .externalDrop(_, let t): return t
         case .key(let k): return k.time
         }

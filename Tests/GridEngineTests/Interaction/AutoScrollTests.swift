@@ -96,3 +96,25 @@ extension AutoScrollTests {
         #expect(!hand.grid._autoScroller.isActive)
     }
 }
+
+extension AutoScrollTests {
+    @Test func theWheelScrollsWithinTheContentAndADragFollowsIt() {
+        var hand = Hand(AutoScrollTests.tall())
+        hand.send(.wheel(delta: Point(x: 0, y: -50), time: 0))
+        #expect(hand.grid.contentOffset.y == 0 && hand.effects.isEmpty)
+        hand.send(.wheel(delta: Point(x: 0, y: 120), time: 0.1))
+        #expect(hand.effects == [.scrollBy(dy: 120)])
+        hand.send(.wheel(delta: Point(x: 0, y: 5000), time: 0.2))
+        #expect(hand.grid.contentOffset.y == 800)                 // 1200 of content in a 400 viewport
+        // While dragging, the wheel moves the content under the pointer: the target follows.
+        hand.send(.scroll(offset: .zero, time: 0.3))
+        hand.time = 0.3
+        hand.down(hand.centre(ItemID(1)))
+        hand.tick(0.5)
+        hand.move(Point(x: 50, y: 150))                          // over item 5
+        #expect(hand.grid.displayedSnapshot.indexPath(of: ItemID(1))?.item == 4)
+        hand.time += 0.1
+        hand.send(.wheel(delta: Point(x: 0, y: 100), time: hand.time))   // now over item 9
+        #expect(hand.grid.displayedSnapshot.indexPath(of: ItemID(1))?.item == 8)
+    }
+}

@@ -52,6 +52,8 @@ struct Hand {
     var shown: Snapshot
     var kind: PointerKind = .touch
     var modifiers: KeyModifiers = []
+    /// The aspect of every item seen so far.
+    var aspects: [ItemID: Double] = [:]
 
     init(_ grid: GridController) {
         self.grid = grid
@@ -87,6 +89,33 @@ struct Hand {
         effects += new
         grid.checkInvariants()
         #expect(shown == grid.snapshot, "the host's mirror and the engine disagree")
+        checkGeometry()
+    }
+
+    /// Every item keeps its own aspect wherever it goes (learned the first time it is
+    /// seen), and the incrementally edited layout equals one prepared from scratch for the
+    /// order on screen.
+    mutating func checkGeometry() {
+        let order = grid._order
+        var inOrder: [[Double]] = []
+        for s in 0..<order.sectionCount {
+            var row: [Double] = []
+            for i in 0..<order.itemCount(inSection: s) {
+                let id = order.itemID(at: IndexPath(item: i, section: s))
+                let a = grid.layout.aspect(of: IndexPath(item: i, section: s))
+                if let known = aspects[id] { #expect(known == a, "item \(id.rawValue) changed aspect") } else { aspects[id] = a }
+                row.append(a)
+            }
+            inOrder.append(row)
+        }
+        let fresh = CollectionLayout(configuration: grid.layout.configuration, aspects: inOrder)
+        for s in 0..<inOrder.count {
+            for i in 0..<inOrder[s].count {
+                let ip = IndexPath(item: i, section: s)
+                #expect(fresh.frame(of: ip) == grid.layout.frame(of: ip), "incremental layout differs at \(ip)")
+            }
+            #expect(fresh.gapCellFrame(section: s) == grid.layout.gapCellFrame(section: s))
+        }
     }
 
     /// Items are never lost or duplicated except by the operations that mean to: moves and

@@ -96,23 +96,38 @@ import Testing
             hand.absorb(hand.grid.undo())
         case 88..<91:
             hand.absorb(hand.grid.redo())
-        case 91..<94:
+        case 91:
             hand.modifiers = Int.random(in: 0..<4, using: &rng) == 0 ? [.option] : []
+        case 92:
+            hand.grid.configuration.reorderMode = hand.grid.configuration.reorderMode == .insert ? .swap : .insert
+            hand.absorb([])
+        case 93:
+            // A pinch or a window resize, possibly in the middle of a drag.
+            if Bool.random(using: &rng) {
+                var c = hand.grid.layout.configuration
+                c.kind = c.kind.withDensity(columns: Int.random(in: 1...6, using: &rng), rowHeight: 40 + 120 * rng.nextUnit())
+                hand.grid.setLayoutConfiguration(c)
+            } else {
+                hand.grid.setViewport(Size(width: 250 + 300 * rng.nextUnit(), height: 300 + 300 * rng.nextUnit()))
+            }
+            hand.absorb([])
         default:
             guard live else { hand.tick(); return }
             var model = hand.grid.modelSnapshot
             let ids = model.allItemIDs
+            var aspects: [ItemID: Double] = [:]
             if !ids.isEmpty && Bool.random(using: &rng) {
                 try! model.deleteItems([ids[Int.random(in: 0..<ids.count, using: &rng)]])
             } else if model.sectionCount > 0 {
                 let s = Int.random(in: 0..<model.sectionCount, using: &rng)
                 try! model.insertItems([ItemID(nextID)], at: IndexPath(item: Int.random(in: 0...model.itemCount(inSection: s), using: &rng), section: s))
+                aspects[ItemID(nextID)] = 1.25
                 nextID += 1
             }
             if Bool.random(using: &rng) {
                 // As a batch against the model, as the server's stream sends it.
                 let stages = try! StagedChangeset(from: hand.grid.modelSnapshot, to: model).stages
-                for stage in stages { hand.absorb(try! hand.grid.applyLiveUpdate(stage, aspects: [ItemID(nextID - 1): 1.25])) }
+                for stage in stages { hand.absorb(try! hand.grid.applyLiveUpdate(stage, aspects: aspects)) }
             } else {
                 hand.absorb(try! hand.grid.applyLiveSnapshot(model))
             }

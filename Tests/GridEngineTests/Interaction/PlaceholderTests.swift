@@ -93,3 +93,45 @@ import Testing
         #expect(other.grid.session == nil && other.grid.displayedSnapshot == other.grid.snapshot)
     }
 }
+
+extension PlaceholderTests {
+    @Test func sectionsChangingElsewhereDuringADragKeepTheDragAndThePlaceholders() throws {
+        var hand = Hand(Fruit.grid([["Apple", "Banana", "Cherry"], ["Date", "Dragon"], ["Sheep"]], headerHeight: 20))
+        hand.send(.externalDragEnter(items: [PlaceholderTests.url], location: hand.centre("Dragon"), time: 0))
+        hand.send(.externalDrop(location: hand.centre("Dragon"), time: 0.1))
+        let placeholder = hand.grid.placeholders[0].id
+        #expect(hand.grid.indexPath(of: placeholder) == IndexPath(item: 1, section: 1))
+        hand.time = 1
+        hand.longPress("Apple")
+        hand.drag(to: hand.centre("Sheep"))
+        // Elsewhere: section 1 (with the placeholder) is deleted, a new section arrives first.
+        var model = hand.grid.modelSnapshot
+        try model.deleteSection(at: 1)
+        try model.insertSection(SectionID(7), items: [ItemID(70)], at: 0)
+        let changes = try StagedChangeset(from: hand.grid.modelSnapshot, to: model)
+        hand.absorb(try hand.grid.applyLiveChanges(changes))
+        #expect(hand.grid.session?.items == [Fruit.id("Apple")] && hand.grid.session?.isDragging == true)
+        #expect(hand.grid.indexPath(of: placeholder)?.section == 2)   // its section is gone: the end of the last
+        hand.drag(to: hand.centre("Sheep"))
+        hand.up(hand.centre("Apple"))
+        #expect(Fruit.names(hand.grid.modelSnapshot) == [["#70"], ["Banana", "Cherry"], ["Apple", "Sheep"]])
+    }
+}
+
+extension PlaceholderTests {
+    @Test func aPastedImageLandsAfterTheFocusedItemOrAtTheEnd() throws {
+        var hand = Hand(Fruit.grid([["Apple", "Banana"], ["Cherry"]]))
+        hand.absorb(hand.grid.paste([[.image]]))
+        let atEnd = hand.grid.placeholders[0].id
+        #expect(hand.grid.indexPath(of: atEnd) == IndexPath(item: 1, section: 1))
+        hand.grid.focus(Fruit.id("Apple"))
+        hand.absorb(hand.grid.paste([[.image], [.text], [.file]]))
+        #expect(hand.grid.placeholders.count == 3)
+        #expect(hand.grid.placeholders[1...].map { hand.grid.indexPath(of: $0.id) } == [IndexPath(item: 1, section: 0), IndexPath(item: 2, section: 0)])
+        #expect(hand.effects.filter { if case .loadDroppedData = $0 { return true } else { return false } }.count == 3)
+        hand.absorb(try hand.grid.commitInsertion(atEnd, item: ItemID(42), aspect: 1))
+        #expect(Fruit.names(hand.grid.modelSnapshot) == [["Apple", "Banana"], ["Cherry", "#42"]])
+        var readOnly = Fruit.grid(policy: DropPolicy(isReadOnly: true))
+        #expect(readOnly.paste([[.image]]).isEmpty)
+    }
+}

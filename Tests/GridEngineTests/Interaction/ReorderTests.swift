@@ -204,3 +204,46 @@ import Testing
         #expect(hand.cell("Apple")!.frame == hand.grid.layout.frame(of: ip)! && hand.cell("Apple")!.opacity == 1)
     }
 }
+
+extension ReorderTests {
+    @Test func swappedItemsKeepTheirOwnAspectsInAWaterfall() {
+        let snapshot = try! Snapshot([(id: SectionID(1), items: [1, 2, 3, 4].map { ItemID(UInt64($0)) })])
+        let grid = try! GridController(snapshot: snapshot, aspects: [[1, 2, 0.5, 1]],
+                                       layout: LayoutConfiguration(kind: .waterfall(columns: 2), containerWidth: 200),
+                                       viewport: Size(width: 200, height: 600), interaction: ReorderTests.swapMode)
+        var hand = Hand(grid)
+        let wide = hand.grid.layout.frame(of: IndexPath(item: 1, section: 0))!       // item 2: aspect 2, 100 × 50
+        hand.down(hand.centre(ItemID(2)))
+        hand.tick(0.5)
+        hand.move(hand.centre(ItemID(3)))
+        hand.up(hand.centre(ItemID(3)))
+        #expect(hand.grid.snapshot.items(inSection: 0) == [1, 3, 2, 4].map { ItemID(UInt64($0)) })
+        let moved = hand.grid.layout.frame(of: IndexPath(item: 2, section: 0))!
+        #expect(moved.size == wide.size)
+        #expect(hand.grid.layout.aspect(of: IndexPath(item: 1, section: 0)) == 0.5)
+    }
+}
+
+extension ReorderTests {
+    @Test func aPenLiftsLikeAMouseAndACancelledPressOrALeavingExternalDragChangesNothing() {
+        var hand = Hand(Fruit.grid())
+        hand.kind = .pen
+        hand.down(hand.centre("Cherry"))
+        hand.move(Point(x: hand.centre("Cherry").x + 6, y: hand.centre("Cherry").y))
+        #expect(hand.grid.session?.phase == .dragging)
+        hand.send(.pointerCancel(id: 0, time: hand.time))
+        hand.settle()
+
+        hand.kind = .touch
+        hand.down(hand.centre("Date"))
+        hand.send(.pointerCancel(id: 0, time: hand.time + 0.1))
+        #expect(hand.grid.session == nil)
+
+        hand.send(.externalDragEnter(items: [[.url, .image]], location: hand.centre("Apple"), time: 5))
+        #expect(hand.grid.visibleCells().contains { $0.kind == .gapCell })
+        hand.send(.externalDragLeave(time: 5.2))
+        #expect(hand.grid.session == nil && hand.commits.isEmpty && hand.names == [Fruit.names])
+        #expect(hand.effects.last == .dragEnded(operation: .cancel, items: []))
+        #expect(!hand.grid.visibleCells().contains { $0.kind == .gapCell })
+    }
+}
