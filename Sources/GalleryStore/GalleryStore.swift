@@ -1,0 +1,2 @@
+import GRDB
+import GalleryCore
