@@ -49,7 +49,7 @@ public struct StageJSON: Codable, Equatable, Sendable {
         func path(_ p: [Int]) -> IndexPath? { p.count == 2 ? IndexPath(item: p[1], section: p[0]) : nil }
         var b = BatchUpdate()
         b.sectionDeletes = sectionDeletes
-        b.sectionInserts = sectionInserts.map { SectionInsertion(index: $0.index, id: SectionID($0.id), items: $0.items.map(ItemID.init), versions: $0.versions) }
+        b.sectionInserts = sectionInserts.map { SectionInsertion(index: $0.index, id: SectionID($0.id), items: $0.items.map { ItemID($0) }, versions: $0.versions) }
         for m in sectionMoves {
             guard m.from.count == 1, m.to.count == 1 else { return nil }
             b.sectionMoves.append(SectionMove(from: m.from[0], to: m.to[0]))
