@@ -58,8 +58,10 @@ static inline int gallery_vips_sample_jpeg(int width, int height, double r, doub
     int rc = -1;
     // shade in [0.55, 1]: darker towards the bottom right.
     if (vips_xyz(&xy, width, height, NULL)) goto done;
-    { VipsImage *bands[2]; if (vips_bandsplit(xy, bands, NULL)) goto done;
-      rc = vips_add(bands[0], bands[1], &sum, NULL); g_object_unref(bands[0]); g_object_unref(bands[1]);
+    { VipsImage *bx = NULL, *by = NULL;
+      if (vips_extract_band(xy, &bx, 0, NULL)) goto done;
+      if (vips_extract_band(xy, &by, 1, NULL)) { g_object_unref(bx); goto done; }
+      rc = vips_add(bx, by, &sum, NULL); g_object_unref(bx); g_object_unref(by);
       if (rc) { rc = -1; goto done; } rc = -1; }
     if (vips_linear1(sum, &shade, -0.45 / (double)(width + height), 1.0, NULL)) goto done;
     { double a[3] = { r, g, b }; double z[3] = { 0, 0, 0 };

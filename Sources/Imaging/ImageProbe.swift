@@ -4,7 +4,7 @@ import CVips
 public struct ImageInfo: Equatable, Sendable {
     public var width: Int
     public var height: Int
-    /// libvips' loader, e.g. "jpegload_buffer".
+    /// libvips' loader class, e.g. "VipsForeignLoadJpegBuffer".
     public var format: String
     public var aspect: Double { height > 0 ? Double(width) / Double(height) : 1 }
 }

@@ -1,3 +1,0 @@
-import Testing
-
-@Test func GalleryStorePlaceholderBuilds() { #expect(Bool(true)) }
