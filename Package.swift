@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "gallery", targets: ["Gallery"]),
         .executable(name: "engine-cli", targets: ["EngineCLI"]),
         .executable(name: "grid-bench", targets: ["GridBench"]),
+        .executable(name: "gallery-bench", targets: ["GalleryBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -18,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The brain of the collection view. Standard library only: it must build under Embedded Swift.
@@ -48,19 +50,28 @@ let package = Package(
             .product(name: "MultipartKit", package: "multipart-kit"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The command line: serve, import, export.
         .executableTarget(name: "Gallery", dependencies: [
-            "GalleryServer",
+            "GalleryServer", "GalleryStore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Release-mode server benchmarks (see BENCHMARKS.md, "## Server").
+        .executableTarget(name: "GalleryBench", dependencies: [
+            "GalleryServer", "GalleryStore", "GalleryCore", "Imaging",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
         .testTarget(name: "GridEngineTests", dependencies: ["GridEngine", "EngineBridge"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "GalleryStoreTests", dependencies: ["GalleryStore", "GalleryCore"]),
         .testTarget(name: "GalleryServerTests", dependencies: [
-            "GalleryServer",
+            "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
         ]),
     ]
 )

@@ -187,3 +187,62 @@ public final class GalleryStore: Sendable {
         }
     }
 }
+
+extension GalleryStore {
+    /// The gallery an item belongs to (trashed or not).
+    public func galleryOf(item: Int64) async throws -> Int64 {
+        try await pool.read { db in
+            guard let g = try Int64.fetchOne(db, sql: "SELECT galleryId FROM item WHERE id = ?", arguments: [item]) else {
+                throw StoreError.itemNotFound(item)
+            }
+            return g
+        }
+    }
+
+    /// Ends every live stream (server shutdown: open streams would keep the server from draining).
+    public func closeAllStreams() {
+        let all = live.withLock { state -> [AsyncStream<GalleryEvent>.Continuation] in
+            var out: [AsyncStream<GalleryEvent>.Continuation] = []
+            for key in state.keys {
+                out.append(contentsOf: state[key]!.subscribers.values)
+                state[key]!.subscribers = [:]
+            }
+            return out
+        }
+        for c in all { c.finish() }
+    }
+
+    /// Number of open live streams of a gallery (tests, logs).
+    public func subscriberCount(gallery: Int64) -> Int {
+        live.withLock { $0[gallery]?.subscribers.count ?? 0 }
+    }
+}
+
+extension GalleryStore {
+    /// Creates a whole gallery (an import) in one transaction: all of it or nothing.
+    public func importGallery(name: String, sections: [(title: String, items: [NewItem])]) async throws -> (GalleryInfo, [ItemJSON]) {
+        let name = try Self.checkName(name)
+        let sections = sections.isEmpty ? [(title: "Section 1", items: [NewItem]())] : sections
+        return try await pool.write { db in
+            try db.execute(sql: "INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?)", arguments: [name, Self.now()])
+            let gallery = db.lastInsertedRowID
+            let sectionKeys = RankKey.keys(sections.count, between: nil, and: nil)
+            var created: [Int64] = []
+            for (section, key) in zip(sections, sectionKeys) {
+                try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, section.title, key])
+                let sectionId = db.lastInsertedRowID
+                for (item, rank) in zip(section.items, RankKey.keys(section.items.count, between: nil, and: nil)) {
+                    let aspect = (item.width ?? 0) > 0 && (item.height ?? 0) > 0 ? Double(item.width!) / Double(item.height!) : 1
+                    try db.execute(sql: """
+                        INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)
+                        """, arguments: [gallery, sectionId, rank, item.title, item.sourceURL, item.fileHash, item.width, item.height,
+                                         aspect, item.state.rawValue, item.reason, Self.now()])
+                    created.append(db.lastInsertedRowID)
+                }
+            }
+            let items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? ORDER BY id", arguments: [gallery]).map(\.json)
+            return (try Self.galleryInfo(db, gallery), items)
+        }
+    }
+}

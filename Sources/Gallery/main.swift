@@ -1,2 +1,0 @@
-import GalleryServer
-print("gallery")

@@ -1,0 +1,158 @@
+import Foundation
+import AsyncHTTPClient
+import Logging
+import ServiceLifecycle
+import GalleryCore
+import GalleryStore
+import Imaging
+
+/// Background ingestion: fetch a dropped URL, or take an uploaded file, then probe it, make the
+/// two thumbnails once, and mark the item ready — or failed with the reason (F16, F19).
+/// Runs as a service: on start it resumes items left pending by a crash; on shutdown it stops
+/// taking jobs, cancels those in flight (their items stay pending and resume next start) and
+/// closes the live streams so the HTTP server can drain.
+public final class Ingestor: Service, Sendable {
+    enum Job: Sendable {
+        case fetch(item: Int64, url: String)
+        case process(item: Int64, hash: String)
+    }
+
+    let store: GalleryStore
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let client: HTTPClient
+    let fetcher: ImageFetcher
+    private let jobs: AsyncStream<Job>
+    private let continuation: AsyncStream<Job>.Continuation
+
+    public init(store: GalleryStore, configuration: ServerConfiguration, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        config.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        fetcher = ImageFetcher(client: client, urlGuard: URLGuard(allowPrivate: configuration.allowPrivateAddresses),
+                               maxBytes: configuration.maxFetchBytes, timeout: configuration.fetchTimeout)
+        (jobs, continuation) = AsyncStream<Job>.makeStream()
+    }
+
+    var urlGuard: URLGuard { fetcher.urlGuard }
+
+    func enqueue(_ job: Job) { continuation.yield(job) }
+
+    public func run() async throws {
+        try await resumePending()
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                for await job in jobs {
+                    if running >= configuration.ingestWorkers { await group.next(); running -= 1 }
+                    group.addTask { await self.handle(job) }
+                    running += 1
+                }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.continuation.finish()
+            self.store.closeAllStreams()
+        }
+        try await client.shutdown()
+        logger.info("ingestion stopped")
+    }
+
+    /// Items left pending by an interrupted run: fetch again, process the stored file, or fail cleanly.
+    func resumePending() async throws {
+        let pending = try await store.pendingItems()
+        if !pending.isEmpty { logger.info("resuming interrupted ingestion", metadata: ["items": "\(pending.count)"]) }
+        for item in pending {
+            if let hash = item.fileHash, store.files.exists(hash, "original") {
+                enqueue(.process(item: item.id, hash: hash))
+            } else if let url = item.sourceURL {
+                enqueue(.fetch(item: item.id, url: url))
+            } else {
+                await finish(item.id, .failed(reason: "interrupted before the file was stored"))
+            }
+        }
+    }
+
+    func handle(_ job: Job) async {
+        switch job {
+        case let .fetch(item, url):
+            do {
+                let checked = try fetcher.urlGuard.checkSyntax(url)
+                let bytes = try await fetcher.fetch(checked)
+                if Task.isCancelled { return }
+                let hash = try store.files.storeOriginal(bytes)
+                await process(item, hash: hash, bytes: bytes)
+            } catch let r as URLGuard.Refusal {
+                await finish(item, .failed(reason: r.reason))
+            } catch let f as ImageFetcher.Failure {
+                // Cancelled by shutdown: leave it pending, the next start fetches again.
+                if Task.isCancelled { return }
+                await finish(item, .failed(reason: f.reason))
+            } catch {
+                await finish(item, .failed(reason: "could not store the image: \(error)"))
+            }
+        case let .process(item, hash):
+            do {
+                let bytes = try store.files.read(hash, "original")
+                await process(item, hash: hash, bytes: bytes)
+            } catch {
+                await finish(item, .failed(reason: "stored file unreadable: \(error)"))
+            }
+        }
+    }
+
+    func process(_ item: Int64, hash: String, bytes: [UInt8]) async {
+        do {
+            let info = try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels))
+            await finish(item, .ready(hash: hash, width: info.width, height: info.height))
+        } catch let e as ImagingError {
+            await finish(item, .failed(reason: e.reason))
+        } catch {
+            await finish(item, .failed(reason: "could not write thumbnails: \(error)"))
+        }
+    }
+
+    func finish(_ item: Int64, _ outcome: IngestOutcome) async {
+        do {
+            let gallery = try await store.galleryOf(item: item)
+            _ = try await store.apply(gallery: gallery, [.finish(item: item, outcome)], payload: FinishPayload(item: item, outcome: outcome))
+            switch outcome {
+            case .ready: logger.info("item ready", metadata: ["item": "\(item)"])
+            case let .failed(reason): logger.notice("item failed", metadata: ["item": "\(item)", "reason": "\(reason)"])
+            }
+        } catch StoreError.itemNotFound {
+            // Purged while it loaded: nothing to mark.
+        } catch {
+            logger.error("could not record ingestion result", metadata: ["item": "\(item)", "error": "\(error)"])
+        }
+    }
+}
+
+struct FinishPayload: Encodable, Sendable {
+    var op = "finish"
+    var item: Int64
+    var state: String
+    var reason: String?
+    init(item: Int64, outcome: IngestOutcome) {
+        self.item = item
+        switch outcome {
+        case .ready: state = "ready"
+        case let .failed(r): state = "failed"; reason = r
+        }
+    }
+}
+
+/// Thumbnails are made once per image hash and kept beside the original.
+enum Thumbnails {
+    static func ensure(hash: String, bytes: [UInt8], files: ImageFiles, limits: ImageLimits) throws -> ImageInfo {
+        let info = try ImageProbe.probe(bytes, limits: limits)
+        for size in ThumbnailSize.allCases where !files.exists(hash, "\(size.rawValue).jpg") {
+            let jpeg = try Thumbnailer.jpeg(from: bytes, size: size)
+            try files.write(jpeg, hash, "\(size.rawValue).jpg")
+        }
+        return info
+    }
+}
