@@ -2,6 +2,7 @@ import Foundation
 import AsyncHTTPClient
 import Logging
 import ServiceLifecycle
+import Synchronization
 import GalleryCore
 import GalleryStore
 import Imaging
@@ -20,8 +21,10 @@ public final class Ingestor: Service, Sendable {
     let store: GalleryStore
     let configuration: ServerConfiguration
     let logger: Logger
-    let client: HTTPClient
-    let fetcher: ImageFetcher
+    let urlGuard: URLGuard
+    /// Made when the service starts and shut down when it stops: a server value that never runs
+    /// (a test, the CLI's import) owns no client.
+    private let client = Mutex<HTTPClient?>(nil)
     private let jobs: AsyncStream<Job>
     private let continuation: AsyncStream<Job>.Continuation
 
@@ -29,20 +32,19 @@ public final class Ingestor: Service, Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
-        var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        config.timeout = .init(connect: .seconds(5), read: .seconds(10))
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
-        fetcher = ImageFetcher(client: client, urlGuard: URLGuard(allowPrivate: configuration.allowPrivateAddresses),
-                               maxBytes: configuration.maxFetchBytes, timeout: configuration.fetchTimeout)
+        urlGuard = URLGuard(allowPrivate: configuration.allowPrivateAddresses)
         (jobs, continuation) = AsyncStream<Job>.makeStream()
     }
-
-    var urlGuard: URLGuard { fetcher.urlGuard }
 
     func enqueue(_ job: Job) { continuation.yield(job) }
 
     public func run() async throws {
-        try await resumePending()
+        var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        config.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        client.withLock { $0 = httpClient }
+        defer { client.withLock { $0 = nil } }
+        do { try await resumePending() } catch { try? await httpClient.shutdown(); throw error }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
@@ -57,7 +59,7 @@ public final class Ingestor: Service, Sendable {
             self.continuation.finish()
             self.store.closeAllStreams()
         }
-        try await client.shutdown()
+        try await httpClient.shutdown()
         logger.info("ingestion stopped")
     }
 
@@ -80,7 +82,10 @@ public final class Ingestor: Service, Sendable {
         switch job {
         case let .fetch(item, url):
             do {
-                let checked = try fetcher.urlGuard.checkSyntax(url)
+                guard let httpClient = client.withLock({ $0 }) else { return }
+                let fetcher = ImageFetcher(client: httpClient, urlGuard: urlGuard, maxBytes: configuration.maxFetchBytes,
+                                           timeout: configuration.fetchTimeout)
+                let checked = try urlGuard.checkSyntax(url)
                 let bytes = try await fetcher.fetch(checked)
                 if Task.isCancelled { return }
                 let hash = try store.files.storeOriginal(bytes)

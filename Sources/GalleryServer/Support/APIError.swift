@@ -39,7 +39,10 @@ public struct APIError: HTTPResponseError {
         case let e as HTTPError:
             if e.status == .contentTooLarge { return APIError(.contentTooLarge, e.body ?? "request body too large") }
             return APIError(e.status, e.body ?? e.status.reasonPhrase)
-        case let e as HTTPResponseError: return e
+        case let e as HTTPResponseError:
+            // Hummingbird's own refusals (a body over the collect limit is NIOTooManyBytesError → 413) get the JSON shape too.
+            if e.status == .contentTooLarge { return APIError(.contentTooLarge, "request body too large") }
+            return APIError(e.status, e.status.reasonPhrase)
         default: return APIError(.internalServerError, "\(error)")
         }
     }
