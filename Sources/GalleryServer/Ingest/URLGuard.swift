@@ -125,7 +125,7 @@ public enum IPAddress: Equatable, Sendable, CustomStringConvertible {
             if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff { return IPAddress.v4(Array(b[12..<16])).kind }
             if b[0..<12].allSatisfy({ $0 == 0 }) { return IPAddress.v4(Array(b[12..<16])).kind }
             // fd00:ec2::254, the AWS metadata address over IPv6.
-            if b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && b[4..<15].allSatisfy({ $0 == 0 }) && b[15] == 0x54 { return .metadata }
+            if b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && b[4..<14].allSatisfy({ $0 == 0 }) && b[14] == 0x02 && b[15] == 0x54 { return .metadata }
             if b[0] & 0xfe == 0xfc { return .privateNetwork }
             if b[0] == 0xfe && b[1] & 0xc0 == 0x80 { return .linkLocal }
             if b[0] == 0xff { return .multicast }
