@@ -72,6 +72,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ]
 )

@@ -24,6 +24,11 @@ struct BatchContext {
         case let .client(o): try apply(o)
         case let .insert(items, dest): try insert(items, at: dest)
         case let .finish(id, outcome): try finish(id, outcome)
+        case let .finishURL(url, outcome):
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL
+                """, arguments: [gallery, url])
+            for id in ids { try finish(id, outcome) }
         }
     }
 

@@ -199,6 +199,14 @@ extension GalleryStore {
         }
     }
 
+    /// Galleries with items waiting for this URL's fetch.
+    public func galleriesWaiting(for url: String) async throws -> [Int64] {
+        try await pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT DISTINCT galleryId FROM item WHERE sourceURL = ? AND state = 'pending' AND fileHash IS NULL",
+                               arguments: [url])
+        }
+    }
+
     /// Ends every live stream (server shutdown: open streams would keep the server from draining).
     public func closeAllStreams() {
         let all = live.withLock { state -> [AsyncStream<GalleryEvent>.Continuation] in

@@ -30,6 +30,8 @@ public enum StoreOperation: Sendable {
     case insert([NewItem], at: Destination)
     /// A pending item becomes ready or failed; its content version is bumped (a reload).
     case finish(item: Int64, IngestOutcome)
+    /// Every pending item of the gallery waiting for this URL (the dropped one and its copies) settles at once.
+    case finishURL(String, IngestOutcome)
 }
 
 /// The answer to a batch: the new version, the staged changes from the previous one, the ids

@@ -25,6 +25,9 @@ public final class Ingestor: Service, Sendable {
     /// Made when the service starts and shut down when it stops: a server value that never runs
     /// (a test, the CLI's import) owns no client.
     private let client = Mutex<HTTPClient?>(nil)
+    /// URLs being fetched: a second drop of the same URL (or a copy of its placeholder) waits
+    /// for the same fetch instead of starting another.
+    private let fetching = Mutex<Set<String>>([])
     private let jobs: AsyncStream<Job>
     private let continuation: AsyncStream<Job>.Continuation
 
@@ -36,7 +39,13 @@ public final class Ingestor: Service, Sendable {
         (jobs, continuation) = AsyncStream<Job>.makeStream()
     }
 
-    func enqueue(_ job: Job) { continuation.yield(job) }
+    func enqueue(_ job: Job) {
+        if case let .fetch(_, url) = job {
+            let first = fetching.withLock { $0.insert(url).inserted }
+            guard first else { return }
+        }
+        continuation.yield(job)
+    }
 
     public func run() async throws {
         var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
@@ -81,6 +90,10 @@ public final class Ingestor: Service, Sendable {
     func handle(_ job: Job) async {
         switch job {
         case let .fetch(item, url):
+            // On every early return the URL is released; a finished fetch releases it in finish(url:).
+            var released = false
+            defer { if !released { _ = fetching.withLock { $0.remove(url) } } }
+            var outcome: IngestOutcome
             do {
                 guard let httpClient = client.withLock({ $0 }) else { return }
                 let fetcher = ImageFetcher(client: httpClient, urlGuard: urlGuard, maxBytes: configuration.maxFetchBytes,
@@ -89,16 +102,18 @@ public final class Ingestor: Service, Sendable {
                 let bytes = try await fetcher.fetch(checked)
                 if Task.isCancelled { return }
                 let hash = try store.files.storeOriginal(bytes)
-                await process(item, hash: hash, bytes: bytes)
+                outcome = thumbnail(hash: hash, bytes: bytes)
             } catch let r as URLGuard.Refusal {
-                await finish(item, .failed(reason: r.reason))
+                outcome = .failed(reason: r.reason)
             } catch let f as ImageFetcher.Failure {
                 // Cancelled by shutdown: leave it pending, the next start fetches again.
                 if Task.isCancelled { return }
-                await finish(item, .failed(reason: f.reason))
+                outcome = .failed(reason: f.reason)
             } catch {
-                await finish(item, .failed(reason: "could not store the image: \(error)"))
+                outcome = .failed(reason: "could not store the image: \(error)")
             }
+            released = true
+            await finish(url: url, item: item, outcome)
         case let .process(item, hash):
             do {
                 let bytes = try store.files.read(hash, "original")
@@ -110,13 +125,44 @@ public final class Ingestor: Service, Sendable {
     }
 
     func process(_ item: Int64, hash: String, bytes: [UInt8]) async {
+        await finish(item, thumbnail(hash: hash, bytes: bytes))
+    }
+
+    func thumbnail(hash: String, bytes: [UInt8]) -> IngestOutcome {
         do {
             let info = try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels))
-            await finish(item, .ready(hash: hash, width: info.width, height: info.height))
+            return .ready(hash: hash, width: info.width, height: info.height)
         } catch let e as ImagingError {
-            await finish(item, .failed(reason: e.reason))
+            return .failed(reason: e.reason)
         } catch {
-            await finish(item, .failed(reason: "could not write thumbnails: \(error)"))
+            return .failed(reason: "could not write thumbnails: \(error)")
+        }
+    }
+
+    /// Settles every item waiting for this URL, in every gallery (the dropped item and its copies).
+    func finish(url: String, item: Int64, _ outcome: IngestOutcome) async {
+        do {
+            try await settle(url, outcome)
+            // A placeholder committed while that ran skipped its own fetch (the URL was in flight):
+            // release the URL, then settle once more; anything later starts a fetch of its own.
+            _ = fetching.withLock { $0.remove(url) }
+            try await settle(url, outcome)
+            log(item, outcome)
+        } catch {
+            logger.error("could not record ingestion result", metadata: ["url": "\(url)", "error": "\(error)"])
+        }
+    }
+
+    private func settle(_ url: String, _ outcome: IngestOutcome) async throws {
+        for gallery in try await store.galleriesWaiting(for: url) {
+            _ = try await store.apply(gallery: gallery, [.finishURL(url, outcome)], payload: FinishPayload(url: url, outcome: outcome))
+        }
+    }
+
+    func log(_ item: Int64, _ outcome: IngestOutcome) {
+        switch outcome {
+        case .ready: logger.info("item ready", metadata: ["item": "\(item)"])
+        case let .failed(reason): logger.notice("item failed", metadata: ["item": "\(item)", "reason": "\(reason)"])
         }
     }
 
@@ -124,10 +170,7 @@ public final class Ingestor: Service, Sendable {
         do {
             let gallery = try await store.galleryOf(item: item)
             _ = try await store.apply(gallery: gallery, [.finish(item: item, outcome)], payload: FinishPayload(item: item, outcome: outcome))
-            switch outcome {
-            case .ready: logger.info("item ready", metadata: ["item": "\(item)"])
-            case let .failed(reason): logger.notice("item failed", metadata: ["item": "\(item)", "reason": "\(reason)"])
-            }
+            log(item, outcome)
         } catch StoreError.itemNotFound {
             // Purged while it loaded: nothing to mark.
         } catch {
@@ -138,11 +181,13 @@ public final class Ingestor: Service, Sendable {
 
 struct FinishPayload: Encodable, Sendable {
     var op = "finish"
-    var item: Int64
+    var item: Int64?
+    var url: String?
     var state: String
     var reason: String?
-    init(item: Int64, outcome: IngestOutcome) {
+    init(item: Int64? = nil, url: String? = nil, outcome: IngestOutcome) {
         self.item = item
+        self.url = url
         switch outcome {
         case .ready: state = "ready"
         case let .failed(r): state = "failed"; reason = r
