@@ -61,7 +61,10 @@ let package = Package(
         // Release-mode server benchmarks (see BENCHMARKS.md, "## Server").
         .executableTarget(name: "GalleryBench", dependencies: [
             "GalleryServer", "GalleryStore", "GalleryCore", "Imaging",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         .testTarget(name: "GridEngineTests", dependencies: ["GridEngine", "EngineBridge"]),
