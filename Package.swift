@@ -1,16 +1,25 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Release-mode hot paths: the engine is compiled with -Ounchecked-free defaults; nothing special.
 let package = Package(
     name: "DragGallery",
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "GridEngine", targets: ["GridEngine"]),
+        .executable(name: "gallery", targets: ["Gallery"]),
         .executable(name: "engine-cli", targets: ["EngineCLI"]),
         .executable(name: "grid-bench", targets: ["GridBench"]),
+        .executable(name: "gallery-bench", targets: ["GalleryBench"]),
     ],
     dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // The brain of the collection view. Standard library only: it must build under Embedded Swift.
@@ -21,6 +30,52 @@ let package = Package(
         .executableTarget(name: "EngineCLI", dependencies: ["GridEngine", "EngineBridge"]),
         // Release-mode benchmarks of the engine (see BENCHMARKS.md).
         .executableTarget(name: "GridBench", dependencies: ["GridEngine"]),
+
+        // libvips through pkg-config (Debian: libvips-dev).
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Probe, thumbnail, limits, sample images.
+        .target(name: "Imaging", dependencies: ["CVips"]),
+        // The gallery domain: galleries, sections, items, rank keys, operations and versions.
+        .target(name: "GalleryCore", dependencies: ["GridEngine"]),
+        // Persistence on GRDB (SQLite, WAL) and content-addressed image files.
+        .target(name: "GalleryStore", dependencies: [
+            "GalleryCore",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        // HTTP API, ingestion, live updates, static files.
+        .target(name: "GalleryServer", dependencies: [
+            "GalleryCore", "GalleryStore", "Imaging", "GridEngine",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "MultipartKit", package: "multipart-kit"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // The command line: serve, import, export.
+        .executableTarget(name: "Gallery", dependencies: [
+            "GalleryServer", "GalleryStore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // Release-mode server benchmarks (see BENCHMARKS.md, "## Server").
+        .executableTarget(name: "GalleryBench", dependencies: [
+            "GalleryServer", "GalleryStore", "GalleryCore", "Imaging",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         .testTarget(name: "GridEngineTests", dependencies: ["GridEngine", "EngineBridge"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "GalleryStoreTests", dependencies: ["GalleryStore", "GalleryCore"]),
+        .testTarget(name: "GalleryServerTests", dependencies: [
+            "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ]
 )

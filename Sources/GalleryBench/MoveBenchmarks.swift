@@ -1,0 +1,131 @@
+import Foundation
+import GRDB
+import Logging
+import GalleryCore
+import GalleryStore
+import GalleryServer
+import Hummingbird
+import ServiceLifecycle
+
+/// Moving one item in a 100k-item gallery: rows written and latency, in process and over HTTP
+/// under 50 concurrent clients (wrk), beside integer positions that renumber the section.
+func runMoveBenchmarks(_ o: BenchOptions) async throws {
+    print("")
+    print("### Move one item, \(o.items) items in \(o.sections) sections")
+    let folder = temporaryFolder("move")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try GalleryStore(folder: folder)
+    let per = o.items / o.sections
+    let t0 = nowSeconds()
+    let sections = (0..<o.sections).map { s in
+        (title: "S\(s)", items: (0..<per).map { i in
+            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
+        })
+    }
+    let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
+    print("seeded \(gallery.itemCount) items in \(String(format: "%.1f", nowSeconds() - t0)) s")
+
+    // In process: the store alone (one write transaction per move, diff for the answer).
+    var rng = SystemRandomNumberGenerator()
+    let snapshot = try await store.snapshot(gallery.id)
+    let sectionIds = snapshot.sections.map(\.id)
+    let itemIds = snapshot.sections.flatMap { $0.items.map(\.id) }
+    var latencies: [Double] = []
+    var rows: [Int] = []
+    _ = try await store.apply(gallery: gallery.id, [.move(items: [itemIds[0]], to: .index(section: sectionIds[1], index: 5))])
+    for _ in 0..<o.moves {
+        let id = itemIds.randomElement(using: &rng)!
+        let s = sectionIds.randomElement(using: &rng)!
+        let index = Int.random(in: 0..<(per - o.sections), using: &rng)
+        let t = nowSeconds()
+        let r = try await store.apply(gallery: gallery.id, [.move(items: [id], to: .index(section: s, index: index))])
+        latencies.append(nowSeconds() - t)
+        rows.append(r.rowsWritten)
+    }
+    latencies.sort()
+    let storeRow = ("GalleryStore.apply, rank keys (in process, sequential)", Double(rows.reduce(0, +)) / Double(rows.count),
+                    percentile(latencies, 0.5), percentile(latencies, 0.99))
+
+    // Baseline: integer positions, the move renumbers the items between (what a plain `position` column needs).
+    try await store.pool.write { db in
+        try db.execute(sql: """
+            CREATE TABLE naive_item (id INTEGER PRIMARY KEY, sectionId INTEGER NOT NULL, position INTEGER NOT NULL);
+            CREATE INDEX naive_by_position ON naive_item(sectionId, position);
+            INSERT INTO naive_item (id, sectionId, position)
+                SELECT id, sectionId, ROW_NUMBER() OVER (PARTITION BY sectionId ORDER BY rank, id) - 1 FROM item;
+            """)
+    }
+    var naiveLatencies: [Double] = []
+    var naiveRows: [Int] = []
+    for _ in 0..<min(o.moves, 500) {
+        let id = itemIds.randomElement(using: &rng)!
+        let s = sectionIds.randomElement(using: &rng)!
+        let index = Int.random(in: 0..<(per - o.sections), using: &rng)
+        let t = nowSeconds()
+        let written = try await store.pool.write { db -> Int in
+            let before = db.totalChangesCount
+            let row = try Row.fetchOne(db, sql: "SELECT sectionId, position FROM naive_item WHERE id = ?", arguments: [id])!
+            let (from, pos): (Int64, Int) = (row[0], row[1])
+            try db.execute(sql: "UPDATE naive_item SET position = position - 1 WHERE sectionId = ? AND position > ?", arguments: [from, pos])
+            try db.execute(sql: "UPDATE naive_item SET position = position + 1 WHERE sectionId = ? AND position >= ?", arguments: [s, index])
+            try db.execute(sql: "UPDATE naive_item SET sectionId = ?, position = ? WHERE id = ?", arguments: [s, index, id])
+            return db.totalChangesCount - before
+        }
+        naiveLatencies.append(nowSeconds() - t)
+        naiveRows.append(written)
+    }
+    naiveLatencies.sort()
+    print("")
+    print("| approach | rows written per move (mean) | p50 | p99 |")
+    print("| --- | ---: | ---: | ---: |")
+    print("| \(storeRow.0) | \(String(format: "%.1f", storeRow.1)) | \(ms(storeRow.2)) | \(ms(storeRow.3)) |")
+    print("| baseline: integer positions renumbered (in process, sequential) | \(String(format: "%.0f", Double(naiveRows.reduce(0, +)) / Double(naiveRows.count))) | \(ms(percentile(naiveLatencies, 0.5))) | \(ms(percentile(naiveLatencies, 0.99))) |")
+
+    // Over HTTP: the real server, wrk with 50 connections posting random single-item moves.
+    let port = 18_000 + Int.random(in: 0..<1000)
+    var config = ServerConfiguration()
+    config.port = port
+    config.dataFolder = folder
+    config.createSampleGallery = false
+    var logger = Logger(label: "bench")
+    logger.logLevel = .error
+    let server = try await GalleryServer(configuration: config, logger: logger)
+    let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
+    let task = Task { try await group.run() }
+    try await Task.sleep(for: .seconds(1))
+    let script = folder.appendingPathComponent("move.lua")
+    try """
+        math.randomseed(42)
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        local first, count, sections = \(itemIds.min()!), \(itemIds.count), {\(sectionIds.map(String.init).joined(separator: ","))}
+        request = function()
+          local id = first + math.random(0, count - 1)
+          local s = sections[math.random(1, #sections)]
+          local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, \(per - 100)))
+          return wrk.format(nil, "/api/galleries/\(gallery.id)/batch", nil, body)
+        end
+        local errors = 0
+        response = function(status, headers, body) if status ~= 200 then errors = errors + 1 end end
+        done = function(summary, latency, requests)
+          io.write(string.format("p50=%.3f p90=%.3f p99=%.3f max=%.3f requests=%d non200=%d\\n",
+            latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+            summary.requests, summary.errors.status))
+        end
+        """.write(to: script, atomically: true, encoding: .utf8)
+    let versionBefore = try await store.gallery(gallery.id).version
+    let (_, out) = try run("/usr/bin/wrk", ["-t2", "-c\(o.clients)", "-d\(o.seconds)s", "--latency", "-s", script.path,
+                                            "http://127.0.0.1:\(port)/api/galleries/\(gallery.id)/batch"])
+    let versionAfter = try await store.gallery(gallery.id).version
+    await group.triggerGracefulShutdown()
+    _ = try? await task.value
+    let summary = out.split(separator: "\n").first { $0.hasPrefix("p50=") } ?? "?"
+    let rps = out.split(separator: "\n").first { $0.hasPrefix("Requests/sec") } ?? "?"
+    print("")
+    print("HTTP, wrk -t2 -c\(o.clients) -d\(o.seconds)s: \(summary) (ms); \(rps.trimmingCharacters(in: .whitespaces)); versions committed: \(versionAfter - versionBefore)")
+    // Every committed move wrote 1 item row + the version + the log row.
+    let rowsCheck = try await store.pool.read { db in
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!
+    }
+    print("operation log rows: \(rowsCheck) (one per version)")
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+struct BenchOptions {
+    var items = 100_000
+    var sections = 10
+    var clients = 50
+    var seconds = 20
+    var moves = 2_000
+    var images = 48
+
+    init(_ args: [String]) {
+        func value(_ name: String) -> Int? {
+            guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+            return Int(args[i + 1])
+        }
+        items = value("--items") ?? items
+        sections = value("--sections") ?? sections
+        clients = value("--clients") ?? clients
+        seconds = value("--seconds") ?? seconds
+        moves = value("--moves") ?? moves
+        images = value("--images") ?? images
+    }
+}
+
+func nowSeconds() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
+
+func machineDescription() -> String {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix("model name") }?
+        .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    return "\(cpu), \(ProcessInfo.processInfo.activeProcessorCount) cores, \(ProcessInfo.processInfo.physicalMemory >> 30) GiB"
+}
+
+/// Runs a command, returns (seconds, stdout+stderr).
+@discardableResult
+func run(_ path: String, _ args: [String]) throws -> (Double, String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = args
+    let pipe = Pipe()
+    p.standardOutput = pipe
+    p.standardError = pipe
+    let t0 = nowSeconds()
+    try p.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let t = nowSeconds() - t0
+    return (t, String(decoding: data, as: UTF8.self))
+}
+
+func temporaryFolder(_ name: String) -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-bench-\(name)-\(UUID().uuidString)")
+    try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

@@ -1,0 +1,10 @@
+// gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
+//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|thumbs|all]
+// Each figure is printed beside its baseline from the same run.
+import Foundation
+
+let which = CommandLine.arguments.dropFirst().first ?? "all"
+let options = BenchOptions(CommandLine.arguments)
+print("gallery-bench on \(machineDescription())")
+if which == "move" || which == "all" { try await runMoveBenchmarks(options) }
+if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }

@@ -1,0 +1,95 @@
+import Foundation
+import ZIPFoundation
+import GalleryCore
+import GalleryStore
+
+/// Export and import of a gallery as a zip (F24): `manifest.json` (sections, items, titles,
+/// source URLs, image hashes) and `images/<sha256>`, the originals. On import every image is
+/// hashed again and must match its name; thumbnails are made anew by ingestion.
+public enum GalleryArchive {
+    public static let format = "gallery-archive/1"
+
+    public struct Manifest: Codable, Sendable {
+        public var format: String
+        public var name: String
+        public var sections: [Section]
+
+        public struct Section: Codable, Sendable {
+            public var title: String
+            public var items: [Item]
+        }
+        public struct Item: Codable, Sendable {
+            public var title: String
+            public var sourceURL: String?
+            public var fileHash: String?
+            public var width: Int?
+            public var height: Int?
+            public var state: ItemState
+            public var reason: String?
+        }
+    }
+
+    public struct Refusal: Error, Sendable { public var reason: String }
+
+    /// Writes the archive of a gallery to `url`.
+    public static func export(_ gallery: Int64, store: GalleryStore, to url: URL) async throws {
+        let snapshot = try await store.snapshot(gallery)
+        let manifest = Manifest(format: format, name: snapshot.gallery.name, sections: snapshot.sections.map { s in
+            Manifest.Section(title: s.title, items: s.items.map {
+                Manifest.Item(title: $0.title, sourceURL: $0.sourceURL, fileHash: $0.fileHash, width: $0.width, height: $0.height, state: $0.state, reason: $0.reason)
+            })
+        })
+        try? FileManager.default.removeItem(at: url)
+        let archive = try Archive(url: url, accessMode: .create)
+        let data = try JSONIO.encoder.encode(manifest)
+        try archive.addEntry(with: "manifest.json", type: .file, uncompressedSize: Int64(data.count), compressionMethod: .deflate) { position, size in
+            data.subdata(in: Int(position)..<Int(position) + size)
+        }
+        var added: Set<String> = []
+        for s in snapshot.sections {
+            for item in s.items {
+                guard let hash = item.fileHash, !added.contains(hash), store.files.exists(hash, "original") else { continue }
+                added.insert(hash)
+                // Images are already compressed: stored as they are.
+                try archive.addEntry(with: "images/\(hash)", fileURL: store.files.url(hash, "original"), compressionMethod: .none)
+            }
+        }
+    }
+
+    /// Reads an archive, stores its images (verifying their hashes) and creates the gallery in one
+    /// transaction. Returns the gallery and the items that still need ingestion.
+    public static func importArchive(at url: URL, store: GalleryStore, name: String?) async throws -> (GalleryInfo, [ItemJSON]) {
+        let archive: Archive
+        do { archive = try Archive(url: url, accessMode: .read) } catch { throw Refusal(reason: "not a zip archive") }
+        guard let entry = archive["manifest.json"] else { throw Refusal(reason: "archive has no manifest.json") }
+        var manifestData = Data()
+        _ = try archive.extract(entry) { manifestData.append($0) }
+        let manifest: Manifest
+        do { manifest = try JSONDecoder().decode(Manifest.self, from: manifestData) } catch let e as DecodingError {
+            throw Refusal(reason: "manifest.json: " + APIError.describe(e))
+        }
+        guard manifest.format == format else { throw Refusal(reason: "unknown archive format \"\(manifest.format)\"") }
+        var stored: Set<String> = []
+        for entry in archive where entry.path.hasPrefix("images/") {
+            let hash = String(entry.path.dropFirst("images/".count))
+            guard ImageFiles.isHash(hash) else { throw Refusal(reason: "unexpected archive entry \(entry.path)") }
+            var bytes: [UInt8] = []
+            _ = try archive.extract(entry) { bytes.append(contentsOf: $0) }
+            guard SHA256.hex(bytes) == hash else { throw Refusal(reason: "image \(hash) does not match its hash") }
+            try store.files.storeOriginal(bytes)
+            stored.insert(hash)
+        }
+        let sections = manifest.sections.map { s in
+            (title: s.title, items: s.items.map { i -> NewItem in
+                if let hash = i.fileHash, stored.contains(hash) {
+                    return NewItem(title: i.title, sourceURL: i.sourceURL, fileHash: hash, width: i.width, height: i.height, state: .pending)
+                }
+                if i.state == .failed || i.sourceURL == nil {
+                    return NewItem(title: i.title, sourceURL: i.sourceURL, state: .failed, reason: i.reason ?? "image missing from the archive")
+                }
+                return NewItem(title: i.title, sourceURL: i.sourceURL, state: .pending)
+            })
+        }
+        return try await store.importGallery(name: name ?? manifest.name, sections: sections)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import AsyncHTTPClient
+import Logging
+import ServiceLifecycle
+import Synchronization
+import GalleryCore
+import GalleryStore
+import Imaging
+
+/// Background ingestion: fetch a dropped URL, or take an uploaded file, then probe it, make the
+/// two thumbnails once, and mark the item ready — or failed with the reason (F16, F19).
+/// Runs as a service: on start it resumes items left pending by a crash; on shutdown it stops
+/// taking jobs, cancels those in flight (their items stay pending and resume next start) and
+/// closes the live streams so the HTTP server can drain.
+public final class Ingestor: Service, Sendable {
+    enum Job: Sendable {
+        case fetch(item: Int64, url: String)
+        case process(item: Int64, hash: String)
+    }
+
+    let store: GalleryStore
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let urlGuard: URLGuard
+    /// Made when the service starts and shut down when it stops: a server value that never runs
+    /// (a test, the CLI's import) owns no client.
+    private let client = Mutex<HTTPClient?>(nil)
+    /// URLs being fetched: a second drop of the same URL (or a copy of its placeholder) waits
+    /// for the same fetch instead of starting another.
+    private let fetching = Mutex<Set<String>>([])
+    private let jobs: AsyncStream<Job>
+    private let continuation: AsyncStream<Job>.Continuation
+
+    public init(store: GalleryStore, configuration: ServerConfiguration, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        urlGuard = URLGuard(allowPrivate: configuration.allowPrivateAddresses)
+        (jobs, continuation) = AsyncStream<Job>.makeStream()
+    }
+
+    func enqueue(_ job: Job) {
+        if case let .fetch(_, url) = job {
+            let first = fetching.withLock { $0.insert(url).inserted }
+            guard first else { return }
+        }
+        continuation.yield(job)
+    }
+
+    public func run() async throws {
+        var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
+        config.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
+        client.withLock { $0 = httpClient }
+        defer { client.withLock { $0 = nil } }
+        do { try await resumePending() } catch { try? await httpClient.shutdown(); throw error }
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                var running = 0
+                for await job in jobs {
+                    if running >= configuration.ingestWorkers { await group.next(); running -= 1 }
+                    group.addTask { await self.handle(job) }
+                    running += 1
+                }
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.continuation.finish()
+            self.store.closeAllStreams()
+        }
+        try await httpClient.shutdown()
+        logger.info("ingestion stopped")
+    }
+
+    /// Items left pending by an interrupted run: fetch again, process the stored file, or fail cleanly.
+    func resumePending() async throws {
+        let pending = try await store.pendingItems()
+        if !pending.isEmpty { logger.info("resuming interrupted ingestion", metadata: ["items": "\(pending.count)"]) }
+        for item in pending {
+            if let hash = item.fileHash, store.files.exists(hash, "original") {
+                enqueue(.process(item: item.id, hash: hash))
+            } else if let url = item.sourceURL {
+                enqueue(.fetch(item: item.id, url: url))
+            } else {
+                await finish(item.id, .failed(reason: "interrupted before the file was stored"))
+            }
+        }
+    }
+
+    func handle(_ job: Job) async {
+        switch job {
+        case let .fetch(item, url):
+            // On every early return the URL is released; a finished fetch releases it in finish(url:).
+            var released = false
+            defer { if !released { _ = fetching.withLock { $0.remove(url) } } }
+            var outcome: IngestOutcome
+            do {
+                guard let httpClient = client.withLock({ $0 }) else { return }
+                let fetcher = ImageFetcher(client: httpClient, urlGuard: urlGuard, maxBytes: configuration.maxFetchBytes,
+                                           timeout: configuration.fetchTimeout)
+                let checked = try urlGuard.checkSyntax(url)
+                let bytes = try await fetcher.fetch(checked)
+                if Task.isCancelled { return }
+                let hash = try store.files.storeOriginal(bytes)
+                outcome = thumbnail(hash: hash, bytes: bytes)
+            } catch let r as URLGuard.Refusal {
+                outcome = .failed(reason: r.reason)
+            } catch let f as ImageFetcher.Failure {
+                // Cancelled by shutdown: leave it pending, the next start fetches again.
+                if Task.isCancelled { return }
+                outcome = .failed(reason: f.reason)
+            } catch {
+                outcome = .failed(reason: "could not store the image: \(error)")
+            }
+            released = true
+            await finish(url: url, item: item, outcome)
+        case let .process(item, hash):
+            do {
+                let bytes = try store.files.read(hash, "original")
+                await process(item, hash: hash, bytes: bytes)
+            } catch {
+                await finish(item, .failed(reason: "stored file unreadable: \(error)"))
+            }
+        }
+    }
+
+    func process(_ item: Int64, hash: String, bytes: [UInt8]) async {
+        await finish(item, thumbnail(hash: hash, bytes: bytes))
+    }
+
+    func thumbnail(hash: String, bytes: [UInt8]) -> IngestOutcome {
+        do {
+            let info = try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels))
+            return .ready(hash: hash, width: info.width, height: info.height)
+        } catch let e as ImagingError {
+            return .failed(reason: e.reason)
+        } catch {
+            return .failed(reason: "could not write thumbnails: \(error)")
+        }
+    }
+
+    /// Settles every item waiting for this URL, in every gallery (the dropped item and its copies).
+    func finish(url: String, item: Int64, _ outcome: IngestOutcome) async {
+        do {
+            try await settle(url, outcome)
+            // A placeholder committed while that ran skipped its own fetch (the URL was in flight):
+            // release the URL, then settle once more; anything later starts a fetch of its own.
+            _ = fetching.withLock { $0.remove(url) }
+            try await settle(url, outcome)
+            log(item, outcome)
+        } catch {
+            logger.error("could not record ingestion result", metadata: ["url": "\(url)", "error": "\(error)"])
+        }
+    }
+
+    private func settle(_ url: String, _ outcome: IngestOutcome) async throws {
+        for gallery in try await store.galleriesWaiting(for: url) {
+            _ = try await store.apply(gallery: gallery, [.finishURL(url, outcome)], payload: FinishPayload(url: url, outcome: outcome))
+        }
+    }
+
+    func log(_ item: Int64, _ outcome: IngestOutcome) {
+        switch outcome {
+        case .ready: logger.info("item ready", metadata: ["item": "\(item)"])
+        case let .failed(reason): logger.notice("item failed", metadata: ["item": "\(item)", "reason": "\(reason)"])
+        }
+    }
+
+    func finish(_ item: Int64, _ outcome: IngestOutcome) async {
+        do {
+            let gallery = try await store.galleryOf(item: item)
+            _ = try await store.apply(gallery: gallery, [.finish(item: item, outcome)], payload: FinishPayload(item: item, outcome: outcome))
+            log(item, outcome)
+        } catch StoreError.itemNotFound {
+            // Purged while it loaded: nothing to mark.
+        } catch {
+            logger.error("could not record ingestion result", metadata: ["item": "\(item)", "error": "\(error)"])
+        }
+    }
+}
+
+struct FinishPayload: Encodable, Sendable {
+    var op = "finish"
+    var item: Int64?
+    var url: String?
+    var state: String
+    var reason: String?
+    init(item: Int64? = nil, url: String? = nil, outcome: IngestOutcome) {
+        self.item = item
+        self.url = url
+        switch outcome {
+        case .ready: state = "ready"
+        case let .failed(r): state = "failed"; reason = r
+        }
+    }
+}
+
+/// Thumbnails are made once per image hash and kept beside the original.
+enum Thumbnails {
+    static func ensure(hash: String, bytes: [UInt8], files: ImageFiles, limits: ImageLimits) throws -> ImageInfo {
+        let info = try ImageProbe.probe(bytes, limits: limits)
+        for size in ThumbnailSize.allCases where !files.exists(hash, "\(size.rawValue).jpg") {
+            let jpeg = try Thumbnailer.jpeg(from: bytes, size: size)
+            try files.write(jpeg, hash, "\(size.rawValue).jpg")
+        }
+        return info
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Hummingbird
+import GalleryStore
+
+/// `GET /api/galleries/:id/export` → zip; `POST /api/galleries/import` (zip body) → the new gallery.
+struct ArchiveRoutes {
+    let server: GalleryServer
+
+    func register(_ api: RouterGroup<BasicRequestContext>) {
+        api.get("galleries/:gallery/export") { _, context in
+            let gallery = try context.gallery
+            let url = server.store.files.temporaryURL()
+            defer { try? FileManager.default.removeItem(at: url) }
+            try await GalleryArchive.export(gallery, store: server.store, to: url)
+            let data = try Data(contentsOf: url)
+            return Response(status: .ok, headers: [.contentType: "application/zip",
+                                                   .contentDisposition: "attachment; filename=\"gallery-\(gallery).zip\""],
+                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        }
+        api.post("galleries/import") { request, _ in
+            var request = request
+            let limit = server.configuration.maxUploadBytes
+            let body = try await request.collectBody(upTo: limit)
+            let url = server.store.files.temporaryURL()
+            defer { try? FileManager.default.removeItem(at: url) }
+            try Data(body.readableBytesView).write(to: url)
+            let name = request.uri.queryParameters.get("name")
+            do {
+                let (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name)
+                for item in items where item.state == .pending {
+                    if let hash = item.fileHash { server.ingestor.enqueue(.process(item: item.id, hash: hash)) }
+                    else if let source = item.sourceURL { server.ingestor.enqueue(.fetch(item: item.id, url: source)) }
+                }
+                return try JSONIO.response(gallery, status: .created)
+            } catch let r as GalleryArchive.Refusal {
+                throw APIError(.unprocessableContent, "import refused: \(r.reason)")
+            }
+        }
+    }
+}

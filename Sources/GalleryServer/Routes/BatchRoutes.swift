@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import GalleryCore
+import GalleryStore
+
+/// Batches of arrangement operations, each applied atomically, and catch-up diffs.
+struct BatchRoutes {
+    let server: GalleryServer
+    var store: GalleryStore { server.store }
+
+    struct BatchBody: Decodable {
+        var baseVersion: Int64?
+        var operations: [GalleryOperation]
+    }
+
+    func register(_ api: RouterGroup<BasicRequestContext>) {
+        api.post("galleries/:gallery/batch") { request, context in
+            let gallery = try context.gallery
+            let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes)
+            do {
+                let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations)
+                // Copies of pending items load on their own; files nobody refers to any more go.
+                for id in result.createdItems {
+                    if let item = result.changes.items.first(where: { $0.id == id }), item.state == .pending, let url = item.sourceURL {
+                        server.ingestor.enqueue(.fetch(item: id, url: url))
+                    }
+                }
+                for hash in result.orphanedHashes { store.files.remove(hash) }
+                return try JSONIO.response(result)
+            } catch let StoreError.stale(base, current) {
+                // A stale client gets what changed since its version, so it can rebase without a reload.
+                var extra: [String: JSONValue] = ["baseVersion": .number(Double(base)), "currentVersion": .number(Double(current))]
+                if let changes = try await store.changes(gallery: gallery, since: base) {
+                    extra["changes"] = try JSONDecoder().decode(JSONValue.self, from: JSONIO.encoder.encode(changes))
+                }
+                throw APIError(.conflict, StoreError.stale(baseVersion: base, currentVersion: current).message, extra: extra)
+            }
+        }
+        api.get("galleries/:gallery/changes") { request, context in
+            let gallery = try context.gallery
+            guard let text = request.uri.queryParameters.get("since"), let since = Int64(text) else {
+                throw APIError(.badRequest, "query parameter \"since\" (a version number) is required")
+            }
+            let current = try await store.gallery(gallery).version
+            guard since >= 0 && since <= current else {
+                throw APIError(.unprocessableContent, "since \(since) is out of range 0...\(current)")
+            }
+            if let changes = try await store.changes(gallery: gallery, since: since) {
+                return try JSONIO.response(ChangesOrSnapshot(changes: changes, snapshot: nil))
+            }
+            return try JSONIO.response(ChangesOrSnapshot(changes: nil, snapshot: try await store.snapshot(gallery)))
+        }
+    }
+}
+
+/// `changes` when the old version is within the window, else the full `snapshot`.
+struct ChangesOrSnapshot: Codable {
+    var changes: ChangesJSON?
+    var snapshot: GallerySnapshotJSON?
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import GalleryCore
+import GalleryStore
+
+/// Galleries as documents (F25): list, create, read (snapshot with version), rename, duplicate, delete, trash.
+struct GalleryRoutes {
+    let server: GalleryServer
+    var store: GalleryStore { server.store }
+
+    struct NameBody: Decodable { var name: String? }
+
+    func register(_ api: RouterGroup<BasicRequestContext>) {
+        api.get("galleries") { _, _ in try JSONIO.response(try await store.listGalleries()) }
+        api.post("galleries") { request, _ in
+            let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
+            guard let name = body.name else { throw APIError(.badRequest, "malformed JSON: missing \"name\" at body") }
+            return try JSONIO.response(try await store.createGallery(name: name), status: .created)
+        }
+        api.get("galleries/:gallery") { _, context in
+            try JSONIO.response(try await store.snapshot(try context.gallery))
+        }
+        api.patch("galleries/:gallery") { request, context in
+            let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
+            guard let name = body.name else { throw APIError(.badRequest, "malformed JSON: missing \"name\" at body") }
+            return try JSONIO.response(try await store.renameGallery(try context.gallery, name: name))
+        }
+        api.post("galleries/:gallery/duplicate") { request, context in
+            let body = (try? await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)) ?? NameBody(name: nil)
+            return try JSONIO.response(try await store.duplicateGallery(try context.gallery, name: body.name), status: .created)
+        }
+        api.delete("galleries/:gallery") { _, context in
+            try await store.deleteGallery(try context.gallery)
+            return Response(status: .noContent)
+        }
+        api.get("galleries/:gallery/trash") { _, context in
+            try JSONIO.response(try await store.trash(try context.gallery))
+        }
+        api.get("items/:item") { _, context in
+            try JSONIO.response(try await store.item(try context.id("item")))
+        }
+    }
+}
+
+extension BasicRequestContext {
+    func id(_ name: String) throws -> Int64 {
+        guard let text = parameters.get(name), let id = Int64(text) else {
+            throw APIError(.badRequest, "\(name) id \"\(parameters.get(name) ?? "")\" is not an integer")
+        }
+        return id
+    }
+
+    var gallery: Int64 { get throws { try id("gallery") } }
+}

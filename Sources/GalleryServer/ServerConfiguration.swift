@@ -1,0 +1,32 @@
+import Foundation
+
+/// Everything `gallery serve` can be told; the defaults are what a newcomer gets.
+public struct ServerConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    /// SQLite file and content-addressed images.
+    public var dataFolder = URL(fileURLWithPath: "gallery-data")
+    /// The page and its JavaScript, served at `/` (issue 5).
+    public var webFolder = URL(fileURLWithPath: "Web")
+    /// Served at `/engine.wasm`.
+    public var wasmPath = URL(fileURLWithPath: ".build-wasm/engine.wasm")
+    /// Off by default: dropped URLs to loopback and private networks are refused (SSRF). Tests
+    /// and LAN setups turn it on; link-local and cloud metadata addresses stay refused regardless.
+    public var allowPrivateAddresses = false
+    /// Largest upload request (all files) and largest single file.
+    public var maxUploadBytes = 64 << 20
+    /// Largest image fetched for a dropped URL.
+    public var maxFetchBytes = 32 << 20
+    /// Whole fetch, redirects included.
+    public var fetchTimeout: Duration = .seconds(20)
+    /// Decompression-bomb guard: width × height above this fails the item.
+    public var maxPixels = 100_000_000
+    /// Largest JSON request body.
+    public var maxJSONBytes = 4 << 20
+    /// Fetches and thumbnails running at once.
+    public var ingestWorkers = 4
+    /// Create the sample gallery when the store has no gallery at all.
+    public var createSampleGallery = true
+
+    public init() {}
+}

@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+
+enum JSONIO {
+    static let encoder: JSONEncoder = {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }()
+
+    /// Reads a JSON body up to `limit` bytes (past it: 413) and decodes it (malformed: 400 naming the problem).
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        var request = request
+        let buffer = try await request.collectBody(upTo: limit)
+        guard buffer.readableBytes > 0 else { throw APIError(.badRequest, "malformed JSON: empty body") }
+        return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+    }
+
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        var h = headers
+        h[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: h, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

@@ -1,0 +1,348 @@
+import GRDB
+import GridEngine
+import GalleryCore
+
+/// Applies operations inside one write transaction, keeping an engine snapshot of the live
+/// items in step with the rows, so that positions (indices, anchors) resolve without scanning
+/// the gallery and the staged diff of the batch comes from the engine.
+struct BatchContext {
+    let db: Database
+    let gallery: Int64
+    var work: Snapshot
+    var touched: Set<Int64> = []
+    var createdItems: [Int64] = []
+    var createdSections: [Int64] = []
+    var purgedHashes: Set<String> = []
+    let now: Double
+
+    init(db: Database, gallery: Int64, work: Snapshot, now: Double) {
+        self.db = db; self.gallery = gallery; self.work = work; self.now = now
+    }
+
+    mutating func apply(_ op: StoreOperation) throws {
+        switch op {
+        case let .client(o): try apply(o)
+        case let .insert(items, dest): try insert(items, at: dest)
+        case let .finish(id, outcome): try finish(id, outcome)
+        case let .finishURL(url, outcome):
+            let ids = try Int64.fetchAll(db, sql: """
+                SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL
+                """, arguments: [gallery, url])
+            for id in ids { try finish(id, outcome) }
+        }
+    }
+
+    mutating func apply(_ op: GalleryOperation) throws {
+        switch op {
+        case let .move(ids, dest): try move(ids, to: dest)
+        case let .copy(ids, dest): try copy(ids, to: dest)
+        case let .swap(a, b): try swap(a, b)
+        case let .trash(ids): try trash(ids)
+        case let .restore(ids): try restore(ids)
+        case let .purge(ids): try purge(ids)
+        case let .renameItem(id, title): try renameItem(id, title)
+        case let .createSection(title, index): try createSection(title, index)
+        case let .renameSection(id, title): try renameSection(id, title)
+        case let .moveSection(id, index): try moveSection(id, index)
+        case let .deleteSection(id): try deleteSection(id)
+        }
+    }
+
+    // MARK: Checks
+
+    /// The ids must be distinct, live items of this gallery.
+    func checkLive(_ ids: [Int64], _ what: String) throws {
+        guard !ids.isEmpty else { throw StoreError.invalid("\(what): \"items\" must not be empty") }
+        guard Set(ids).count == ids.count else { throw StoreError.invalid("\(what): an item id is repeated") }
+        for id in ids where !work.contains(ItemID(UInt64(id))) {
+            if let trashed = try Bool.fetchOne(db, sql: "SELECT trashed FROM item WHERE id = ? AND galleryId = ?", arguments: [id, gallery]), trashed {
+                throw StoreError.invalid("\(what): item \(id) is in the trash")
+            }
+            throw StoreError.itemNotFound(id)
+        }
+    }
+
+    func checkTitle(_ title: String) throws -> String {
+        guard title.count <= 500 else { throw StoreError.invalid("title is longer than 500 characters") }
+        return title
+    }
+
+    func sectionIndex(_ id: Int64) throws -> Int {
+        guard let i = work.indexOfSection(SectionID(UInt64(id))) else { throw StoreError.sectionNotFound(id) }
+        return i
+    }
+
+    func itemRank(_ id: ItemID) throws -> String {
+        guard let r = try String.fetchOne(db, sql: "SELECT rank FROM item WHERE id = ?", arguments: [Int64(id.rawValue)]) else {
+            throw StoreError.corrupt("item \(id.rawValue) has no row")
+        }
+        return r
+    }
+
+    func sectionRank(_ id: SectionID) throws -> String {
+        guard let r = try String.fetchOne(db, sql: "SELECT rank FROM section WHERE id = ?", arguments: [Int64(id.rawValue)]) else {
+            throw StoreError.corrupt("section \(id.rawValue) has no row")
+        }
+        return r
+    }
+
+    static func keys(_ count: Int, _ lower: String?, _ upper: String?) throws -> [String] {
+        if let lower, let upper, lower >= upper { throw StoreError.corrupt("rank keys out of order (\(lower) ≥ \(upper))") }
+        return RankKey.keys(count, between: lower, and: upper)
+    }
+
+    // MARK: Positions
+
+    /// Section index and item index of a destination, counted after `removed` left their places.
+    func resolve(_ dest: Destination, removing removed: [Int64]) throws -> (section: Int, index: Int) {
+        func removedBefore(_ section: Int, _ item: Int) -> Int {
+            removed.reduce(0) { n, id in
+                guard let p = work.indexPath(of: ItemID(UInt64(id))), p.section == section, p.item < item else { return n }
+                return n + 1
+            }
+        }
+        func countAfter(_ section: Int) -> Int { work.itemCount(inSection: section) - removedBefore(section, Int.max) }
+        switch dest {
+        case let .index(section, index):
+            let s = try sectionIndex(section)
+            let limit = countAfter(s)
+            guard index >= 0 && index <= limit else {
+                throw StoreError.invalid("index \(index) is out of range 0...\(limit) for section \(section)")
+            }
+            return (s, index)
+        case let .end(section):
+            let s = try sectionIndex(section)
+            return (s, countAfter(s))
+        case let .before(anchor), let .after(anchor):
+            guard !removed.contains(anchor) else { throw StoreError.invalid("anchor item \(anchor) is one of the items being placed") }
+            guard let p = work.indexPath(of: ItemID(UInt64(anchor))) else {
+                throw StoreError.itemNotFound(anchor)
+            }
+            let base = p.item - removedBefore(p.section, p.item)
+            if case .after = dest { return (p.section, base + 1) }
+            return (p.section, base)
+        }
+    }
+
+    /// Rank keys for `count` items placed at `index` of `section` once `removed` are gone.
+    func ranks(_ count: Int, section: Int, index: Int, removing removed: [Int64]) throws -> [String] {
+        let items = work.items(inSection: section)
+        // Current positions of the removed items in this section, ascending (k of them).
+        let gone = removed.compactMap { work.indexPath(of: ItemID(UInt64($0))) }.filter { $0.section == section }.map(\.item).sorted()
+        // Position in the current list of the j-th item that stays: O(k).
+        func current(_ j: Int) -> Int {
+            var p = j
+            for g in gone { if g <= p { p += 1 } else { break } }
+            return p
+        }
+        let remaining = items.count - gone.count
+        let lower = index > 0 ? items[current(index - 1)] : nil
+        let upper = index < remaining ? items[current(index)] : nil
+        return try Self.keys(count, try lower.map(itemRank), try upper.map(itemRank))
+    }
+
+    // MARK: Items
+
+    mutating func move(_ ids: [Int64], to dest: Destination) throws {
+        try checkLive(ids, "move")
+        let (s, index) = try resolve(dest, removing: ids)
+        let keys = try ranks(ids.count, section: s, index: index, removing: ids)
+        let sectionId = Int64(work.sectionID(at: s).rawValue)
+        for (id, key) in zip(ids, keys) {
+            try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [sectionId, key, id])
+        }
+        let engineIds = ids.map { ItemID(UInt64($0)) }
+        if ids.count == 1 {
+            try work.moveItem(engineIds[0], to: IndexPath(item: index, section: s))
+        } else {
+            let versions = engineIds.map { work.version(of: $0)! }
+            try work.deleteItems(engineIds)
+            try work.insertItems(engineIds, at: IndexPath(item: index, section: s))
+            for (id, v) in zip(engineIds, versions) { try work.setVersion(v, of: id) }
+        }
+    }
+
+    mutating func copy(_ ids: [Int64], to dest: Destination) throws {
+        try checkLive(ids, "copy")
+        let (s, index) = try resolve(dest, removing: [])
+        let keys = try ranks(ids.count, section: s, index: index, removing: [])
+        let sectionId = Int64(work.sectionID(at: s).rawValue)
+        var newIds: [ItemID] = []
+        for (id, key) in zip(ids, keys) {
+            try db.execute(sql: """
+                INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
+                SELECT galleryId, ?, ?, title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ? FROM item WHERE id = ?
+                """, arguments: [sectionId, key, now, id])
+            let newId = db.lastInsertedRowID
+            newIds.append(ItemID(UInt64(newId)))
+            createdItems.append(newId)
+            touched.insert(newId)
+        }
+        try work.insertItems(newIds, at: IndexPath(item: index, section: s))
+    }
+
+    mutating func insert(_ items: [NewItem], at dest: Destination) throws {
+        guard !items.isEmpty else { return }
+        let (s, index) = try resolve(dest, removing: [])
+        let keys = try ranks(items.count, section: s, index: index, removing: [])
+        let sectionId = Int64(work.sectionID(at: s).rawValue)
+        var newIds: [ItemID] = []
+        for (item, key) in zip(items, keys) {
+            let aspect = (item.width ?? 0) > 0 && (item.height ?? 0) > 0 ? Double(item.width!) / Double(item.height!) : 1
+            try db.execute(sql: """
+                INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)
+                """, arguments: [gallery, sectionId, key, try checkTitle(item.title), item.sourceURL, item.fileHash, item.width, item.height,
+                                 aspect, item.state.rawValue, item.reason, now])
+            let newId = db.lastInsertedRowID
+            newIds.append(ItemID(UInt64(newId)))
+            createdItems.append(newId)
+            touched.insert(newId)
+        }
+        try work.insertItems(newIds, at: IndexPath(item: index, section: s))
+    }
+
+    mutating func swap(_ a: Int64, _ b: Int64) throws {
+        try checkLive([a, b], "swap")
+        let rows = try Row.fetchAll(db, sql: "SELECT id, sectionId, rank FROM item WHERE id IN (?, ?)", arguments: [a, b])
+        guard rows.count == 2 else { throw StoreError.corrupt("swap rows missing") }
+        let (ra, rb) = (rows[0]["id"] as Int64) == a ? (rows[0], rows[1]) : (rows[1], rows[0])
+        try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [rb["sectionId"] as Int64, rb["rank"] as String, a])
+        try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [ra["sectionId"] as Int64, ra["rank"] as String, b])
+        var (first, second) = (ItemID(UInt64(a)), ItemID(UInt64(b)))
+        var (pf, ps) = (work.indexPath(of: first)!, work.indexPath(of: second)!)
+        if ps < pf { Swift.swap(&first, &second); Swift.swap(&pf, &ps) }
+        try work.moveItem(first, to: ps)
+        try work.moveItem(second, to: pf)
+    }
+
+    mutating func trash(_ ids: [Int64]) throws {
+        try checkLive(ids, "trash")
+        for id in ids {
+            try db.execute(sql: "UPDATE item SET trashed = 1, trashedAt = ? WHERE id = ?", arguments: [now, id])
+        }
+        try work.deleteItems(ids.map { ItemID(UInt64($0)) })
+    }
+
+    /// Puts trashed items back at their rank in their section (reviving a deleted section).
+    mutating func restore(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { throw StoreError.invalid("restore: \"items\" must not be empty") }
+        guard Set(ids).count == ids.count else { throw StoreError.invalid("restore: an item id is repeated") }
+        for id in ids {
+            guard let item = try ItemRecord.fetchOne(db, sql: "SELECT * FROM item WHERE id = ? AND galleryId = ?", arguments: [id, gallery]) else {
+                throw StoreError.itemNotFound(id)
+            }
+            guard item.trashed else { throw StoreError.invalid("restore: item \(id) is not in the trash") }
+            guard let section = try SectionRecord.fetchOne(db, sql: "SELECT * FROM section WHERE id = ?", arguments: [item.sectionId]) else {
+                throw StoreError.corrupt("section \(item.sectionId) missing")
+            }
+            if section.deleted {
+                let position = try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM section WHERE galleryId = ? AND deleted = 0 AND (rank < ? OR (rank = ? AND id < ?))
+                    """, arguments: [gallery, section.rank, section.rank, section.id])!
+                try db.execute(sql: "UPDATE section SET deleted = 0 WHERE id = ?", arguments: [section.id])
+                try work.insertSection(SectionID(UInt64(section.id!)), at: position)
+            }
+            var rank = item.rank
+            // A key equal to a live neighbour's (given out while this item was away) gets a fresh one just after it.
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE sectionId = ? AND trashed = 0 AND rank = ?)",
+                                 arguments: [item.sectionId, rank])! {
+                let next = try String.fetchOne(db, sql: "SELECT MIN(rank) FROM item WHERE sectionId = ? AND trashed = 0 AND rank > ?",
+                                               arguments: [item.sectionId, rank])
+                rank = try Self.keys(1, rank, next)[0]
+            }
+            let position = try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM item WHERE sectionId = ? AND trashed = 0 AND (rank < ? OR (rank = ? AND id < ?))
+                """, arguments: [item.sectionId, rank, rank, id])!
+            try db.execute(sql: "UPDATE item SET trashed = 0, trashedAt = NULL, rank = ? WHERE id = ?", arguments: [rank, id])
+            let s = try sectionIndex(item.sectionId)
+            let engineId = ItemID(UInt64(id))
+            try work.insertItems([engineId], at: IndexPath(item: position, section: s))
+            try work.setVersion(UInt32(truncatingIfNeeded: item.contentVersion), of: engineId)
+            touched.insert(id)
+        }
+    }
+
+    mutating func purge(_ ids: [Int64]) throws {
+        guard !ids.isEmpty else { throw StoreError.invalid("purge: \"items\" must not be empty") }
+        for id in ids {
+            guard let row = try Row.fetchOne(db, sql: "SELECT trashed, fileHash FROM item WHERE id = ? AND galleryId = ?", arguments: [id, gallery]) else {
+                throw StoreError.itemNotFound(id)
+            }
+            guard row["trashed"] as Bool else { throw StoreError.invalid("purge: item \(id) is not in the trash") }
+            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            if let hash = row["fileHash"] as String? { purgedHashes.insert(hash) }
+        }
+    }
+
+    mutating func renameItem(_ id: Int64, _ title: String) throws {
+        try db.execute(sql: "UPDATE item SET title = ?, contentVersion = contentVersion + 1 WHERE id = ? AND galleryId = ?",
+                       arguments: [try checkTitle(title), id, gallery])
+        guard db.changesCount == 1 else { throw StoreError.itemNotFound(id) }
+        try bumpVersion(id)
+    }
+
+    mutating func bumpVersion(_ id: Int64) throws {
+        let engineId = ItemID(UInt64(id))
+        if work.contains(engineId) {
+            let v = try Int64.fetchOne(db, sql: "SELECT contentVersion FROM item WHERE id = ?", arguments: [id])!
+            try work.setVersion(UInt32(truncatingIfNeeded: v), of: engineId)
+            touched.insert(id)
+        }
+    }
+
+    mutating func finish(_ id: Int64, _ outcome: IngestOutcome) throws {
+        switch outcome {
+        case let .ready(hash, width, height):
+            try db.execute(sql: """
+                UPDATE item SET state = 'ready', reason = NULL, fileHash = ?, width = ?, height = ?, aspect = ?, contentVersion = contentVersion + 1
+                WHERE id = ? AND state = 'pending'
+                """, arguments: [hash, width, height, Double(width) / Double(max(1, height)), id])
+        case let .failed(reason):
+            try db.execute(sql: "UPDATE item SET state = 'failed', reason = ?, aspect = 1, contentVersion = contentVersion + 1 WHERE id = ? AND state = 'pending'",
+                           arguments: [reason, id])
+        }
+        if db.changesCount == 1 { try bumpVersion(id) }
+    }
+
+    // MARK: Sections
+
+    mutating func createSection(_ title: String, _ index: Int?) throws {
+        let index = index ?? work.sectionCount
+        guard index >= 0 && index <= work.sectionCount else {
+            throw StoreError.invalid("section index \(index) is out of range 0...\(work.sectionCount)")
+        }
+        let lower = index > 0 ? try sectionRank(work.sectionID(at: index - 1)) : nil
+        let upper = index < work.sectionCount ? try sectionRank(work.sectionID(at: index)) : nil
+        let key = try Self.keys(1, lower, upper)[0]
+        try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, try checkTitle(title), key])
+        let id = db.lastInsertedRowID
+        createdSections.append(id)
+        try work.insertSection(SectionID(UInt64(id)), at: index)
+    }
+
+    mutating func renameSection(_ id: Int64, _ title: String) throws {
+        _ = try sectionIndex(id)
+        try db.execute(sql: "UPDATE section SET title = ? WHERE id = ?", arguments: [try checkTitle(title), id])
+    }
+
+    mutating func moveSection(_ id: Int64, _ index: Int) throws {
+        let from = try sectionIndex(id)
+        guard index >= 0 && index < work.sectionCount else {
+            throw StoreError.invalid("section index \(index) is out of range 0..<\(work.sectionCount)")
+        }
+        try work.moveSection(from: from, to: index)
+        let lower = index > 0 ? try sectionRank(work.sectionID(at: index - 1)) : nil
+        let upper = index + 1 < work.sectionCount ? try sectionRank(work.sectionID(at: index + 1)) : nil
+        if from != index {
+            try db.execute(sql: "UPDATE section SET rank = ? WHERE id = ?", arguments: [try Self.keys(1, lower, upper)[0], id])
+        }
+    }
+
+    mutating func deleteSection(_ id: Int64) throws {
+        let s = try sectionIndex(id)
+        try db.execute(sql: "UPDATE item SET trashed = 1, trashedAt = ? WHERE sectionId = ? AND trashed = 0", arguments: [now, id])
+        try db.execute(sql: "UPDATE section SET deleted = 1 WHERE id = ?", arguments: [id])
+        try work.deleteSection(at: s)
+    }
+}

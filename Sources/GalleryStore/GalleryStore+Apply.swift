@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+import GridEngine
+import GalleryCore
+
+extension GalleryStore {
+    /// Applies a batch atomically: all operations or none, one new version, one log row.
+    /// With `baseVersion`, a gallery that moved on since throws `StoreError.stale`.
+    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [GalleryOperation]) async throws -> BatchResult {
+        try await apply(gallery: gallery, baseVersion: baseVersion, ops.map(StoreOperation.client), payload: ops)
+    }
+
+    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreOperation], payload: some Encodable & Sendable) async throws -> BatchResult {
+        guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
+        let payloadText = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+        return try await pool.writeWithoutTransaction { db in
+            let before = try self._loadLive(db, gallery)
+            var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
+            let startChanges = db.totalChangesCount
+            var newVersion: Int64 = 0
+            try db.inTransaction {
+                guard let current = try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery]) else {
+                    throw StoreError.galleryNotFound(gallery)
+                }
+                if let baseVersion, baseVersion != current {
+                    throw StoreError.stale(baseVersion: baseVersion, currentVersion: current)
+                }
+                for op in ops {
+                    do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
+                }
+                newVersion = current + 1
+                try db.execute(sql: "UPDATE gallery SET version = ? WHERE id = ?", arguments: [newVersion, gallery])
+                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt) VALUES (?, ?, ?, ?)",
+                               arguments: [gallery, newVersion, payloadText, ctx.now])
+                return .commit
+            }
+            let rows = db.totalChangesCount - startChanges
+            // Committed: from here on nothing may fail the request, memory follows the database.
+            let stages = (try? StagedChangeset(from: before, to: ctx.work).stages) ?? []
+            let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: stages, touched: ctx.touched)
+            var orphaned: [String] = []
+            for hash in ctx.purgedHashes.sorted() {
+                if try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? true) {
+                    orphaned.append(hash)
+                }
+            }
+            self.live.withLock { state in
+                state[gallery]?.commit(version: newVersion, stages: stages, after: ctx.work)
+                for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(changes)) }
+            }
+            return BatchResult(version: newVersion, changes: changes, createdItems: ctx.createdItems,
+                               createdSections: ctx.createdSections, rowsWritten: rows, orphanedHashes: orphaned)
+        }
+    }
+
+    /// The live engine snapshot of a gallery, loaded from rows on first use. Runs on the writer
+    /// queue, so no commit can slip between the read and the cache.
+    func _loadLive(_ db: Database, _ gallery: Int64) throws -> Snapshot {
+        if let s = live.withLock({ $0[gallery]?.snapshot }) { return s }
+        guard let version = try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery]) else {
+            throw StoreError.galleryNotFound(gallery)
+        }
+        let snapshot = try Self.engineSnapshot(db, gallery)
+        live.withLock { state in
+            if state[gallery] == nil { state[gallery] = LiveGallery(version: version, snapshot: snapshot) }
+        }
+        return snapshot
+    }
+
+    static func changesJSON(_ db: Database, _ gallery: Int64, from: Int64, to: Int64, stages: [BatchUpdate], touched: Set<Int64>) throws -> ChangesJSON {
+        let items: [ItemJSON]
+        if touched.isEmpty {
+            items = []
+        } else {
+            items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE id IN (\(touched.sorted().map(String.init).joined(separator: ",")))").map(\.json)
+        }
+        let sections = try Row.fetchAll(db, sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [gallery])
+            .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
+        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections)
+    }
+
+    /// Items of `target` that are new or whose content version differs from `source`.
+    static func touched(from source: Snapshot, to target: Snapshot) -> Set<Int64> {
+        var out: Set<Int64> = []
+        for s in 0..<target.sectionCount {
+            let ids = target.items(inSection: s), versions = target.versions(inSection: s)
+            for i in 0..<ids.count where source.version(of: ids[i]) != versions[i] { out.insert(Int64(ids[i].rawValue)) }
+        }
+        return out
+    }
+
+    /// What changed since `version`: the engine's staged diff from the snapshot at that version
+    /// (rebuilt from the in-memory window) to now, or nil when the version is outside the window.
+    public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
+        try await pool.writeWithoutTransaction { db in
+            _ = try self._loadLive(db, gallery)
+            let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
+                let g = state[gallery]!
+                return (g.version, g.snapshot(at: version), g.snapshot)
+            }
+            guard let old else { return nil }
+            let stages = try StagedChangeset(from: old, to: now).stages
+            return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: Self.touched(from: old, to: now))
+        }
+    }
+
+    /// A live stream of the gallery's versions. With `since`, it starts with the changes from
+    /// that version to now (or the full snapshot when that version is outside the window); then
+    /// every committed version, in order, with nothing skipped.
+    public func subscribe(gallery: Int64, since: Int64?) async throws -> (AsyncStream<GalleryEvent>, cancel: @Sendable () -> Void) {
+        let id = nextSubscriber.add(1, ordering: .relaxed).newValue
+        let (stream, continuation) = AsyncStream<GalleryEvent>.makeStream(bufferingPolicy: .unbounded)
+        try await pool.writeWithoutTransaction { db in
+            _ = try self._loadLive(db, gallery)
+            // On the writer queue: no commit can happen between the catch-up and the registration.
+            let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
+                let g = state[gallery]!
+                return (g.version, since.flatMap { g.snapshot(at: $0) }, g.snapshot)
+            }
+            if let since, since != current {
+                if let old {
+                    let stages = try StagedChangeset(from: old, to: now).stages
+                    continuation.yield(.changes(try Self.changesJSON(db, gallery, from: since, to: current, stages: stages,
+                                                                      touched: Self.touched(from: old, to: now))))
+                } else {
+                    continuation.yield(.snapshot(try Self.snapshot(db, gallery)))
+                }
+            } else if since == nil {
+                continuation.yield(.snapshot(try Self.snapshot(db, gallery)))
+            }
+            self.live.withLock { state in state[gallery]?.subscribers[id] = continuation }
+        }
+        let cancel: @Sendable () -> Void = { [weak self] in
+            _ = self?.live.withLock { state in state[gallery]?.subscribers.removeValue(forKey: id) }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in cancel() }
+        return (stream, cancel)
+    }
+}

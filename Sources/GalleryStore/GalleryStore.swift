@@ -1,0 +1,256 @@
+import Foundation
+import GRDB
+import GridEngine
+import GalleryCore
+import Synchronization
+
+/// Galleries, sections and items in SQLite (WAL, through a GRDB `DatabasePool`) plus
+/// content-addressed image files, in one data folder:
+///
+///     let store = try GalleryStore(folder: URL(fileURLWithPath: "gallery-data"))
+///     let g = try await store.createGallery(name: "Fruit")
+///     let result = try await store.apply(gallery: g.id, baseVersion: g.version, [.move(items: [1], to: .end(section: 2))])
+///
+/// Every batch is one write transaction that also bumps the gallery version and appends to the
+/// operation log; memory (snapshots, live streams) is updated only after the commit, on the
+/// writer's queue, so versions reach subscribers in order.
+public final class GalleryStore: Sendable {
+    public let pool: DatabasePool
+    public let files: ImageFiles
+    let live = Mutex<[Int64: LiveGallery]>([:])
+    let nextSubscriber = Atomic<Int>(0)
+
+    public init(folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var config = Configuration()
+        config.prepareDatabase { db in
+            // NORMAL is durable against a killed process in WAL mode (the OS keeps the log);
+            // only a power cut can drop the newest commits.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        config.busyMode = .timeout(10)
+        pool = try DatabasePool(path: folder.appendingPathComponent("gallery.sqlite").path, configuration: config)
+        try Migrations.migrator.migrate(pool)
+        files = try ImageFiles(root: folder.appendingPathComponent("images"))
+    }
+
+    static func now() -> Double { Date().timeIntervalSince1970 }
+
+    // MARK: Galleries (documents, F25)
+
+    public func listGalleries() async throws -> [GalleryInfo] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT g.id, g.name, g.version, g.createdAt,
+                       (SELECT COUNT(*) FROM item i WHERE i.galleryId = g.id AND i.trashed = 0) AS itemCount
+                FROM gallery g ORDER BY g.id
+                """).map(Self.galleryInfo)
+        }
+    }
+
+    static func galleryInfo(_ row: Row) -> GalleryInfo {
+        GalleryInfo(id: row["id"], name: row["name"], version: row["version"], itemCount: row["itemCount"] ?? 0, createdAt: row["createdAt"])
+    }
+
+    public func gallery(_ id: Int64) async throws -> GalleryInfo {
+        try await pool.read { db in try Self.galleryInfo(db, id) }
+    }
+
+    static func galleryInfo(_ db: Database, _ id: Int64) throws -> GalleryInfo {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT g.id, g.name, g.version, g.createdAt,
+                   (SELECT COUNT(*) FROM item i WHERE i.galleryId = g.id AND i.trashed = 0) AS itemCount
+            FROM gallery g WHERE g.id = ?
+            """, arguments: [id]) else { throw StoreError.galleryNotFound(id) }
+        return galleryInfo(row)
+    }
+
+    /// A new gallery with one empty section.
+    public func createGallery(name: String, firstSection: String = "Section 1") async throws -> GalleryInfo {
+        let name = try Self.checkName(name)
+        return try await pool.write { db in
+            var g = GalleryRecord(id: nil, name: name, version: 0, createdAt: Self.now())
+            try g.insert(db)
+            g.id = db.lastInsertedRowID
+            var s = SectionRecord(id: nil, galleryId: g.id!, title: firstSection, rank: RankKey.between(nil, nil), deleted: false)
+            try s.insert(db)
+            return try Self.galleryInfo(db, g.id!)
+        }
+    }
+
+    static func checkName(_ name: String) throws -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw StoreError.invalid("name must not be empty") }
+        guard trimmed.count <= 200 else { throw StoreError.invalid("name is longer than 200 characters") }
+        return trimmed
+    }
+
+    public func renameGallery(_ id: Int64, name: String) async throws -> GalleryInfo {
+        let name = try Self.checkName(name)
+        return try await pool.write { db in
+            try db.execute(sql: "UPDATE gallery SET name = ? WHERE id = ?", arguments: [name, id])
+            guard db.changesCount == 1 else { throw StoreError.galleryNotFound(id) }
+            return try Self.galleryInfo(db, id)
+        }
+    }
+
+    /// A copy of the gallery: same sections, items (with new ids), ranks and images; the trash is not copied.
+    public func duplicateGallery(_ id: Int64, name: String?) async throws -> GalleryInfo {
+        try await pool.write { db in
+            let source = try Self.galleryInfo(db, id)
+            let newName = try Self.checkName(name ?? "\(source.name) copy")
+            try db.execute(sql: "INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?)", arguments: [newName, Self.now()])
+            let newId = db.lastInsertedRowID
+            let sections = try SectionRecord.fetchAll(db, sql: "SELECT * FROM section WHERE galleryId = ? AND deleted = 0", arguments: [id])
+            for s in sections {
+                try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [newId, s.title, s.rank])
+                let newSection = db.lastInsertedRowID
+                try db.execute(sql: """
+                    INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
+                    SELECT ?, ?, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ?
+                    FROM item WHERE sectionId = ? AND trashed = 0
+                    """, arguments: [newId, newSection, Self.now(), s.id])
+            }
+            return try Self.galleryInfo(db, newId)
+        }
+    }
+
+    public func deleteGallery(_ id: Int64) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM gallery WHERE id = ?", arguments: [id])
+            guard db.changesCount == 1 else { throw StoreError.galleryNotFound(id) }
+        }
+        let subscribers = live.withLock { state in state.removeValue(forKey: id)?.subscribers ?? [:] }
+        for (_, c) in subscribers { c.yield(.deleted); c.finish() }
+    }
+
+    // MARK: Reading
+
+    /// The whole gallery at its current version, in one read transaction.
+    public func snapshot(_ id: Int64) async throws -> GallerySnapshotJSON {
+        try await pool.read { db in try Self.snapshot(db, id) }
+    }
+
+    static func snapshot(_ db: Database, _ id: Int64) throws -> GallerySnapshotJSON {
+        let info = try galleryInfo(db, id)
+        let sections = try SectionRecord.fetchAll(db, sql: "SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [id])
+        let items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? AND trashed = 0 ORDER BY sectionId, rank, id", arguments: [id])
+        var bySection: [Int64: [ItemJSON]] = [:]
+        for item in items { bySection[item.sectionId, default: []].append(item.json) }
+        return GallerySnapshotJSON(gallery: info, version: info.version,
+                                   sections: sections.map { SectionJSON(id: $0.id!, title: $0.title, items: bySection[$0.id!] ?? []) })
+    }
+
+    public func item(_ id: Int64) async throws -> ItemJSON {
+        try await pool.read { db in
+            guard let r = try ItemRecord.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) else { throw StoreError.itemNotFound(id) }
+            return r.json
+        }
+    }
+
+    /// Trashed items of a gallery, newest first (F21).
+    public func trash(_ id: Int64) async throws -> [ItemJSON] {
+        try await pool.read { db in
+            _ = try Self.galleryInfo(db, id)
+            return try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? AND trashed = 1 ORDER BY trashedAt DESC, id", arguments: [id]).map(\.json)
+        }
+    }
+
+    /// Items still pending (after a restart: fetches and thumbnails that were interrupted).
+    public func pendingItems() async throws -> [ItemJSON] {
+        try await pool.read { db in
+            try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE state = 'pending' ORDER BY id").map(\.json)
+        }
+    }
+
+    /// True when some item still refers to this image.
+    public func isReferenced(hash: String) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? false
+        }
+    }
+
+    /// The engine snapshot of the live items, read from the database (cold start of a gallery).
+    static func engineSnapshot(_ db: Database, _ id: Int64) throws -> Snapshot {
+        let sectionIds = try Int64.fetchAll(db, sql: "SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [id])
+        var items: [Int64: ([ItemID], [UInt32])] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, sectionId, contentVersion FROM item WHERE galleryId = ? AND trashed = 0 ORDER BY sectionId, rank, id", arguments: [id])
+        while let row = try rows.next() {
+            let s: Int64 = row[1]
+            items[s, default: ([], [])].0.append(ItemID(UInt64(row[0] as Int64)))
+            items[s, default: ([], [])].1.append(UInt32(truncatingIfNeeded: row[2] as Int64))
+        }
+        do {
+            return try Snapshot(sectionIds.map { s in (id: SectionID(UInt64(s)), items: items[s]?.0 ?? [], versions: items[s]?.1 ?? []) })
+        } catch {
+            throw StoreError.corrupt(error.message)
+        }
+    }
+}
+
+extension GalleryStore {
+    /// The gallery an item belongs to (trashed or not).
+    public func galleryOf(item: Int64) async throws -> Int64 {
+        try await pool.read { db in
+            guard let g = try Int64.fetchOne(db, sql: "SELECT galleryId FROM item WHERE id = ?", arguments: [item]) else {
+                throw StoreError.itemNotFound(item)
+            }
+            return g
+        }
+    }
+
+    /// Galleries with items waiting for this URL's fetch.
+    public func galleriesWaiting(for url: String) async throws -> [Int64] {
+        try await pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT DISTINCT galleryId FROM item WHERE sourceURL = ? AND state = 'pending' AND fileHash IS NULL",
+                               arguments: [url])
+        }
+    }
+
+    /// Ends every live stream (server shutdown: open streams would keep the server from draining).
+    public func closeAllStreams() {
+        let all = live.withLock { state -> [AsyncStream<GalleryEvent>.Continuation] in
+            var out: [AsyncStream<GalleryEvent>.Continuation] = []
+            for key in state.keys {
+                out.append(contentsOf: state[key]!.subscribers.values)
+                state[key]!.subscribers = [:]
+            }
+            return out
+        }
+        for c in all { c.finish() }
+    }
+
+    /// Number of open live streams of a gallery (tests, logs).
+    public func subscriberCount(gallery: Int64) -> Int {
+        live.withLock { $0[gallery]?.subscribers.count ?? 0 }
+    }
+}
+
+extension GalleryStore {
+    /// Creates a whole gallery (an import) in one transaction: all of it or nothing.
+    public func importGallery(name: String, sections: [(title: String, items: [NewItem])]) async throws -> (GalleryInfo, [ItemJSON]) {
+        let name = try Self.checkName(name)
+        let sections = sections.isEmpty ? [(title: "Section 1", items: [NewItem]())] : sections
+        return try await pool.write { db in
+            try db.execute(sql: "INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?)", arguments: [name, Self.now()])
+            let gallery = db.lastInsertedRowID
+            let sectionKeys = RankKey.keys(sections.count, between: nil, and: nil)
+            var created: [Int64] = []
+            for (section, key) in zip(sections, sectionKeys) {
+                try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, section.title, key])
+                let sectionId = db.lastInsertedRowID
+                for (item, rank) in zip(section.items, RankKey.keys(section.items.count, between: nil, and: nil)) {
+                    let aspect = (item.width ?? 0) > 0 && (item.height ?? 0) > 0 ? Double(item.width!) / Double(item.height!) : 1
+                    try db.execute(sql: """
+                        INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)
+                        """, arguments: [gallery, sectionId, rank, item.title, item.sourceURL, item.fileHash, item.width, item.height,
+                                         aspect, item.state.rawValue, item.reason, Self.now()])
+                    created.append(db.lastInsertedRowID)
+                }
+            }
+            let items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? ORDER BY id", arguments: [gallery]).map(\.json)
+            return (try Self.galleryInfo(db, gallery), items)
+        }
+    }
+}

@@ -1,0 +1,22 @@
+/// Why the store refused a request. Nothing was written when one of these is thrown.
+public enum StoreError: Error, Equatable, Sendable {
+    case galleryNotFound(Int64)
+    case itemNotFound(Int64)
+    case sectionNotFound(Int64)
+    /// A request that names real things but cannot be carried out (impossible index, duplicate ids…).
+    case invalid(String)
+    /// The client's baseVersion is not the gallery's version.
+    case stale(baseVersion: Int64, currentVersion: Int64)
+    case corrupt(String)
+
+    public var message: String {
+        switch self {
+        case let .galleryNotFound(id): return "unknown gallery \(id)"
+        case let .itemNotFound(id): return "unknown item \(id)"
+        case let .sectionNotFound(id): return "unknown section \(id)"
+        case let .invalid(text): return text
+        case let .stale(base, current): return "baseVersion \(base) is stale: the gallery is at version \(current)"
+        case let .corrupt(text): return "store inconsistency: \(text)"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import GalleryCore
+
+/// An item the server creates: a dropped URL's placeholder, an upload, an imported image.
+public struct NewItem: Sendable {
+    public var title: String
+    public var sourceURL: String?
+    public var fileHash: String?
+    public var width: Int?
+    public var height: Int?
+    public var state: ItemState
+    public var reason: String?
+
+    public init(title: String, sourceURL: String? = nil, fileHash: String? = nil, width: Int? = nil, height: Int? = nil,
+                state: ItemState = .pending, reason: String? = nil) {
+        self.title = title; self.sourceURL = sourceURL; self.fileHash = fileHash
+        self.width = width; self.height = height; self.state = state; self.reason = reason
+    }
+}
+
+/// How ingestion of a pending item ended.
+public enum IngestOutcome: Sendable, Equatable {
+    case ready(hash: String, width: Int, height: Int)
+    case failed(reason: String)
+}
+
+/// Everything a write batch can contain: the clients' operations and the server's own.
+public enum StoreOperation: Sendable {
+    case client(GalleryOperation)
+    /// New items, in order, at a destination (a placeholder at the drop position, F19).
+    case insert([NewItem], at: Destination)
+    /// A pending item becomes ready or failed; its content version is bumped (a reload).
+    case finish(item: Int64, IngestOutcome)
+    /// Every pending item of the gallery waiting for this URL (the dropped one and its copies) settles at once.
+    case finishURL(String, IngestOutcome)
+}
+
+/// The answer to a batch: the new version, the staged changes from the previous one, the ids
+/// the batch created, and how many rows it wrote (moves write one row per moved item plus
+/// the version and the log row).
+public struct BatchResult: Codable, Sendable {
+    public var version: Int64
+    public var changes: ChangesJSON
+    public var createdItems: [Int64]
+    public var createdSections: [Int64]
+    public var rowsWritten: Int
+    /// Image hashes no item refers to any more (after a purge); the caller may delete their files.
+    public var orphanedHashes: [String]
+}

@@ -1,0 +1,16 @@
+/// Why an image was refused. `reason` is the text a failed item carries to the page.
+public enum ImagingError: Error, Equatable, Sendable {
+    case notAnImage
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    case undecodable(String)
+    case libvipsUnavailable
+
+    public var reason: String {
+        switch self {
+        case .notAnImage: return "not an image (no known image format)"
+        case let .tooManyPixels(w, h, limit): return "image too large: \(w)×\(h) pixels exceeds the limit of \(limit)"
+        case let .undecodable(detail): return "image could not be decoded: \(detail)"
+        case .libvipsUnavailable: return "libvips could not be initialised"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import CVips
+
+/// The two thumbnail sizes the page uses: the grid tile and the detail view.
+public enum ThumbnailSize: String, CaseIterable, Sendable {
+    case grid
+    case detail
+
+    /// Longest edge in pixels; never enlarged past the original.
+    public var maxEdge: Int {
+        switch self {
+        case .grid: return 400
+        case .detail: return 1600
+        }
+    }
+}
+
+public enum Thumbnailer {
+    /// A JPEG thumbnail fitting `maxEdge` × `maxEdge`. Decodes the whole image (shrink-on-load where the
+    /// format allows), so truncated or corrupt files fail here even when their header probed fine.
+    public static func jpeg(from bytes: [UInt8], maxEdge: Int, quality: Int = 82) throws(ImagingError) -> [UInt8] {
+        guard Vips.ready else { throw .libvipsUnavailable }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        let rc = bytes.withUnsafeBytes { raw in
+            gallery_vips_thumbnail_jpeg(raw.baseAddress, raw.count, Int32(maxEdge), Int32(maxEdge), Int32(quality), &out, &length)
+        }
+        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        return Vips.take(out, length)
+    }
+
+    public static func jpeg(from bytes: [UInt8], size: ThumbnailSize) throws(ImagingError) -> [UInt8] {
+        try jpeg(from: bytes, maxEdge: size.maxEdge)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import AsyncHTTPClient
+import NIOCore
+import GRDB
+import GalleryCore
+import GalleryStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The built `gallery` binary, killed with SIGKILL in the middle of batches and fetches.
+@Suite(.serialized) struct CrashRecoveryTests {
+    static var binary: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
+    }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+
+    static func spawn(data: URL, port: Int) throws -> Process {
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["serve", "--port", "\(port)", "--data", data.path, "--web", data.appendingPathComponent("web").path,
+                       "--allow-private-addresses", "--no-sample", "--log-level", "warning"]
+        let log = FileHandle(forWritingAtPath: data.appendingPathComponent("server.log").path)
+        p.standardOutput = log
+        p.standardError = log
+        try p.run()
+        return p
+    }
+
+    static func waitReady(_ port: Int) async throws {
+        for _ in 0..<200 {
+            if let r = try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries"), timeout: .seconds(2)),
+               r.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("server on \(port) did not start")
+    }
+
+    static func get<T: Decodable>(_ port: Int, _ path: String, as: T.Type = T.self) async throws -> T {
+        let r = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+        return try JSONDecoder().decode(T.self, from: Data(try await r.body.collect(upTo: 16 << 20).readableBytesView))
+    }
+
+    @Test func killDashNineLosesNoAcknowledgedItemAndLeavesNoHalfAppliedBatch() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
+        let port = Self.freePort()
+        var child = try Self.spawn(data: data, port: port)
+        try await Self.waitReady(port)
+
+        let (_, created) = try await post(port, "/api/galleries", #"{"name": "Crash"}"#)
+        let gallery = try JSONDecoder().decode(GalleryInfo.self, from: created).id
+        // Acknowledged placeholders whose fetch (2 s) is in flight when the process dies.
+        var acknowledged: [Int64] = []
+        for _ in 0..<6 {
+            let (status, body) = try await post(port, "/api/galleries/\(gallery)/urls", #"{"url": "\#(images.base)/slow.jpg?ms=2000"}"#)
+            #expect(status == 202)
+            acknowledged += try JSONDecoder().decode(CreatedItems.self, from: body).items.map(\.id)
+        }
+        let seedIds = acknowledged
+        // Batches of three copies each, as fast as they go, until the kill.
+        let writer = Task { () -> [Int64] in
+            var mine: [Int64] = []
+            var k = 0
+            while !Task.isCancelled {
+                let ids = (0..<3).map { seedIds[($0 + k) % seedIds.count] }
+                guard let (status, body) = try? await post(port, "/api/galleries/\(gallery)/batch",
+                                                           #"{"operations": [{"op": "copy", "items": \#(ids), "to": {"after": \#(ids[0])}}]}"#),
+                      status == 200, let answer = try? JSONDecoder().decode(BatchAnswer.self, from: body) else { break }
+                mine += answer.createdItems
+                k += 1
+            }
+            return mine
+        }
+        try await Task.sleep(for: .milliseconds(700))
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+        acknowledged += await writer.value
+        #expect(acknowledged.count > 30, "batches were acknowledged before the kill (\(acknowledged.count))")
+
+        child = try Self.spawn(data: data, port: port)
+        try await Self.waitReady(port)
+        // Every acknowledged item is there.
+        let snapshot: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
+        let live = Set(snapshot.sections.flatMap { $0.items.map(\.id) })
+        #expect(Set(acknowledged).isSubset(of: live), "missing: \(Set(acknowledged).subtracting(live).sorted().prefix(5))")
+        // Fetches cut by the kill resume and finish.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        var states: [ItemState] = []
+        while clock.now < deadline {
+            let s: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
+            states = s.sections.flatMap { $0.items.map(\.state) }
+            if !states.contains(.pending) { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(!states.contains(.pending))
+        let first: ItemJSON = try await Self.get(port, "/api/items/\(seedIds[0])")
+        #expect(first.state == .ready, "\(first.reason ?? "")")
+
+        child.terminate()
+        child.waitUntilExit()
+        #expect(child.terminationReason == .exit && child.terminationStatus == 0, "SIGTERM is a clean shutdown")
+
+        // No half-applied batch: one log row per version, and exactly three items per logged copy batch.
+        let pool = try DatabasePool(path: data.appendingPathComponent("gallery.sqlite").path)
+        let (version, logged, copies, items) = try await pool.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])!,
+             try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery])!,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ? AND payload LIKE '%\"copy\"%'", arguments: [gallery])!,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ?", arguments: [gallery])!)
+        }
+        #expect(version == logged)
+        #expect(items == seedIds.count + 3 * copies)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import GalleryCore
+import GalleryServer
+import GalleryStore
+
+/// A configuration on a fresh temporary data folder, with small limits so the refusal paths are cheap to reach.
+func testConfiguration(allowPrivate: Bool = true) -> ServerConfiguration {
+    var c = ServerConfiguration()
+    c.dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-server-\(UUID().uuidString)")
+    c.webFolder = c.dataFolder.appendingPathComponent("web")
+    c.allowPrivateAddresses = allowPrivate
+    c.createSampleGallery = false
+    c.maxFetchBytes = 1 << 20
+    c.maxUploadBytes = 2 << 20
+    c.maxPixels = 10_000_000
+    c.fetchTimeout = .seconds(3)
+    return c
+}
+
+let quietLogger: Logger = {
+    var l = Logger(label: "gallery-test")
+    l.logLevel = .warning
+    return l
+}()
+
+func makeServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> GalleryServer {
+    var c = testConfiguration()
+    configure(&c)
+    return try await GalleryServer(configuration: c, logger: quietLogger)
+}
+
+extension TestClientProtocol {
+    func json<T: Decodable>(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, as: T.Type = T.self,
+                            status: HTTPResponse.Status = .ok, sourceLocation: SourceLocation = #_sourceLocation) async throws -> T {
+        let r = try await execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: body.map { ByteBuffer(string: $0) })
+        #expect(r.status == status, "\(method) \(uri): \(String(buffer: r.body))", sourceLocation: sourceLocation)
+        return try JSONDecoder().decode(T.self, from: Data(r.body.readableBytesView))
+    }
+
+    /// The JSON error of a refused request, after checking its status.
+    func error(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil, status: HTTPResponse.Status,
+               sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
+        let r = try await execute(uri: uri, method: method, headers: [.contentType: "application/json"], body: body.map { ByteBuffer(string: $0) })
+        #expect(r.status == status, "\(method) \(uri): \(String(buffer: r.body))", sourceLocation: sourceLocation)
+        let e = try JSONDecoder().decode(ErrorBody.self, from: Data(r.body.readableBytesView))
+        #expect(e.error.status == Int(status.code), sourceLocation: sourceLocation)
+        return e.error.message
+    }
+
+    func snapshot(_ gallery: Int64) async throws -> GallerySnapshotJSON { try await json(.get, "/api/galleries/\(gallery)") }
+
+    func newGallery(_ name: String = "Test") async throws -> GallerySnapshotJSON {
+        let g: GalleryInfo = try await json(.post, "/api/galleries", #"{"name": "\#(name)"}"#, status: .created)
+        return try await snapshot(g.id)
+    }
+
+    /// Waits until ingestion has settled the item (ready or failed).
+    func settled(_ item: Int64, timeout: Duration = .seconds(20)) async throws -> ItemJSON {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while true {
+            let i: ItemJSON = try await json(.get, "/api/items/\(item)")
+            if i.state != .pending || clock.now > deadline { return i }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    func dropURL(_ gallery: Int64, _ url: String, to: String? = nil) async throws -> ItemJSON {
+        let body = to.map { #"{"url": "\#(url)", "to": \#($0)}"# } ?? #"{"url": "\#(url)"}"#
+        let created: CreatedItems = try await json(.post, "/api/galleries/\(gallery)/urls", body, status: .accepted)
+        return created.items[0]
+    }
+}
+
+struct ErrorBody: Decodable {
+    struct Inner: Decodable { var status: Int; var message: String }
+    var error: Inner
+}
+
+struct CreatedItems: Decodable { var version: Int64; var items: [ItemJSON] }
+
+struct BatchAnswer: Decodable {
+    var version: Int64
+    var changes: ChangesJSON
+    var createdItems: [Int64]
+    var createdSections: [Int64]
+    var rowsWritten: Int
+}
+
+func ops(_ json: String, base: Int64? = nil) -> String {
+    base.map { #"{"baseVersion": \#($0), "operations": [\#(json)]}"# } ?? #"{"operations": [\#(json)]}"#
+}
+
+func titles(_ s: GallerySnapshotJSON) -> [[String]] { s.sections.map { $0.items.map(\.title) } }

@@ -1,0 +1,88 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Imaging
+
+/// A real local HTTP server for the URL-drop tests: good, slow, huge, truncated, bomb,
+/// non-image and redirecting responses. Runs on 127.0.0.1 on a free port.
+final class TestImageServer: Sendable {
+    let port: Int
+    private let group: ServiceGroup
+    private let task: Task<Void, Error>
+    static let good: [UInt8] = try! SampleImages.jpeg(width: 300, height: 200, red: 200, green: 50, blue: 50, title: "Good")
+
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    static func start() async throws -> TestImageServer {
+        let router = Router()
+        let jpeg = good
+        router.get("good.jpg") { _, _ in Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg))) }
+        router.get("slow.jpg") { request, _ in
+            let ms = Int(request.uri.queryParameters.get("ms") ?? "1500") ?? 1500
+            try await Task.sleep(for: .milliseconds(ms))
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
+        router.get("huge.jpg") { _, _ in
+            // Declares 50 MB and streams it.
+            Response(status: .ok, headers: [.contentType: "image/jpeg", .contentLength: "\(50 << 20)"],
+                     body: ResponseBody(contentLength: 50 << 20) { writer in
+                         let chunk = ByteBuffer(repeating: 0xAB, count: 1 << 20)
+                         for _ in 0..<50 { try await writer.write(chunk) }
+                         try await writer.finish(nil)
+                     })
+        }
+        router.get("endless.jpg") { _, _ in
+            // No Content-Length: only the streaming count can stop it.
+            Response(status: .ok, headers: [.contentType: "image/jpeg"], body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(bytes: jpeg))
+                let chunk = ByteBuffer(repeating: 0xAB, count: 256 << 10)
+                for _ in 0..<400 { try await writer.write(chunk) }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("truncated.jpg") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg.prefix(jpeg.count / 2))))
+        }
+        let bomb = try SampleImages.plainPNG(width: 5000, height: 4000)
+        router.get("bomb.png") { _, _ in Response(status: .ok, headers: [.contentType: "image/png"], body: .init(byteBuffer: ByteBuffer(bytes: bomb))) }
+        router.get("page.html") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html><body>not an image</body></html>")))
+        }
+        router.get("missing.jpg") { _, _ in Response(status: .notFound) }
+        router.get("redirect") { request, _ in
+            let to = request.uri.queryParameters.get("to") ?? "/good.jpg"
+            return Response(status: .found, headers: [.location: to])
+        }
+        router.get("loop") { _, _ in Response(status: .found, headers: [.location: "/loop"]) }
+
+        let portBox = PortBox()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in await portBox.set(channel.localAddress!.port!) },
+                              logger: Logger(label: "test-image-server", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
+        let task = Task { try await group.run() }
+        let port = await portBox.wait()
+        return TestImageServer(port: port, group: group, task: task)
+    }
+
+    private init(port: Int, group: ServiceGroup, task: Task<Void, Error>) {
+        self.port = port; self.group = group; self.task = task
+    }
+
+    func stop() async {
+        await group.triggerGracefulShutdown()
+        _ = try? await task.value
+    }
+}
+
+actor PortBox {
+    private var port: Int?
+    private var waiters: [CheckedContinuation<Int, Never>] = []
+    func set(_ p: Int) { port = p; for w in waiters { w.resume(returning: p) }; waiters = [] }
+    func wait() async -> Int {
+        if let port { return port }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+}

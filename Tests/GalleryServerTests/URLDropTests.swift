@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import Hummingbird
+import HummingbirdTesting
+import GalleryCore
+import GalleryServer
+
+/// Dropped URLs against a real local image server (F18, F19, F16, B6).
+@Suite(.serialized) struct URLDropTests {
+    @Test func aDroppedURLIsAPendingPlaceholderAtOnceThenReadyWithThumbnails() async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let server = try await makeServer()
+        try await server.application().test(.router) { client in
+            let g = try await client.newGallery()
+            let section = g.sections[0].id
+            // The slow image takes 1.5 s; the answer comes before it.
+            let clock = ContinuousClock()
+            let t0 = clock.now
+            let item = try await client.dropURL(g.gallery.id, "\(images.base)/slow.jpg?ms=1500", to: #"{"section": \#(section), "index": 0}"#)
+            #expect(clock.now - t0 < .milliseconds(1000))
+            #expect(item.state == .pending && item.aspect == 1 && item.thumbnails == nil)
+            #expect(try await client.snapshot(g.gallery.id).sections[0].items.map(\.id) == [item.id])
+            let done = try await client.settled(item.id)
+            #expect(done.state == .ready, "\(done.reason ?? "")")
+            #expect(done.width == 300 && done.height == 200 && abs(done.aspect - 1.5) < 1e-9)
+            #expect(done.version == item.version + 1)
+            // Thumbnails: strong caching, revalidation answered 304.
+            let grid = try await client.execute(uri: done.thumbnails!.grid, method: .get)
+            #expect(grid.status == .ok && grid.headers[.cacheControl]?.contains("immutable") == true)
+            let etag = try #require(grid.headers[.eTag])
+            let again = try await client.execute(uri: done.thumbnails!.grid, method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            let detail = try await client.execute(uri: done.thumbnails!.detail, method: .get)
+            #expect(detail.status == .ok)
+            let original = try await client.execute(uri: done.thumbnails!.original, method: .get)
+            #expect(Array(original.body.readableBytesView) == TestImageServer.good)
+        }
+    }
+
+    @Test func theSettledPlaceholderKeepsItsCurrentPlaceAfterOtherEdits() async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let server = try await makeServer()
+        let start = try await seeded(server, n: 3)
+        try await server.application().test(.router) { client in
+            let g = start.gallery.id
+            let item = try await client.dropURL(g, "\(images.base)/slow.jpg?ms=800", to: #"{"before": \#(start.sections[0].items[1].id)}"#)
+            // Meanwhile the placeholder is moved to the other section (F19: commit at the current index path).
+            let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch",
+                                                       ops(#"{"op": "move", "items": [\#(item.id)], "to": {"section": \#(start.sections[1].id), "index": 2}}"#))
+            #expect(try await client.settled(item.id).state == .ready)
+            let s = try await client.snapshot(g)
+            #expect(s.sections[1].items[2].id == item.id && s.sections[1].items[2].state == .ready)
+        }
+    }
+
+    @Test(arguments: [
+        ("huge.jpg", "too large: 52428800 bytes"),
+        ("endless.jpg", "too large: more than"),
+        ("truncated.jpg", "image could not be decoded"),
+        ("page.html", "not an image"),
+        ("bomb.png", "image too large: 5000×4000 pixels exceeds the limit of 10000000"),
+        ("missing.jpg", "HTTP 404"),
+        ("loop", "too many redirects"),
+        ("slow.jpg?ms=6000", "timed out after 3 s"),
+        ("redirect?to=http://169.254.169.254/latest/meta-data/", "redirect refused: 169.254.169.254 is a cloud metadata address"),
+        ("redirect?to=file:///etc/passwd", "redirect refused: scheme \"file\""),
+        ("redirect?to=http://[fe80::1]/x.jpg", "link-local"),
+    ])
+    func badSourcesBecomeFailedSquareTilesWithTheReason(path: String, reason: String) async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let server = try await makeServer()
+        try await server.application().test(.router) { client in
+            let g = try await client.newGallery()
+            let item = try await client.dropURL(g.gallery.id, "\(images.base)/\(path)")
+            #expect(item.state == .pending)
+            let done = try await client.settled(item.id)
+            #expect(done.state == .failed)
+            #expect(done.reason?.contains(reason) == true, "\(done.reason ?? "nil")")
+            #expect(done.aspect == 1 && done.thumbnails == nil)
+            // The failed item stays in the gallery (nothing lost); the page shows the error tile.
+            #expect(try await client.snapshot(g.gallery.id).sections[0].items.map(\.id) == [item.id])
+        }
+    }
+
+    @Test func aRedirectToAGoodImageIsFollowed() async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let server = try await makeServer()
+        try await server.application().test(.router) { client in
+            let g = try await client.newGallery()
+            let item = try await client.dropURL(g.gallery.id, "\(images.base)/redirect?to=/good.jpg")
+            #expect(try await client.settled(item.id).state == .ready)
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import Testing
+import Foundation
+import GridEngine
+import GalleryCore
+@testable import GalleryStore
+
+@Suite struct BatchTests {
+    @Test func moveOneItemWritesOneItemRowPlusVersionAndLog() async throws {
+        let (store, _) = try makeStore()
+        let (g, sections) = try await makeGallery(store, sections: 2, perSection: 50)
+        let snap = try await store.snapshot(g.id)
+        let moved = snap.sections[0].items[3].id
+        let r = try await store.apply(gallery: g.id, baseVersion: g.version, [.move(items: [moved], to: .index(section: sections[1], index: 10))])
+        #expect(r.rowsWritten == 3)
+        #expect(r.version == g.version + 1)
+        let after = try await store.snapshot(g.id)
+        #expect(after.sections[1].items[10].id == moved)
+        #expect(after.sections[0].items.count == 49 && after.sections[1].items.count == 51)
+        // The staged changes turn the old snapshot into the new one.
+        var s = try Snapshot(gallery: snap)
+        try replay(r.changes, on: &s)
+        #expect(s == (try Snapshot(gallery: after)))
+    }
+
+    @Test func moveSeveralBeforeAndAfterAnAnchorKeepsTheirOrder() async throws {
+        let (store, _) = try makeStore()
+        let (g, _) = try await makeGallery(store, sections: 1, perSection: 10)
+        let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
+        _ = try await store.apply(gallery: g.id, [.move(items: [ids[8], ids[1]], to: .before(item: ids[5]))])
+        #expect(titles(try await store.snapshot(g.id)) == [["0-0", "0-2", "0-3", "0-4", "0-8", "0-1", "0-5", "0-6", "0-7", "0-9"]])
+        _ = try await store.apply(gallery: g.id, [.move(items: [ids[0]], to: .after(item: ids[9]))])
+        #expect(titles(try await store.snapshot(g.id))[0].last == "0-0")
+    }
+
+    @Test func swapExchangesPlacesAcrossSections() async throws {
+        let (store, _) = try makeStore()
+        let (g, _) = try await makeGallery(store, sections: 2, perSection: 3)
+        let snap = try await store.snapshot(g.id)
+        let r = try await store.apply(gallery: g.id, [.swap(snap.sections[0].items[0].id, snap.sections[1].items[2].id)])
+        #expect(r.rowsWritten == 4)
+        #expect(titles(try await store.snapshot(g.id)) == [["1-2", "0-1", "0-2"], ["1-0", "1-1", "0-0"]])
+    }
+
+    @Test func copyMakesNewItemsInOrderAndLeavesOriginals() async throws {
+        let (store, _) = try makeStore()
+        let (g, sections) = try await makeGallery(store, sections: 2, perSection: 3)
+        let snap = try await store.snapshot(g.id)
+        let r = try await store.apply(gallery: g.id, [.copy(items: [snap.sections[0].items[2].id, snap.sections[0].items[0].id], to: .index(section: sections[1], index: 1))])
+        #expect(r.createdItems.count == 2)
+        #expect(titles(try await store.snapshot(g.id)) == [["0-0", "0-1", "0-2"], ["1-0", "0-2", "0-0", "1-1", "1-2"]])
+    }
+
+    @Test func trashRestoreAndPurgeKeepThePlace() async throws {
+        let (store, _) = try makeStore()
+        let (g, _) = try await makeGallery(store, sections: 1, perSection: 5)
+        let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
+        _ = try await store.apply(gallery: g.id, [.trash(items: [ids[1], ids[3]])])
+        #expect(titles(try await store.snapshot(g.id)) == [["0-0", "0-2", "0-4"]])
+        #expect(try await store.trash(g.id).map(\.id).sorted() == [ids[1], ids[3]])
+        // Meanwhile something else moves; the restored item still goes back between its old neighbours.
+        _ = try await store.apply(gallery: g.id, [.move(items: [ids[4]], to: .index(section: try await store.snapshot(g.id).sections[0].id, index: 0))])
+        _ = try await store.apply(gallery: g.id, [.restore(items: [ids[1]])])
+        #expect(titles(try await store.snapshot(g.id)) == [["0-4", "0-0", "0-1", "0-2"]])
+        _ = try await store.apply(gallery: g.id, [.purge(items: [ids[3]])])
+        #expect(try await store.trash(g.id).isEmpty)
+        await #expect(throws: StoreError.itemNotFound(ids[3])) { try await store.apply(gallery: g.id, [.restore(items: [ids[3]])]) }
+        await #expect(throws: StoreError.invalid("purge: item \(ids[0]) is not in the trash")) { try await store.apply(gallery: g.id, [.purge(items: [ids[0]])]) }
+    }
+
+    @Test func deletedSectionComesBackWithARestoredItem() async throws {
+        let (store, _) = try makeStore()
+        let (g, sections) = try await makeGallery(store, sections: 3, perSection: 2)
+        let middle = try await store.snapshot(g.id).sections[1].items.map(\.id)
+        _ = try await store.apply(gallery: g.id, [.deleteSection(sections[1])])
+        #expect(titles(try await store.snapshot(g.id)) == [["0-0", "0-1"], ["2-0", "2-1"]])
+        _ = try await store.apply(gallery: g.id, [.restore(items: [middle[1]])])
+        let s = try await store.snapshot(g.id)
+        #expect(s.sections.map(\.id) == sections)
+        #expect(titles(s) == [["0-0", "0-1"], ["1-1"], ["2-0", "2-1"]])
+    }
+
+    @Test func aFailingOperationLeavesTheWholeBatchUnapplied() async throws {
+        let (store, _) = try makeStore()
+        let (g, sections) = try await makeGallery(store, sections: 1, perSection: 4)
+        let before = try await store.snapshot(g.id)
+        let ids = before.sections[0].items.map(\.id)
+        await #expect(throws: StoreError.invalid("index 9 is out of range 0...3 for section \(sections[0])")) {
+            try await store.apply(gallery: g.id, [.move(items: [ids[0]], to: .end(section: sections[0])),
+                                                  .move(items: [ids[1]], to: .index(section: sections[0], index: 9))])
+        }
+        await #expect(throws: StoreError.itemNotFound(9999)) { try await store.apply(gallery: g.id, [.trash(items: [ids[2], 9999])]) }
+        await #expect(throws: StoreError.sectionNotFound(777)) { try await store.apply(gallery: g.id, [.move(items: [ids[2]], to: .end(section: 777))]) }
+        await #expect(throws: StoreError.stale(baseVersion: 0, currentVersion: before.version)) {
+            try await store.apply(gallery: g.id, baseVersion: 0, [.trash(items: [ids[0]])])
+        }
+        #expect(try await store.snapshot(g.id) == before)
+        // The in-memory snapshot was not touched either: the next batch diffs from the real state.
+        let r = try await store.apply(gallery: g.id, [.trash(items: [ids[0]])])
+        var s = try Snapshot(gallery: before)
+        try replay(r.changes, on: &s)
+        #expect(s == (try Snapshot(gallery: try await store.snapshot(g.id))))
+    }
+
+    @Test func randomBatchesKeepMemoryRowsAndCatchUpInStep() async throws {
+        let (store, folder) = try makeStore()
+        let (g, _) = try await makeGallery(store, sections: 3, perSection: 20)
+        var rng = SeededGenerator(seed: 7)
+        let start = try await store.snapshot(g.id)
+        var shown = try Snapshot(gallery: start)
+        var applied = 0
+        for _ in 0..<150 {
+            let snap = try await store.snapshot(g.id)
+            let op = randomOperation(snap, &rng)
+            guard let op else { continue }
+            let r: BatchResult
+            do { r = try await store.apply(gallery: g.id, [op]) } catch is StoreError { continue }
+            applied += 1
+            try replay(r.changes, on: &shown)
+            #expect(shown == (try Snapshot(gallery: try await store.snapshot(g.id))))
+        }
+        #expect(applied > 100)
+        // Catch-up from the start is one staged diff to the same state.
+        var caught = try Snapshot(gallery: start)
+        try replay(try #require(try await store.changes(gallery: g.id, since: start.version)), on: &caught)
+        #expect(caught == shown)
+        // A second store on the same file (a restart) reads the same gallery.
+        let reopened = try GalleryStore(folder: folder)
+        #expect(try Snapshot(gallery: try await reopened.snapshot(g.id)) == shown)
+        #expect(try await reopened.changes(gallery: g.id, since: start.version) == nil)
+    }
+}
+
+/// A random operation on a gallery snapshot (moves, copies, swaps, trash, restore, sections).
+func randomOperation(_ snap: GallerySnapshotJSON, _ rng: inout SeededGenerator) -> GalleryOperation? {
+    let all = snap.sections.flatMap { $0.items.map(\.id) }
+    func pick() -> Int64? { all.isEmpty ? nil : all[Int(rng.next() % UInt64(all.count))] }
+    func section() -> SectionJSON { snap.sections[Int(rng.next() % UInt64(snap.sections.count))] }
+    guard !snap.sections.isEmpty else { return .createSection(title: "new", index: 0) }
+    switch rng.next() % 10 {
+    case 0, 1, 2:
+        guard let a = pick() else { return nil }
+        let s = section()
+        return .move(items: [a], to: .index(section: s.id, index: Int(rng.next() % UInt64(s.items.count + 1))))
+    case 3:
+        guard let a = pick(), let b = pick(), a != b else { return nil }
+        return .move(items: [a, b], to: .end(section: section().id))
+    case 4:
+        guard let a = pick(), let b = pick(), a != b else { return nil }
+        return .swap(a, b)
+    case 5:
+        guard let a = pick(), let b = pick(), a != b else { return nil }
+        return rng.next() % 2 == 0 ? .before(a, b) : .copy(items: [a], to: .after(item: b))
+    case 6:
+        guard let a = pick() else { return nil }
+        return .trash(items: [a])
+    case 7:
+        guard let a = pick() else { return nil }
+        return .renameItem(a, title: "renamed \(rng.next() % 100)")
+    case 8:
+        return .createSection(title: "S", index: Int(rng.next() % UInt64(snap.sections.count + 1)))
+    default:
+        return .moveSection(section().id, index: Int(rng.next() % UInt64(snap.sections.count)))
+    }
+}
+
+extension GalleryOperation {
+    static func before(_ a: Int64, _ b: Int64) -> GalleryOperation { .move(items: [a], to: .before(item: b)) }
+}

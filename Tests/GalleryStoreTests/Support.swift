@@ -1,0 +1,37 @@
+import Foundation
+import GridEngine
+import GalleryCore
+@testable import GalleryStore
+
+/// A store on a real SQLite file in a fresh temporary folder.
+func makeStore() throws -> (GalleryStore, URL) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-store-\(UUID().uuidString)")
+    return (try GalleryStore(folder: folder), folder)
+}
+
+/// A gallery with `sections` sections of `perSection` pending items titled "s-i".
+func makeGallery(_ store: GalleryStore, sections: Int, perSection: Int) async throws -> (GalleryInfo, [Int64]) {
+    let g = try await store.createGallery(name: "Test")
+    let first = try await store.snapshot(g.id).sections[0].id
+    var sectionIds = [first]
+    for s in 1..<max(1, sections) {
+        let r = try await store.apply(gallery: g.id, [.createSection(title: "S\(s)", index: nil)])
+        sectionIds.append(r.createdSections[0])
+    }
+    for (s, id) in sectionIds.enumerated() where perSection > 0 {
+        let items = (0..<perSection).map { NewItem(title: "\(s)-\($0)") }
+        _ = try await store.apply(gallery: g.id, [.insert(items, at: .end(section: id))], payload: "seed")
+    }
+    return (try await store.gallery(g.id), sectionIds)
+}
+
+func titles(_ s: GallerySnapshotJSON) -> [[String]] { s.sections.map { $0.items.map(\.title) } }
+
+/// Applies the JSON stages of a change to a snapshot, validating each against it.
+func replay(_ changes: ChangesJSON, on snapshot: inout Snapshot) throws {
+    for stage in changes.stages {
+        let b = stage.batchUpdate!
+        try BatchUpdate.validate(b, against: snapshot)
+        try snapshot.apply(b)
+    }
+}
