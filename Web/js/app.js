@@ -31,6 +31,7 @@ export const app = {
     window.addEventListener('hashchange', () => this.route());
     await this.refreshGalleries();
     await this.route();
+    window.readyAt = performance.now();
     document.body.dataset.ready = '1';
   },
 

@@ -59,7 +59,7 @@ export function installDrag(app) {
         case 'itemTapped': tapped(e.id); break;
       }
     }
-    ensureLoop();
+    if (!state.loop) ensureLoop();
     view.schedule();
   }
 
@@ -97,16 +97,18 @@ export function installDrag(app) {
     });
   }
 
+  // One animation loop while the engine has a session (pending, lifted, dragging,
+  // dropping, settling): each frame it ticks the engine and draws.
   function ensureLoop() {
     if (state.loop) return;
-    const step = () => {
-      state.loop = 0;
-      run(c.tick(now()));
-      const phase = view.last?.phase;
-      if (phase && phase !== 'idle') state.loop = requestAnimationFrame(step);
-      app.updateHistoryButtons?.();
-    };
     state.loop = requestAnimationFrame(step);
+  }
+  function step() {
+    // Still marked as running while the tick's effects run, so they cannot start a second loop.
+    run(c.tick(now()));
+    view.render();
+    const phase = view.last?.phase;
+    state.loop = phase && phase !== 'idle' ? requestAnimationFrame(step) : 0;
   }
 
   // ---- pointers: touch and pen drag with a long press; the mouse only taps here

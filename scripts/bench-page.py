@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""The page in headless Chromium at 1k, 20k and 100k items: time from navigation to an
+interactive grid, requestAnimationFrame intervals (p95, max) during a 120-step drag sweep
+and during fast scrolling, and the DOM node count. Beside it, in the same run, a plain
+DOM grid (every tile an element, HTML5 drag reorder by moving nodes; what DOM sortable
+libraries do) at the same sizes.
+
+    swift build -c release --product gallery && scripts/build-wasm.sh && \
+      .venv/bin/python scripts/bench-page.py [--sizes 1000,20000,100000]
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gallery"))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def call(base, method, path, body=None, raw=None, ctype="application/json"):
+    data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+    req = urllib.request.Request(base + path, data=data, method=method, headers={"content-type": ctype} if data else {})
+    with urllib.request.urlopen(req, timeout=600) as r:
+        return json.loads(r.read() or b"null")
+
+
+def make_images(folder, n):
+    """n distinct small JPEGs of varied aspect ratios, made with libvips' CLI."""
+    paths = []
+    for i in range(n):
+        w, h = [(160, 120), (120, 160), (160, 160), (200, 100), (100, 200)][i % 5]
+        p = folder / f"img{i}.jpg"
+        colour = f"{(i * 37) % 256} {(i * 91) % 256} {(i * 53) % 256}"
+        subprocess.run(["vips", "black", str(folder / "b.v"), str(w), str(h), "--bands", "3"], check=True)
+        subprocess.run(["vips", "linear", str(folder / "b.v"), str(p), "1 1 1", colour], check=True)
+        paths.append(p)
+    return paths
+
+
+def upload(base, gallery, paths):
+    boundary = "benchboundary7d3f"
+    body = b""
+    for p in paths:
+        body += (f"--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"{p.name}\"\r\n"
+                 f"Content-Type: image/jpeg\r\n\r\n").encode() + p.read_bytes() + b"\r\n"
+    body += f"--{boundary}--\r\n".encode()
+    return call(base, "POST", f"/api/galleries/{gallery}/uploads", raw=body, ctype=f"multipart/form-data; boundary={boundary}")
+
+
+def build_gallery(base, size, images):
+    g = call(base, "POST", "/api/galleries", {"name": f"bench {size}"})
+    gid = g["id"]
+    upload(base, gid, images)
+    # Wait until the uploads are thumbnailed, then grow by copying (k rows per copy of k items).
+    for _ in range(600):
+        snap = call(base, "GET", f"/api/galleries/{gid}")
+        items = [i for s in snap["sections"] for i in s["items"]]
+        if all(i["state"] != "pending" for i in items):
+            break
+        time.sleep(0.2)
+    section = snap["sections"][0]["id"]
+    ids = [i["id"] for i in items]
+    while len(ids) < size:
+        take = ids[: size - len(ids)]
+        snap = call(base, "GET", f"/api/galleries/{gid}")
+        r = call(base, "POST", f"/api/galleries/{gid}/batch",
+                 {"baseVersion": snap["version"], "operations": [{"op": "copy", "items": take, "to": {"section": section}}]})
+        ids += r["createdItems"]
+    return gid
+
+
+RAF_RECORDER = """() => { window.__frames = []; let last = performance.now();
+  const f = (t) => { window.__frames.push(t - last); last = t; if (window.__recording) requestAnimationFrame(f); };
+  window.__recording = true; requestAnimationFrame(f); }"""
+RAF_STOP = "() => { window.__recording = false; return window.__frames.slice(1); }"
+
+
+def stats(frames):
+    if not frames:
+        return {"p95": None, "max": None, "n": 0}
+    s = sorted(frames)
+    return {"p95": round(s[min(len(s) - 1, int(len(s) * 0.95))], 1), "max": round(s[-1], 1), "n": len(s)}
+
+
+def drag_sweep(page, selector):
+    box = page.locator(selector).first.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.evaluate(RAF_RECORDER)
+    for i in range(120):
+        # A sweep across the viewport and back, through many drop positions.
+        t = i / 119
+        page.mouse.move(80 + 1000 * abs(1 - 2 * t), 150 + 550 * t)
+    frames = page.evaluate(RAF_STOP)
+    page.mouse.move(x, y)  # back home: the drop changes nothing (keys hang Playwright mid-drag)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    return stats(frames)
+
+
+def fast_scroll(page, scroller_js):
+    page.evaluate(RAF_RECORDER)
+    page.evaluate(f"""() => new Promise((done) => {{ const s = {scroller_js}; let n = 0;
+      const step = () => {{ s.scrollTop += 400; if (++n < 180) requestAnimationFrame(step); else done(); }};
+      requestAnimationFrame(step); }})""")
+    return stats(page.evaluate(RAF_STOP))
+
+
+PLAIN = """<!doctype html><html><body style="margin:0"><div id="s" style="height:100vh;overflow:auto">
+<div id="g" style="display:grid;grid-template-columns:repeat(6,1fr);gap:6px;padding:8px"></div></div><script>
+const g = document.getElementById('g'); const n = %d; const frag = document.createDocumentFragment();
+for (let i = 0; i < n; i++) { const d = document.createElement('div'); d.className = 't'; d.draggable = true;
+  d.style.cssText = 'aspect-ratio:1;background:hsl(' + (i * 37 %% 360) + ',50%%,60%%);border-radius:6px';
+  d.innerHTML = '<img src="%s" style="width:100%%;height:100%%;object-fit:cover" loading="lazy" draggable="false"><span>' + i + '</span>';
+  frag.appendChild(d); }
+g.appendChild(frag); let dragged = null;
+g.addEventListener('dragstart', (e) => { dragged = e.target.closest('.t'); });
+g.addEventListener('dragover', (e) => { e.preventDefault(); const t = e.target.closest('.t');
+  if (t && dragged && t !== dragged) { const r = t.getBoundingClientRect();
+    g.insertBefore(dragged, e.clientX < r.left + r.width / 2 ? t : t.nextSibling); } });
+window.readyAt = performance.now(); document.body.dataset.ready = '1';
+</script></body></html>"""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,20000,100000")
+    ap.add_argument("--images", type=int, default=200)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    data = Path(tempfile.mkdtemp(prefix="bench-page-"))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = subprocess.Popen([str(GALLERY), "serve", "--port", str(port), "--data", str(data / "data"), "--no-sample",
+                               "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
+                              stdout=open(data / "server.log", "wb"), stderr=subprocess.STDOUT)
+    try:
+        for _ in range(100):
+            try:
+                call(base, "GET", "/api/galleries"); break
+            except Exception:
+                time.sleep(0.2)
+        imgdir = data / "img"; imgdir.mkdir()
+        images = make_images(imgdir, args.images)
+        galleries = {}
+        for size in sizes:
+            t0 = time.time()
+            galleries[size] = build_gallery(base, size, images)
+            print(f"built gallery of {size} in {time.time() - t0:.1f} s", file=sys.stderr)
+        sample_thumb = call(base, "GET", f"/api/galleries/{galleries[sizes[0]]}")["sections"][0]["items"][0]["thumbnails"]["grid"]
+        rows = []
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+            for size in sizes:
+                ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+                page = ctx.new_page()
+                page.set_default_timeout(120000)
+                t0 = time.time()
+                page.goto(f"{base}/#/g/{galleries[size]}")
+                page.wait_for_selector("body[data-ready='1']")
+                load = page.evaluate("window.readyAt")
+                wall = (time.time() - t0) * 1000
+                page.wait_for_timeout(500)
+                nodes = page.evaluate("document.getElementsByTagName('*').length")
+                sweep = drag_sweep(page, ".cell:not([hidden])")
+                scroll = fast_scroll(page, "document.getElementById('scroller')")
+                rows.append(("gallery (engine.wasm, virtualised)", size, load, wall, sweep, scroll, nodes))
+                ctx.close()
+                # The plain DOM grid, same size, same machine, same run.
+                ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+                page = ctx.new_page()
+                page.set_default_timeout(300000)
+                page.route(f"{base}/plain", lambda route, size=size: route.fulfill(
+                    content_type="text/html", body=PLAIN % (size, base + sample_thumb)))
+                t0 = time.time()
+                page.goto(f"{base}/plain")
+                page.wait_for_selector("body[data-ready='1']")
+                load = page.evaluate("window.readyAt")
+                wall = (time.time() - t0) * 1000
+                page.wait_for_timeout(500)
+                nodes = page.evaluate("document.getElementsByTagName('*').length")
+                sweep = drag_sweep(page, ".t")
+                scroll = fast_scroll(page, "document.getElementById('s')")
+                rows.append(("plain DOM grid (all tiles, node moves)", size, load, wall, sweep, scroll, nodes))
+                ctx.close()
+            browser.close()
+        print("| page | items | ready (performance.now) | navigation → ready (wall) | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+        for name, size, load, wall, sweep, scroll, nodes in rows:
+            print(f"| {name} | {size} | {load:.0f} ms | {wall:.0f} ms | {sweep['p95']} / {sweep['max']} ms ({sweep['n']} frames) | "
+                  f"{scroll['p95']} / {scroll['max']} ms ({scroll['n']} frames) | {nodes} |")
+    finally:
+        server.terminate()
+        server.wait(10)
+        shutil.rmtree(data, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
