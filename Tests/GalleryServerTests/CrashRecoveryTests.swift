@@ -61,7 +61,7 @@ import Glibc
         defer { Task { await images.stop() } }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
         let port = Self.freePort()
         var child = try Self.spawn(data: data, port: port)
         try await Self.waitReady(port)
