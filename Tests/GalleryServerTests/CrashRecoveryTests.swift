@@ -59,7 +59,7 @@ import Glibc
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-crash-\(UUID().uuidString)")
+        let data = testFolder("crash")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
         let port = Self.freePort()
