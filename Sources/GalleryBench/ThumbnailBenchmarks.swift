@@ -15,14 +15,14 @@ func runThumbnailBenchmarks(_ o: BenchOptions) throws {
     var totalPixels = 0
     for i in 0..<o.images {
         let (w, h) = [(3000, 2000), (2000, 3000), (2400, 2400), (3600, 1600)][i % 4]
-        let jpeg = try SampleImages.jpeg(width: w, height: h, red: Double(40 + i * 3 % 200), green: Double(200 - i * 5 % 150), blue: 120, title: "Photo \(i)")
+        let jpeg = try SampleImages.jpeg(width: w, height: h, red: Double(40 + i * 3 % 200), green: Double(200 - i * 5 % 150), blue: 120, title: "Photo \(i)", noise: 24)
         let url = input.appendingPathComponent(String(format: "img%03d.jpg", i))
         try Data(jpeg).write(to: url)
         files.append(url)
         bytes.append(jpeg)
         totalPixels += w * h
     }
-    print("input: \(o.images) JPEGs, \(totalPixels / o.images / 1_000_000) megapixels each on average, \(bytes.map(\.count).reduce(0, +) >> 20) MiB")
+    print("input: \(o.images) JPEGs with photographic grain (Gaussian, sigma 24), \(totalPixels / o.images / 1_000_000) megapixels each on average, \(bytes.map(\.count).reduce(0, +) >> 20) MiB")
     print("")
     print("| tool | seconds | thumbnails/s |")
     print("| --- | ---: | ---: |")

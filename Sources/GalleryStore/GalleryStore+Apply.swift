@@ -36,7 +36,7 @@ extension GalleryStore {
             }
             let rows = db.totalChangesCount - startChanges
             // Committed: from here on nothing may fail the request, memory follows the database.
-            let stages = (try? StagedChangeset(from: before, to: ctx.work).stages) ?? []
+            let stages = Self.stages(ops, from: before, to: ctx.work)
             let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: stages, touched: ctx.touched)
             var orphaned: [String] = []
             for hash in ctx.purgedHashes.sorted() {
@@ -51,6 +51,22 @@ extension GalleryStore {
             return BatchResult(version: newVersion, changes: changes, createdItems: ctx.createdItems,
                                createdSections: ctx.createdSections, rowsWritten: rows, orphanedHashes: orphaned)
         }
+    }
+
+    /// The staged changes of a batch. A batch that moved one item (the commit of a drag, the hot
+    /// path) is one stage with one move, built directly; anything else is the engine's diff,
+    /// which walks the whole gallery (about 1.6 ms at 100k items).
+    static func stages(_ ops: [StoreOperation], from before: Snapshot, to after: Snapshot) -> [BatchUpdate] {
+        if ops.count == 1, case let .client(.move(ids, _)) = ops[0], ids.count == 1,
+           let from = before.indexPath(of: ItemID(UInt64(ids[0]))), let to = after.indexPath(of: ItemID(UInt64(ids[0]))) {
+            if from == to { return [] }
+            var b = BatchUpdate()
+            b.itemMoves = [ItemMove(from: from, to: to)]
+            b.itemCountsAfter = (0..<after.sectionCount).map { after.itemCount(inSection: $0) }
+            assert((try? before.applying(b)) == after, "single-move stage does not replay")
+            return [b]
+        }
+        return (try? StagedChangeset(from: before, to: after).stages) ?? []
     }
 
     /// The live engine snapshot of a gallery, loaded from rows on first use. Runs on the writer

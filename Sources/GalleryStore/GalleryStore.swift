@@ -72,7 +72,7 @@ public final class GalleryStore: Sendable {
             var g = GalleryRecord(id: nil, name: name, version: 0, createdAt: Self.now())
             try g.insert(db)
             g.id = db.lastInsertedRowID
-            var s = SectionRecord(id: nil, galleryId: g.id!, title: firstSection, rank: RankKey.between(nil, nil), deleted: false)
+            let s = SectionRecord(id: nil, galleryId: g.id!, title: firstSection, rank: RankKey.between(nil, nil), deleted: false)
             try s.insert(db)
             return try Self.galleryInfo(db, g.id!)
         }

@@ -5,47 +5,52 @@ import GalleryCore
 /// window of recent versions, so that a client that reconnects at an old version gets the staged
 /// diff from it to now instead of a full reload.
 ///
-/// The window keeps a base snapshot and the staged batch updates of each later version (not a
-/// snapshot per version: at 100k items each one would cost megabytes). A version older than the
-/// base, or from before the process started, is answered with the full snapshot instead.
+/// The window keeps a checkpoint snapshot every `checkpointEvery` versions (a checkpoint is a
+/// copy-on-write share of the live snapshot: storing it costs nothing on the writer's path) and
+/// the staged batch updates of every version since the oldest checkpoint. The snapshot at an old
+/// version is rebuilt from the nearest checkpoint below it by replaying at most `checkpointEvery`
+/// stages. Older than the oldest checkpoint, or from before the process started: the caller
+/// answers with the full snapshot instead.
 struct LiveGallery {
     var version: Int64
     var snapshot: Snapshot
-    var baseVersion: Int64
-    var base: Snapshot
+    var checkpoints: [(version: Int64, snapshot: Snapshot)]
     var log: [(version: Int64, stages: [BatchUpdate])] = []
     var subscribers: [Int: AsyncStream<GalleryEvent>.Continuation] = [:]
 
-    /// Versions kept for catch-up; folding happens in chunks so each commit stays O(change).
-    static let window = 1_000
+    /// Window: between (maxCheckpoints − 1) × checkpointEvery and maxCheckpoints × checkpointEvery versions.
+    static let checkpointEvery: Int64 = 250
+    static let maxCheckpoints = 8
 
     init(version: Int64, snapshot: Snapshot) {
         self.version = version
         self.snapshot = snapshot
-        self.baseVersion = version
-        self.base = snapshot
+        checkpoints = [(version, snapshot)]
     }
+
+    var oldestVersion: Int64 { checkpoints[0].version }
 
     mutating func commit(version newVersion: Int64, stages: [BatchUpdate], after: Snapshot) {
         log.append((newVersion, stages))
         version = newVersion
         snapshot = after
-        if log.count >= 2 * LiveGallery.window {
-            let fold = log.count - LiveGallery.window
-            for entry in log[0..<fold] {
-                for stage in entry.stages { try! base.apply(stage) }
+        if newVersion - checkpoints[checkpoints.count - 1].version >= LiveGallery.checkpointEvery {
+            checkpoints.append((newVersion, after))
+            if checkpoints.count > LiveGallery.maxCheckpoints {
+                checkpoints.removeFirst()
+                let start = checkpoints[0].version
+                log.removeAll { $0.version <= start }
             }
-            baseVersion = log[fold - 1].version
-            log.removeFirst(fold)
         }
     }
 
-    /// The snapshot at an older version, rebuilt from the base; nil outside the window.
+    /// The snapshot at an older version, rebuilt from the nearest checkpoint; nil outside the window.
     func snapshot(at v: Int64) -> Snapshot? {
         if v == version { return snapshot }
-        guard v >= baseVersion && v < version else { return nil }
-        var s = base
-        for entry in log where entry.version <= v {
+        guard v >= oldestVersion && v < version else { return nil }
+        let checkpoint = checkpoints.last { $0.version <= v }!
+        var s = checkpoint.snapshot
+        for entry in log where entry.version > checkpoint.version && entry.version <= v {
             for stage in entry.stages { try! s.apply(stage) }
         }
         return s

@@ -29,7 +29,7 @@ import GalleryServer
 
     @Test func anArchiveWhoseImageDoesNotMatchItsHashIsRefusedWhole() async throws {
         let server = try await makeServer()
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).zip")
+        let url = testFolder("bad").appendingPathExtension("zip")
         let archive = try Archive(url: url, accessMode: .create)
         let hash = String(repeating: "a", count: 64)
         let manifest = Data(#"{"format": "gallery-archive/1", "name": "Bad", "sections": [{"title": "S", "items": [{"title": "x", "fileHash": "\#(hash)", "state": "ready"}]}]}"#.utf8)

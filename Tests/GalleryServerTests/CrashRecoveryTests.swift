@@ -5,6 +5,7 @@ import NIOCore
 import GRDB
 import GalleryCore
 import GalleryStore
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -58,9 +59,9 @@ import Glibc
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-crash-\(UUID().uuidString)")
+        let data = testFolder("crash")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
+        _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
         let port = Self.freePort()
         var child = try Self.spawn(data: data, port: port)
         try await Self.waitReady(port)
@@ -76,25 +77,28 @@ import Glibc
         }
         let seedIds = acknowledged
         // Batches of three copies each, as fast as they go, until the kill.
-        let writer = Task { () -> [Int64] in
-            var mine: [Int64] = []
+        let copies = Mutex<[Int64]>([])
+        let writer = Task {
             var k = 0
             while !Task.isCancelled {
                 let ids = (0..<3).map { seedIds[($0 + k) % seedIds.count] }
                 guard let (status, body) = try? await post(port, "/api/galleries/\(gallery)/batch",
                                                            #"{"operations": [{"op": "copy", "items": \#(ids), "to": {"after": \#(ids[0])}}]}"#),
                       status == 200, let answer = try? JSONDecoder().decode(BatchAnswer.self, from: body) else { break }
-                mine += answer.createdItems
+                copies.withLock { $0 += answer.createdItems }
                 k += 1
             }
-            return mine
         }
-        try await Task.sleep(for: .milliseconds(700))
+        // Kill once ten batches were acknowledged (whatever the machine's load), while more are in flight.
+        let clock = ContinuousClock()
+        let killBy = clock.now + .seconds(30)
+        while copies.withLock({ $0.count }) < 30 && clock.now < killBy { try await Task.sleep(for: .milliseconds(10)) }
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
-        acknowledged += await writer.value
-        #expect(acknowledged.count > 30, "batches were acknowledged before the kill (\(acknowledged.count))")
+        await writer.value
+        acknowledged += copies.withLock { $0 }
+        #expect(acknowledged.count >= seedIds.count + 30, "batches were acknowledged before the kill (\(acknowledged.count))")
 
         child = try Self.spawn(data: data, port: port)
         try await Self.waitReady(port)
@@ -103,7 +107,6 @@ import Glibc
         let live = Set(snapshot.sections.flatMap { $0.items.map(\.id) })
         #expect(Set(acknowledged).isSubset(of: live), "missing: \(Set(acknowledged).subtracting(live).sorted().prefix(5))")
         // Fetches cut by the kill resume and finish.
-        let clock = ContinuousClock()
         let deadline = clock.now + .seconds(30)
         var states: [ItemState] = []
         while clock.now < deadline {
@@ -122,13 +125,13 @@ import Glibc
 
         // No half-applied batch: one log row per version, and exactly three items per logged copy batch.
         let pool = try DatabasePool(path: data.appendingPathComponent("gallery.sqlite").path)
-        let (version, logged, copies, items) = try await pool.read { db in
+        let (version, logged, copyBatches, items) = try await pool.read { db in
             (try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])!,
              try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery])!,
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ? AND payload LIKE '%\"copy\"%'", arguments: [gallery])!,
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ?", arguments: [gallery])!)
         }
         #expect(version == logged)
-        #expect(items == seedIds.count + 3 * copies)
+        #expect(items == seedIds.count + 3 * copyBatches)
     }
 }

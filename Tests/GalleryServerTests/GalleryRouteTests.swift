@@ -71,7 +71,7 @@ import GalleryServer
     }
 
     @Test func servesThePageAndEngineWasm() async throws {
-        let wasm = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).wasm")
+        let wasm = testFolder("engine").appendingPathExtension("wasm")
         try Data([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).write(to: wasm)
         let server = try await makeServer { $0.wasmPath = wasm }
         try FileManager.default.createDirectory(at: server.configuration.webFolder, withIntermediateDirectories: true)

@@ -8,10 +8,21 @@ import GalleryCore
 import GalleryServer
 import GalleryStore
 
+/// Every test folder lives under one root that each run of the suite empties first, so runs do
+/// not pile up data folders in /tmp.
+let testRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-server-tests")
+    try? FileManager.default.removeItem(at: root)
+    try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    return root
+}()
+
+func testFolder(_ name: String) -> URL { testRoot.appendingPathComponent("\(name)-\(UUID().uuidString)") }
+
 /// A configuration on a fresh temporary data folder, with small limits so the refusal paths are cheap to reach.
 func testConfiguration(allowPrivate: Bool = true) -> ServerConfiguration {
     var c = ServerConfiguration()
-    c.dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-server-\(UUID().uuidString)")
+    c.dataFolder = testFolder("server")
     c.webFolder = c.dataFolder.appendingPathComponent("web")
     c.allowPrivateAddresses = allowPrivate
     c.createSampleGallery = false

@@ -166,3 +166,33 @@ func randomOperation(_ snap: GallerySnapshotJSON, _ rng: inout SeededGenerator) 
 extension GalleryOperation {
     static func before(_ a: Int64, _ b: Int64) -> GalleryOperation { .move(items: [a], to: .before(item: b)) }
 }
+
+@Suite struct CatchUpWindowTests {
+    @Test func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot() async throws {
+        let (store, _) = try makeStore()
+        let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
+        let start = try await store.snapshot(g.id)
+        let ids = start.sections.flatMap { $0.items.map(\.id) }
+        var shown: [Int64: Snapshot] = [start.version: try Snapshot(gallery: start)]
+        var rng = SeededGenerator(seed: 3)
+        let total = Int(LiveGallery.checkpointEvery) * (LiveGallery.maxCheckpoints + 1)
+        for k in 0..<total {
+            let id = ids[Int(rng.next() % UInt64(ids.count))]
+            let r = try await store.apply(gallery: g.id, [.move(items: [id], to: .index(section: sections[k % 2], index: 0))])
+            if k % 97 == 0 || k > total - 5 { shown[r.version] = try Snapshot(gallery: try await store.snapshot(g.id)) }
+        }
+        let now = try Snapshot(gallery: try await store.snapshot(g.id))
+        let oldest = store.live.withLock { $0[g.id]!.oldestVersion }
+        #expect(oldest > start.version)
+        for (version, snapshot) in shown.sorted(by: { $0.key < $1.key }) {
+            let changes = try await store.changes(gallery: g.id, since: version)
+            if version < oldest {
+                #expect(changes == nil, "version \(version) is older than the window")
+            } else {
+                var s = snapshot
+                try replay(try #require(changes), on: &s)
+                #expect(s == now, "catch-up from \(version)")
+            }
+        }
+    }
+}

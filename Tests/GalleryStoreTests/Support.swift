@@ -4,8 +4,15 @@ import GalleryCore
 @testable import GalleryStore
 
 /// A store on a real SQLite file in a fresh temporary folder.
+let storeTestRoot: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-store-tests")
+    try? FileManager.default.removeItem(at: root)
+    try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    return root
+}()
+
 func makeStore() throws -> (GalleryStore, URL) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-store-\(UUID().uuidString)")
+    let folder = storeTestRoot.appendingPathComponent(UUID().uuidString)
     return (try GalleryStore(folder: folder), folder)
 }
 

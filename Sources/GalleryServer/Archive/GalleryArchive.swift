@@ -29,7 +29,10 @@ public enum GalleryArchive {
         }
     }
 
-    public struct Refusal: Error, Sendable { public var reason: String }
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { "import refused: \(reason)" }
+    }
 
     /// Writes the archive of a gallery to `url`.
     public static func export(_ gallery: Int64, store: GalleryStore, to url: URL) async throws {

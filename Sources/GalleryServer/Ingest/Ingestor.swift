@@ -1,6 +1,7 @@
 import Foundation
 import AsyncHTTPClient
 import Logging
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 import GalleryCore
@@ -101,8 +102,10 @@ public final class Ingestor: Service, Sendable {
                 let checked = try urlGuard.checkSyntax(url)
                 let bytes = try await fetcher.fetch(checked)
                 if Task.isCancelled { return }
-                let hash = try store.files.storeOriginal(bytes)
-                outcome = thumbnail(hash: hash, bytes: bytes)
+                outcome = try await Self.offload { [self] in
+                    let hash = try store.files.storeOriginal(bytes)
+                    return thumbnail(hash: hash, bytes: bytes)
+                }
             } catch let r as URLGuard.Refusal {
                 outcome = .failed(reason: r.reason)
             } catch let f as ImageFetcher.Failure {
@@ -116,16 +119,20 @@ public final class Ingestor: Service, Sendable {
             await finish(url: url, item: item, outcome)
         case let .process(item, hash):
             do {
-                let bytes = try store.files.read(hash, "original")
-                await process(item, hash: hash, bytes: bytes)
+                let outcome = try await Self.offload { [self] in
+                    thumbnail(hash: hash, bytes: try store.files.read(hash, "original"))
+                }
+                await finish(item, outcome)
             } catch {
                 await finish(item, .failed(reason: "stored file unreadable: \(error)"))
             }
         }
     }
 
-    func process(_ item: Int64, hash: String, bytes: [UInt8]) async {
-        await finish(item, thumbnail(hash: hash, bytes: bytes))
+    /// Decoding, scaling and file writes block their thread for tens of milliseconds: they run on
+    /// NIO's blocking-I/O pool, not on the cooperative threads that serve requests.
+    static func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
     }
 
     func thumbnail(hash: String, bytes: [UInt8]) -> IngestOutcome {

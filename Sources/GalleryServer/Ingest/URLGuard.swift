@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,7 +36,8 @@ public struct URLGuard: Sendable {
     public func resolve(_ url: URL) async throws(Refusal) -> IPAddress {
         let host = url.host ?? ""
         if let literal = URLGuard.parseLiteral(host) { try check(literal, host: host); return literal }
-        let addresses = await Task.detached { URLGuard.lookup(host) }.value
+        // getaddrinfo blocks: on NIO's blocking pool, not a cooperative thread.
+        let addresses = (try? await NIOThreadPool.singleton.runIfActive { URLGuard.lookup(host) }) ?? []
         guard !addresses.isEmpty else { throw Refusal(reason: "could not resolve host \(host)") }
         for a in addresses { try check(a, host: host) }
         return addresses[0]

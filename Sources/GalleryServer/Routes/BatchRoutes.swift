@@ -21,7 +21,10 @@ struct BatchRoutes {
                 let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations)
                 // Copies of pending items load on their own; files nobody refers to any more go.
                 for id in result.createdItems {
-                    if let item = result.changes.items.first(where: { $0.id == id }), item.state == .pending, let url = item.sourceURL {
+                    guard let item = result.changes.items.first(where: { $0.id == id }), item.state == .pending else { continue }
+                    if let hash = item.fileHash {
+                        server.ingestor.enqueue(.process(item: id, hash: hash))
+                    } else if let url = item.sourceURL {
                         server.ingestor.enqueue(.fetch(item: id, url: url))
                     }
                 }

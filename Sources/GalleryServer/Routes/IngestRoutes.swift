@@ -161,7 +161,7 @@ final class UploadReceiver: @unchecked Sendable {
     private func open() throws {
         guard let disposition = headers["content-disposition"], let name = Self.filename(disposition) else { return }
         let url = files.temporaryURL()
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         current = (try FileHandle(forWritingTo: url), url, SHA256(), 0, name)
     }
 
