@@ -138,6 +138,13 @@ window.readyAt = performance.now(); document.body.dataset.ready = '1';
 </script></body></html>"""
 
 
+def plain_page(body):
+    # Playwright passes (route, request) to handlers with two parameters: keep it at one.
+    def handler(route):
+        route.fulfill(content_type="text/html", body=body)
+    return handler
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,20000,100000")
@@ -165,41 +172,37 @@ def main():
             print(f"built gallery of {size} in {time.time() - t0:.1f} s", file=sys.stderr)
         sample_thumb = call(base, "GET", f"/api/galleries/{galleries[sizes[0]]}")["sections"][0]["items"][0]["thumbnails"]["grid"]
         rows = []
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-            for size in sizes:
-                ctx = browser.new_context(viewport={"width": 1200, "height": 800})
-                page = ctx.new_page()
-                page.set_default_timeout(120000)
-                t0 = time.time()
-                page.goto(f"{base}/#/g/{galleries[size]}")
-                page.wait_for_selector("body[data-ready='1']")
-                load = page.evaluate("window.readyAt")
-                wall = (time.time() - t0) * 1000
-                page.wait_for_timeout(500)
-                nodes = page.evaluate("document.getElementsByTagName('*').length")
-                sweep = drag_sweep(page, ".cell:not([hidden])")
-                scroll = fast_scroll(page, "document.getElementById('scroller')")
-                rows.append(("gallery (engine.wasm, virtualised)", size, load, wall, sweep, scroll, nodes))
-                ctx.close()
-                # The plain DOM grid, same size, same machine, same run.
-                ctx = browser.new_context(viewport={"width": 1200, "height": 800})
-                page = ctx.new_page()
-                page.set_default_timeout(300000)
-                page.route(f"{base}/plain", lambda route, size=size: route.fulfill(
-                    content_type="text/html", body=PLAIN % (size, base + sample_thumb)))
-                t0 = time.time()
-                page.goto(f"{base}/plain")
-                page.wait_for_selector("body[data-ready='1']")
-                load = page.evaluate("window.readyAt")
-                wall = (time.time() - t0) * 1000
-                page.wait_for_timeout(500)
-                nodes = page.evaluate("document.getElementsByTagName('*').length")
-                sweep = drag_sweep(page, ".t")
-                scroll = fast_scroll(page, "document.getElementById('s')")
-                rows.append(("plain DOM grid (all tiles, node moves)", size, load, wall, sweep, scroll, nodes))
-                ctx.close()
+        def launch(p):
+            return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+
+        def measure(p, name, size, url, selector, scroller_js, route=None):
+            # A fresh browser per measurement: nothing left over from the previous drag.
+            browser = launch(p)
+            ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+            page = ctx.new_page()
+            page.set_default_timeout(300000)
+            if route:
+                page.route(url, route)
+            t0 = time.time()
+            page.goto(url)
+            page.wait_for_selector("body[data-ready='1']")
+            load = page.evaluate("window.readyAt")
+            wall = (time.time() - t0) * 1000
+            page.wait_for_timeout(500)
+            nodes = page.evaluate("document.getElementsByTagName('*').length")
+            sweep = drag_sweep(page, selector)
+            scroll = fast_scroll(page, scroller_js)
             browser.close()
+            rows.append((name, size, load, wall, sweep, scroll, nodes))
+            print(f"measured {name} at {size}", file=sys.stderr)
+
+        rows = []
+        with sync_playwright() as p:
+            for size in sizes:
+                measure(p, "gallery (engine.wasm, virtualised)", size, f"{base}/#/g/{galleries[size]}",
+                        ".cell:not([hidden])", "document.getElementById('scroller')")
+                measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",
+                        "document.getElementById('s')", route=plain_page(PLAIN % (size, base + sample_thumb)))
         print("| page | items | ready (performance.now) | navigation → ready (wall) | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name, size, load, wall, sweep, scroll, nodes in rows:
