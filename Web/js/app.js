@@ -28,6 +28,7 @@ export const app = {
     this.wireToolbar();
     this.wireGalleries();
     this.drag = installDrag(this);
+    this.wirePasteAndPinch();
     window.addEventListener('hashchange', () => this.route());
     await this.refreshGalleries();
     await this.route();
@@ -228,6 +229,44 @@ export const app = {
       this.drag.run(c.deletePlaceholder(placeholder));
       this.reconcile();
     }
+  },
+
+  /// A pasted image goes after the focused item (else to the end), B6; two fingers on a
+  /// touch screen pinch the column count around their midpoint, F22.
+  wirePasteAndPinch() {
+    document.addEventListener('paste', (e) => {
+      const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
+      const text = e.clipboardData?.getData('text/plain') ?? '';
+      if (!files.length && !/^https?:\/\//.test(text.trim())) return;
+      e.preventDefault();
+      const focused = this.view.last?.cells.find((c) => c.kind === 'item' && (c.flags & 32));
+      const to = focused ? { after: focused.id } : this.endOfLastSection();
+      if (files.length) this.upload(files, to); else this.dropURLs([text.trim()], to);
+    });
+    const scroller = $('scroller');
+    const touches = new Map();
+    let start = 0;
+    const spread = () => { const [a, b] = [...touches.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
+    scroller.addEventListener('pointerdown', (e) => {
+      if (e.pointerType !== 'touch') return;
+      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (touches.size === 2) start = spread();
+    });
+    scroller.addEventListener('pointermove', (e) => {
+      if (!touches.has(e.pointerId)) return;
+      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (touches.size !== 2 || !start) return;
+      const ratio = spread() / start;
+      if (ratio > 1.25 || ratio < 0.8) {
+        const [a, b] = [...touches.values()];
+        const r = scroller.getBoundingClientRect();
+        this.pinch(this.controller.columns + (ratio > 1 ? -1 : 1), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
+        start = spread();
+      }
+    });
+    const lift = (e) => { touches.delete(e.pointerId); if (touches.size < 2) start = 0; };
+    scroller.addEventListener('pointerup', lift);
+    scroller.addEventListener('pointercancel', lift);
   },
 
   endOfLastSection() {
