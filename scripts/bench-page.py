@@ -107,6 +107,7 @@ def drag_sweep(page, selector):
         # A sweep across the viewport and back, through many drop positions.
         t = i / 119
         page.mouse.move(80 + 1000 * abs(1 - 2 * t), 150 + 550 * t)
+        page.wait_for_timeout(16)  # about one move per frame, as a hand would
     frames = page.evaluate(RAF_STOP)
     page.mouse.move(x, y)  # back home: the drop changes nothing (keys hang Playwright mid-drag)
     page.mouse.up()
@@ -187,6 +188,9 @@ def main():
             page.goto(url)
             page.wait_for_selector("body[data-ready='1']")
             load = page.evaluate("window.readyAt")
+            marks = page.evaluate("window.loadMarks ? JSON.stringify(Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)]))) : ''")
+            if marks:
+                print(f"{name} at {size}: load phases (ms since open) {marks}", file=sys.stderr)
             wall = (time.time() - t0) * 1000
             page.wait_for_timeout(500)
             nodes = page.evaluate("document.getElementsByTagName('*').length")

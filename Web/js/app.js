@@ -71,15 +71,20 @@ export const app = {
   },
 
   async open(id) {
+    const marks = (window.loadMarks = { start: performance.now() });
     const snapshot = await api.snapshot(id);
+    marks.fetched = performance.now();
     this.model.load(snapshot);
+    marks.model = performance.now();
     $('gallery-select').value = id;
     this.view.selection.clear();
     this.localItems.clear();
     this.controller.load(this.model);
+    marks.engine = performance.now();
     $('scroller').scrollTop = 0;
     this.drag?.registerTargets();
     this.view.render();
+    marks.rendered = performance.now();
     this.updateHistoryButtons();
     this.live.follow(id, this.model.version);
     this.refreshTrash();

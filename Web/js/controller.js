@@ -43,7 +43,9 @@ export class Controller {
     if (answer[0] !== 0) throw new Error(`engine refused the gallery (status ${answer[0]})`);
     this.handle = answer[1];
     this.titled = new Map();
-    this.titles(model);
+    // Titles only serve announcements: send them when the page is idle, not before the first frame.
+    const handle = this.handle;
+    (window.requestIdleCallback ?? setTimeout)(() => { if (this.handle === handle) this.titles(model); });
   }
 
   /// Titles for the screen-reader announcements; only new or renamed ones are sent.
