@@ -24,6 +24,7 @@ export function installDrag(app) {
     proposal: null,
     downMods: 0,
     loop: 0,
+    ticking: false,
     pendingDrop: null,   // data read from an external drop, by drop item index
     queue: Promise.resolve(),
   };
@@ -97,15 +98,21 @@ export function installDrag(app) {
     });
   }
 
+  // One frame loop while the engine is not idle. The effects of a tick go through run(),
+  // which must not schedule a second loop (each frame would double the callbacks); the
+  // frame renders at once so the next frame is decided on the current phase.
+  function step() {
+    state.loop = 0;
+    state.ticking = true;
+    try { run(c.tick(now())); } finally { state.ticking = false; }
+    view.flush();
+    const phase = view.last?.phase;
+    if (phase && phase !== 'idle') state.loop = requestAnimationFrame(step);
+    app.updateHistoryButtons?.();
+  }
+
   function ensureLoop() {
-    if (state.loop) return;
-    const step = () => {
-      state.loop = 0;
-      run(c.tick(now()));
-      const phase = view.last?.phase;
-      if (phase && phase !== 'idle') state.loop = requestAnimationFrame(step);
-      app.updateHistoryButtons?.();
-    };
+    if (state.loop || state.ticking) return;
     state.loop = requestAnimationFrame(step);
   }
 
