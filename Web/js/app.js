@@ -199,10 +199,19 @@ export const app = {
   /// Loads what an external drop brought for one placeholder (F19): uploads a file (its
   /// progress on the placeholder) or hands a URL to the server, then puts the real item at
   /// the placeholder's current place — or removes the placeholder if that failed.
-  async loadDropped(placeholder, data) {
+  loadDropped(placeholder, data) {
+    // One request at a time, in drop order: each names its place by its neighbours, so the
+    // server must create them in the order they were dropped.
+    this._drops = (this._drops ?? Promise.resolve()).then(() => this._loadDropped(placeholder, data));
+    return this._drops;
+  },
+
+  async _loadDropped(placeholder, data) {
     const c = this.controller;
     if (!data) { this.drag.run(c.deletePlaceholder(placeholder)); return; }
-    const to = this.endOfLastSection();
+    // The server creates the item where the placeholder is now: the live stream may bring it
+    // before our answer does, and then it stays where the server put it.
+    const to = this.placeholderDestination(placeholder);
     try {
       let answer;
       if (data.file) {
@@ -227,6 +236,22 @@ export const app = {
       this.drag.run(c.deletePlaceholder(placeholder));
       this.reconcile();
     }
+  },
+
+  /// Where a placeholder stands, as a server destination: before the next real item of its
+  /// section, or the end of that section (or of the last one when it is not drawn).
+  placeholderDestination(placeholder) {
+    const c = this.controller;
+    const find = (r) => r?.cells.find((x) => x.kind === 'placeholder' && x.id === placeholder);
+    let p = find(this.view.last);
+    if (!p) p = find(c.render(0, 0, c.width, Math.max(1, this.view.last?.height ?? 0)));
+    const section = p && this.model.sections[p.section];
+    if (!section) return this.endOfLastSection();
+    // The next item in the section lies within a few rows below the placeholder.
+    const below = c.render(0, Math.max(0, p.y - 1), c.width, 4000).cells;
+    const next = below.filter((x) => x.kind === 'item' && x.section === p.section && x.item > p.item && this.model.items.has(x.id))
+      .sort((a, b) => a.item - b.item)[0];
+    return next ? { before: next.id } : { section: section.id };
   },
 
   endOfLastSection() {
