@@ -202,6 +202,18 @@ export function installDrag(app) {
     else { e.preventDefault(); e.dataTransfer.dropEffect = 'none'; }
   });
 
+  // Entering an element must be accepted too, or Chromium stops sending dragover to it and
+  // the drop there never comes (the drag ends as cancelled).
+  document.addEventListener('dragenter', (e) => {
+    if (state.html5) {
+      const op = state.proposal?.operation;
+      if (op === 'move' || op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = op; }
+      return;
+    }
+    const kinds = offeredKinds(e.dataTransfer);
+    if (kinds.files || kinds.urls || kinds.own) e.preventDefault();
+  });
+
   document.addEventListener('dragleave', (e) => {
     if (state.external && !e.relatedTarget) { state.external = false; run(c.event(9, [e.timeStamp / 1000])); }
   });
