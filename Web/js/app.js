@@ -225,7 +225,10 @@ export const app = {
       if (!item) throw new Error('the server created no item');
       // The server answers the new item and its version; the change itself arrives on the
       // live stream (or a catch-up) like every other.
-      this.model.items.set(item.id, item);
+      // The live stream may have brought a newer state already (ready or failed, which bumps
+      // the version): the answer's pending item must not overwrite it.
+      const known = this.model.items.get(item.id);
+      if (!known || (known.version ?? 0) < (item.version ?? 0)) this.model.items.set(item.id, item);
       // The item now exists on the server; put it where the placeholder is now.
       const effects = c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
       // The live stream may have brought the item first: then it stays where the server put it.
