@@ -199,19 +199,22 @@ export const app = {
   /// Loads what an external drop brought for one placeholder (F19): uploads a file (its
   /// progress on the placeholder) or hands a URL to the server, then puts the real item at
   /// the placeholder's current place — or removes the placeholder if that failed.
-  loadDropped(placeholder, data) {
+  loadDropped(placeholder, data, previous) {
     // One request at a time, in drop order: each names its place by its neighbours, so the
     // server must create them in the order they were dropped.
-    this._drops = (this._drops ?? Promise.resolve()).then(() => this._loadDropped(placeholder, data));
+    this._drops = (this._drops ?? Promise.resolve()).then(() => this._loadDropped(placeholder, data, previous));
     return this._drops;
   },
 
-  async _loadDropped(placeholder, data) {
+  async _loadDropped(placeholder, data, previous) {
     const c = this.controller;
     if (!data) { this.drag.run(c.deletePlaceholder(placeholder)); return; }
     // The server creates the item where the placeholder is now: the live stream may bring it
-    // before our answer does, and then it stays where the server put it.
-    const to = this.placeholderDestination(placeholder);
+    // before our answer does, and then it stays where the server put it. The second and later
+    // items of one drop go right after the one before them (the engine may have put that one
+    // after the remaining placeholders when the live stream brought it first).
+    const to = previous?.created != null && this.model.items.has(previous.created)
+      ? { after: previous.created } : this.placeholderDestination(placeholder);
     try {
       let answer;
       if (data.file) {
@@ -223,6 +226,7 @@ export const app = {
       this.view.progress.delete(placeholder);
       const item = answer.items?.[0];
       if (!item) throw new Error('the server created no item');
+      data.created = item.id;
       // The server answers the new item and its version; the change itself arrives on the
       // live stream (or a catch-up) like every other.
       // The live stream may have brought a newer state already (ready or failed, which bumps
