@@ -35,9 +35,12 @@ def test_dropping_apple_on_the_gap_cell_of_more_pictures_puts_it_last_there(brow
         assert hovered, "the gap cell under the pointer was not shown as the target"
         assert after[1] == before[1] + ["Apple"], after
         assert after[0] == before[0][1:]
-        assert page.locator(".gap:not([hidden])").count() == 0  # the gap cells vanish after the drag
+        assert page.locator(".gap:visible").count() == 0  # the gap cells vanish after the drag
         page.wait_for_timeout(300)
         assert server_titles(server) == after
+        page.wait_for_timeout(300)
         shot(page, "gap-drop-after")
+        # Not only hidden in the DOM: not on screen either.
+        assert page.locator(".gap:visible").count() == 0, "the gap cells stay on screen after the drop"
     finally:
         page.context.close()
