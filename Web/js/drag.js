@@ -50,8 +50,10 @@ export function installDrag(app) {
         case 'announce': app.announce(e.text); break;
         case 'dragBegan':
           // Items selected beforehand travel together (F17).
-          if (view.selection.size > 1 && e.items.length === 1 && view.selection.has(e.items[0])) {
-            for (const id of view.selection) if (id !== e.items[0]) run(c.addToDrag(id));
+          // (addToDrag answers dragBegan for each item it adds: that one must not add them again.)
+          if (!state.gathering && view.selection.size > 1 && e.items.length === 1 && view.selection.has(e.items[0])) {
+            state.gathering = true;
+            try { for (const id of view.selection) if (id !== e.items[0]) run(c.addToDrag(id)); } finally { state.gathering = false; }
           }
           registerTargets();
           break;
