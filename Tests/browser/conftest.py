@@ -168,10 +168,8 @@ def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None):
     for i in range(1, steps + 1):
         page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
         page.wait_for_timeout(16)
-    page.wait_for_timeout(100)
-    # One more dragover at rest, after the preview settled, so the drop is decided on it.
-    page.mouse.move(x1 + 1, y1)
-    page.wait_for_timeout(100)
+    # Let the last dragover's answer reach the browser before the drop.
+    page.wait_for_timeout(300)
     if before_drop:
         before_drop()
     page.mouse.up()
