@@ -233,8 +233,11 @@ export const app = {
       // the version): the answer's pending item must not overwrite it.
       const known = this.model.items.get(item.id);
       if (!known || (known.version ?? 0) < (item.version ?? 0)) this.model.items.set(item.id, item);
-      // The item now exists on the server; put it where the placeholder is now.
-      const effects = c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
+      // The item now exists on the server; put it where the placeholder is now. Not for the
+      // later items of a drop: the server put each right after the one before, while the
+      // engine may hold that one after this placeholder (when the live stream brought it
+      // first), and moving this item to the placeholder would swap the two.
+      const effects = previous ? [] : c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
       // The live stream may have brought the item first: then it stays where the server put it.
       this.drag.run(effects.length ? effects : c.deletePlaceholder(placeholder));
     } catch (e) {
