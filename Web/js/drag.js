@@ -24,7 +24,8 @@ export function installDrag(app) {
     proposal: null,
     downMods: 0,
     loop: 0,
-    ticking: false,
+    ticking: false,      // inside the frame loop's tick
+    gathering: false,    // adding the selection to a drag that began
     pendingDrop: null,   // data read from an external drop, by drop item index
     queue: Promise.resolve(),
   };
