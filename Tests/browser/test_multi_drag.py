@@ -8,7 +8,7 @@ def test_three_selected_tiles_move_together_in_order(page, server):
     for t in chosen:
         cell(page, t).click(modifiers=["Control"])
     page.wait_for_function("app.view.selection.size === 3")
-    assert page.locator(".cell.selected").count() == 3
+    page.wait_for_function("document.querySelectorAll('.cell.selected:not([hidden])').length === 3")  # drawn selected
     assert page.locator("#detail").is_hidden()  # Ctrl-click selects, it does not open
     shot(page, "multi-selected")
     mouse_drag(page, center(page, "Banana"), center(page, "X-Code"))
