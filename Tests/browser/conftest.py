@@ -36,7 +36,7 @@ class Server:
         self.proc = subprocess.Popen(
             [str(GALLERY), "serve", "--port", str(self.port), "--data", self.data,
              "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"),
-             "--allow-private-urls"],
+             "--allow-private-addresses"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -85,15 +85,96 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(viewport={"width": 1200, "height": 800})
+def open_page(browser, server, errors=None, **context_options):
+    """A fresh context and page on the server's first gallery, loaded and ready."""
+    options = {"viewport": {"width": 1200, "height": 800}, **context_options}
+    context = browser.new_context(**options)
     pg = context.new_page()
-    pg.on("pageerror", lambda e: print("page error:", e))
+    pg.set_default_timeout(10000)
+    pg.errors = [] if errors is None else errors
+    pg.on("pageerror", lambda e: (print("page error:", e), pg.errors.append(str(e))))
     pg.goto(server.url + "/")
     pg.wait_for_selector("body[data-ready='1']", timeout=20000)
+    wait_images(pg)
+    return pg
+
+
+@pytest.fixture
+def page(browser, server):
+    pg = open_page(browser, server)
     yield pg
-    context.close()
+    errors = list(pg.errors)
+    pg.context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
+
+
+# ---- helpers the tests share: they read the page's state the way a user sees it
+
+def titles(page, section=None):
+    """Item titles in order, per section (a list of lists), from the page's copy of the server's gallery."""
+    t = page.evaluate("app.model.sections.map(s => s.items.map(i => i.title))")
+    return t if section is None else t[section]
+
+
+def server_titles(server, gallery=None):
+    """Item titles per section as the server has them now."""
+    if gallery is None:
+        gallery = server.api("GET", "/api/galleries")[0]["id"]
+    snap = server.api("GET", f"/api/galleries/{gallery}")
+    return [[i["title"] for i in s["items"]] for s in snap["sections"]]
+
+
+def item_id(page, title):
+    return page.evaluate("t => [...app.model.items.values()].find(i => i.title === t)?.id", title)
+
+
+def cell(page, title):
+    """The visible grid cell (not a preview or ghost) showing `title`."""
+    return page.locator(f".cell:not(.preview):not([hidden])[aria-label='{title}']").first
+
+
+def center(page, title):
+    box = cell(page, title).bounding_box()
+    assert box, f"no visible cell for {title}"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    view = page.viewport_size
+    assert 0 <= x < view["width"] and 0 <= y < view["height"], f"{title} is off screen at {x}, {y}"
+    return x, y
+
+
+def wait_idle(page, timeout=5000):
+    """Waits until the engine's drag phase is idle and the batch queue is drained."""
+    page.wait_for_function("app.view.last && app.view.last.phase === 'idle'", timeout=timeout, polling=50)
+    page.evaluate("app.drag ? new Promise(r => setTimeout(r, 50)) : null")
+
+
+def wait_images(page, timeout=10000):
+    """Waits until every visible cell that should show an image shows it."""
+    page.wait_for_function(
+        "[...document.querySelectorAll('.cell:not([hidden])')].every(c => !c.querySelector('.spinner'))",
+        timeout=timeout)
+
+
+def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None):
+    """A real HTML5 drag with the mouse from `start` to `end` (page coordinates)."""
+    page.mouse.move(*start)
+    page.mouse.down()
+    for k in hold_keys:
+        page.keyboard.down(k)
+    x0, y0 = start
+    x1, y1 = end
+    # A first small move lifts the item (the engine lifts after 4 pt), then the way there.
+    page.mouse.move(x0 + 6, y0 + 6, steps=2)
+    for i in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        page.wait_for_timeout(16)
+    # Let the last dragover's answer reach the browser before the drop.
+    page.wait_for_timeout(300)
+    if before_drop:
+        before_drop()
+    page.mouse.up()
+    for k in hold_keys:
+        page.keyboard.up(k)
 
 
 def shot(page, name):
@@ -101,3 +182,21 @@ def shot(page, name):
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def wait_titles(page, expected, section=0, timeout=5000):
+    """Waits until section `section` shows exactly `expected` (titles, in order)."""
+    try:
+        page.wait_for_function(
+            "([s, e]) => JSON.stringify(app.model.sections[s].items.map(i => i.title)) === JSON.stringify(e)",
+            arg=[section, expected], timeout=timeout, polling=50)
+    except Exception:
+        raise AssertionError(f"section {section} is {titles(page, section)}, expected {expected}")
+
+
+def wait_changed(page, before, timeout=5000):
+    """Waits until the arrangement (all sections' titles) differs from `before`; answers it."""
+    page.wait_for_function(
+        "b => JSON.stringify(app.model.sections.map(s => s.items.map(i => i.title))) !== JSON.stringify(b)",
+        arg=before, timeout=timeout, polling=50)
+    return titles(page)

@@ -206,10 +206,22 @@ export const app = {
   /// Loads what an external drop brought for one placeholder (F19): uploads a file (its
   /// progress on the placeholder) or hands a URL to the server, then puts the real item at
   /// the placeholder's current place — or removes the placeholder if that failed.
-  async loadDropped(placeholder, data) {
+  loadDropped(placeholder, data, previous) {
+    // One request at a time, in drop order: each names its place by its neighbours, so the
+    // server must create them in the order they were dropped.
+    this._drops = (this._drops ?? Promise.resolve()).then(() => this._loadDropped(placeholder, data, previous));
+    return this._drops;
+  },
+
+  async _loadDropped(placeholder, data, previous) {
     const c = this.controller;
     if (!data) { this.drag.run(c.deletePlaceholder(placeholder)); return; }
-    const to = this.endOfLastSection();
+    // The server creates the item where the placeholder is now: the live stream may bring it
+    // before our answer does, and then it stays where the server put it. The second and later
+    // items of one drop go right after the one before them (the engine may have put that one
+    // after the remaining placeholders when the live stream brought it first).
+    const to = previous?.created != null && this.model.items.has(previous.created)
+      ? { after: previous.created } : this.placeholderDestination(placeholder);
     try {
       let answer;
       if (data.file) {
@@ -221,11 +233,18 @@ export const app = {
       this.view.progress.delete(placeholder);
       const item = answer.items?.[0];
       if (!item) throw new Error('the server created no item');
+      data.created = item.id;
       // The server answers the new item and its version; the change itself arrives on the
       // live stream (or a catch-up) like every other.
-      this.model.items.set(item.id, item);
-      // The item now exists on the server; put it where the placeholder is now.
-      const effects = c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
+      // The live stream may have brought a newer state already (ready or failed, which bumps
+      // the version): the answer's pending item must not overwrite it.
+      const known = this.model.items.get(item.id);
+      if (!known || (known.version ?? 0) < (item.version ?? 0)) this.model.items.set(item.id, item);
+      // The item now exists on the server; put it where the placeholder is now. Not for the
+      // later items of a drop: the server put each right after the one before, while the
+      // engine may hold that one after this placeholder (when the live stream brought it
+      // first), and moving this item to the placeholder would swap the two.
+      const effects = previous ? [] : c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
       // The live stream may have brought the item first: then it stays where the server put it.
       this.drag.run(effects.length ? effects : c.deletePlaceholder(placeholder));
     } catch (e) {
@@ -272,6 +291,22 @@ export const app = {
     const lift = (e) => { touches.delete(e.pointerId); if (touches.size < 2) start = 0; };
     scroller.addEventListener('pointerup', lift);
     scroller.addEventListener('pointercancel', lift);
+  },
+
+  /// Where a placeholder stands, as a server destination: before the next real item of its
+  /// section, or the end of that section (or of the last one when it is not drawn).
+  placeholderDestination(placeholder) {
+    const c = this.controller;
+    const find = (r) => r?.cells.find((x) => x.kind === 'placeholder' && x.id === placeholder);
+    let p = find(this.view.last);
+    if (!p) p = find(c.render(0, 0, c.width, Math.max(1, this.view.last?.height ?? 0)));
+    const section = p && this.model.sections[p.section];
+    if (!section) return this.endOfLastSection();
+    // The next item in the section lies within a few rows below the placeholder.
+    const below = c.render(0, Math.max(0, p.y - 1), c.width, 4000).cells;
+    const next = below.filter((x) => x.kind === 'item' && x.section === p.section && x.item > p.item && this.model.items.has(x.id))
+      .sort((a, b) => a.item - b.item)[0];
+    return next ? { before: next.id } : { section: section.id };
   },
 
   endOfLastSection() {

@@ -24,6 +24,8 @@ export function installDrag(app) {
     proposal: null,
     downMods: 0,
     loop: 0,
+    ticking: false,      // inside the frame loop's tick
+    gathering: false,    // adding the selection to a drag that began
     pendingDrop: null,   // data read from an external drop, by drop item index
     queue: Promise.resolve(),
   };
@@ -45,12 +47,14 @@ export function installDrag(app) {
       switch (e.type) {
         case 'scrollBy': scroller.scrollTop += e.dy; break;
         case 'commit': commit(e); break;
-        case 'loadDroppedData': app.loadDropped(e.placeholder, state.pendingDrop?.[e.index]); break;
+        case 'loadDroppedData': app.loadDropped(e.placeholder, state.pendingDrop?.[e.index], state.pendingDrop?.[e.index - 1]); break;
         case 'announce': app.announce(e.text); break;
         case 'dragBegan':
           // Items selected beforehand travel together (F17).
-          if (view.selection.size > 1 && e.items.length === 1 && view.selection.has(e.items[0])) {
-            for (const id of view.selection) if (id !== e.items[0]) run(c.addToDrag(id));
+          // (addToDrag answers dragBegan for each item it adds: that one must not add them again.)
+          if (!state.gathering && view.selection.size > 1 && e.items.length === 1 && view.selection.has(e.items[0])) {
+            state.gathering = true;
+            try { for (const id of view.selection) if (id !== e.items[0]) run(c.addToDrag(id)); } finally { state.gathering = false; }
           }
           registerTargets();
           break;
@@ -59,7 +63,7 @@ export function installDrag(app) {
         case 'itemTapped': tapped(e.id); break;
       }
     }
-    if (!state.loop) ensureLoop();
+    ensureLoop();
     view.schedule();
   }
 
@@ -97,18 +101,22 @@ export function installDrag(app) {
     });
   }
 
-  // One animation loop while the engine has a session (pending, lifted, dragging,
-  // dropping, settling): each frame it ticks the engine and draws.
-  function ensureLoop() {
-    if (state.loop) return;
-    state.loop = requestAnimationFrame(step);
-  }
+  // One frame loop while the engine is not idle. The effects of a tick go through run(),
+  // which must not schedule a second loop (each frame would double the callbacks); the
+  // frame renders at once so the next frame is decided on the current phase.
   function step() {
-    // Still marked as running while the tick's effects run, so they cannot start a second loop.
-    run(c.tick(now()));
-    view.render();
+    state.loop = 0;
+    state.ticking = true;
+    try { run(c.tick(now())); } finally { state.ticking = false; }
+    view.flush();
     const phase = view.last?.phase;
-    state.loop = phase && phase !== 'idle' ? requestAnimationFrame(step) : 0;
+    if (phase && phase !== 'idle') state.loop = requestAnimationFrame(step);
+    app.updateHistoryButtons?.();
+  }
+
+  function ensureLoop() {
+    if (state.loop || state.ticking) return;
+    state.loop = requestAnimationFrame(step);
   }
 
   // ---- pointers: touch and pen drag with a long press; the mouse only taps here
@@ -195,6 +203,18 @@ export function installDrag(app) {
     const op = state.proposal?.operation;
     if (op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; }
     else { e.preventDefault(); e.dataTransfer.dropEffect = 'none'; }
+  });
+
+  // Entering an element must be accepted too, or Chromium stops sending dragover to it and
+  // the drop there never comes (the drag ends as cancelled).
+  document.addEventListener('dragenter', (e) => {
+    if (state.html5) {
+      const op = state.proposal?.operation;
+      if (op === 'move' || op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = op; }
+      return;
+    }
+    const kinds = offeredKinds(e.dataTransfer);
+    if (kinds.files || kinds.urls || kinds.own) e.preventDefault();
   });
 
   document.addEventListener('dragleave', (e) => {

@@ -26,6 +26,12 @@ export class GridView {
     this._frame = requestAnimationFrame(() => { this._frame = 0; this.render(); });
   }
 
+  /// Renders now, instead of at the scheduled frame.
+  flush() {
+    if (this._frame) { cancelAnimationFrame(this._frame); this._frame = 0; }
+    this.render();
+  }
+
   itemData(id) {
     return this.app.model.items.get(id) ?? this.app.localItems.get(id) ?? null;
   }

@@ -1,0 +1,125 @@
+"""F18, F19, B6: URLs and files dropped in from outside: a spinner placeholder holds each place
+at once; then the image, or the square "Error 😟" tile when it cannot be loaded."""
+import base64
+import http.server
+import threading
+import urllib.request
+
+import pytest
+
+from conftest import center, server_titles, shot, titles, wait_idle
+
+
+def sample_jpeg(server):
+    snap = server.api("GET", f"/api/galleries/{server.api('GET', '/api/galleries')[0]['id']}")
+    apple = next(i for s in snap["sections"] for i in s["items"] if i["title"] == "Apple")
+    with urllib.request.urlopen(server.url + apple["thumbnails"]["grid"]) as r:
+        return r.read()
+
+
+@pytest.fixture
+def image_host(server):
+    """A local web server with one good image (/good.jpg) and nothing else (404)."""
+    body = sample_jpeg(server)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/good.jpg":
+                self.send_response(200)
+                self.send_header("content-type", "image/jpeg")
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            else:
+                self.send_error(404)
+
+        def log_message(self, *a):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+
+
+DROP_JS = """
+async ([x, y, urls, files]) => {
+  const dt = new DataTransfer();
+  if (urls.length) dt.setData('text/uri-list', urls.join('\\r\\n'));
+  for (const f of files) {
+    const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
+    dt.items.add(new File([bytes], f.name, { type: f.type }));
+  }
+  const target = document.elementFromPoint(x, y);
+  const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
+  fire('dragenter');
+  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  fire('drop');
+  // What the user sees in the frames right after the drop: the cells with a spinner, in the
+  // frame that showed the most of them.
+  let most = [];
+  for (let i = 0; i < 8; i++) {
+    await new Promise((r) => requestAnimationFrame(r));
+    const now = [...document.querySelectorAll('.cell:not([hidden])')].filter((c) => c.querySelector('.spinner'))
+      .map((c) => { const b = c.getBoundingClientRect(); return { x: b.x, y: b.y, w: b.width, h: b.height, placeholder: c.classList.contains('placeholder') }; });
+    if (now.length > most.length) most = now;
+  }
+  return most;
+}
+"""
+
+
+def test_dropping_a_good_and_a_missing_url_shows_two_spinners_then_an_image_and_an_error_tile(page, server, image_host):
+    before = titles(page, 0)
+    x, y = center(page, "Cherry")
+    index = before.index("Cherry")
+    spinners = page.evaluate(DROP_JS, [x, y, [image_host + "/good.jpg", image_host + "/missing.jpg"], []])
+    shot(page, "drop-urls-spinners")
+    # At once: a spinner for each (a placeholder, or already the server's pending item), at
+    # the drop point (Cherry's place) and beside it (a cell's width or height away at most).
+    # (For a moment the live stream's pending item may show beside its placeholder.)
+    near = [sp for sp in spinners if abs(sp["x"] + sp["w"] / 2 - x) < sp["w"] * 1.6 and abs(sp["y"] + sp["h"] / 2 - y) < sp["h"] * 1.6]
+    assert len(near) >= 2, (x, y, spinners)
+    page.wait_for_function(
+        "n => app.model.sections[0].items.length === n + 2 && app.model.sections[0].items.every(i => i.state !== 'pending')",
+        arg=len(before), timeout=15000)
+    wait_idle(page)
+    after = titles(page, 0)
+    items = page.evaluate("app.model.sections[0].items.map(i => ({title: i.title, state: i.state}))")
+    new = [it for it in items if it["title"] not in before]
+    assert sorted(it["state"] for it in new) == ["failed", "ready"], items
+    # In place: both sit where they were dropped, in drop order, before Cherry.
+    assert [it["state"] for it in items[index:index + 2]] == ["ready", "failed"], items
+    assert after[index + 2] == "Cherry"
+    error = page.locator(".cell:not([hidden]) .error")
+    page.wait_for_function("[...document.querySelectorAll('.cell:not([hidden]) .error')].length === 1")
+    assert "Error 😟" in error.first.inner_text()
+    box = error.first.locator("xpath=..").bounding_box()
+    assert abs(box["width"] - box["height"]) < 2, box  # the error tile is square (F16)
+    page.wait_for_function("[...document.querySelectorAll('.cell:not([hidden]) img.loaded')].length >= " + str(len(before) - 2))
+    shot(page, "drop-urls-settled")
+    page.wait_for_timeout(300)
+    assert server_titles(server)[0] == after
+
+
+def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server):
+    before = titles(page, 0)
+    data = base64.b64encode(sample_jpeg(server)).decode()
+    x, y = center(page, "Date")
+    index = before.index("Date")
+    files = [{"name": "first.jpg", "type": "image/jpeg", "data": data},
+             {"name": "second.jpg", "type": "image/jpeg", "data": data}]
+    spinners = page.evaluate(DROP_JS, [x, y, [], files])
+    assert len(spinners) >= 2, spinners
+    page.wait_for_function(
+        "n => app.model.sections[0].items.length === n + 2 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        arg=len(before), timeout=15000)
+    wait_idle(page)
+    after = titles(page, 0)
+    new = [t for t in after if t not in before]
+    assert len(new) == 2, after
+    assert after[index:index + 2] == new and after[index + 2] == "Date", after
+    assert page.locator(".cell.placeholder:not([hidden])").count() == 0
+    shot(page, "drop-files-after")
+    page.wait_for_timeout(300)
+    assert server_titles(server)[0] == after

@@ -1,0 +1,49 @@
+"""B2 and F24: two windows on one gallery see each other's moves at once; the order survives a
+server restart."""
+import time
+
+from conftest import (center, mouse_drag, open_page, server_titles, shot, titles, wait_changed,
+                      wait_idle, wait_images, wait_titles)
+
+
+def test_a_move_in_one_window_appears_in_the_other_within_a_second(browser, server):
+    a = open_page(browser, server)
+    b = open_page(browser, server)
+    try:
+        b.wait_for_selector("#live-state.on")
+        before = titles(a)
+        assert titles(b) == before
+        mouse_drag(a, center(a, "Apple"), center(a, "Date"))
+        wait_idle(a)
+        after = wait_changed(a, before)
+        t0 = time.time()
+        wait_titles(b, after[0], timeout=1000)
+        assert time.time() - t0 < 1.0
+        # And back the other way: a swap in the second window reaches the first.
+        b.select_option("#drop-mode", "swap")
+        mouse_drag(b, center(b, "Banana"), center(b, "Cherry"))
+        wait_idle(b)
+        swapped = wait_changed(b, after)
+        wait_titles(a, swapped[0], timeout=1000)
+        wait_images(a)
+        shot(a, "live-window-a")
+        shot(b, "live-window-b")
+        assert server_titles(server) == swapped
+    finally:
+        a.context.close()
+        b.context.close()
+
+
+def test_the_order_survives_a_server_restart(page, server):
+    before = titles(page)
+    mouse_drag(page, center(page, "Apple"), center(page, "Date"))
+    wait_idle(page)
+    after = wait_changed(page, before)
+    page.wait_for_timeout(300)
+    assert server_titles(server) == after
+    server.restart()
+    assert server_titles(server) == after
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    wait_images(page)
+    assert titles(page) == after

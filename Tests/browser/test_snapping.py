@@ -1,0 +1,51 @@
+"""F6: snapping chosen at run time: paging rests on a page boundary, view-aligned on an item's edge."""
+from conftest import open_page, shot
+
+
+def settle(page):
+    """Waits until scrollTop stops changing; answers it."""
+    last = None
+    for _ in range(40):
+        page.wait_for_timeout(100)
+        now = page.evaluate("document.getElementById('scroller').scrollTop")
+        if last is not None and abs(now - last) < 0.5:
+            return now
+        last = now
+    return last
+
+
+def scroll_by(page, dy):
+    box = page.locator("#scroller").bounding_box()
+    page.mouse.move(box["x"] + 100, box["y"] + 200)
+    page.mouse.wheel(0, dy)
+
+
+def test_paging_rests_on_a_page_boundary(browser, server):
+    page = open_page(browser, server, viewport={"width": 900, "height": 600})
+    try:
+        page.select_option("#snapping", "paging")
+        scroll_by(page, 170)
+        top = settle(page)
+        height = page.evaluate("document.getElementById('scroller').clientHeight")
+        maximum = page.evaluate("(s => s.scrollHeight - s.clientHeight)(document.getElementById('scroller'))")
+        assert top != 170 or height == 170
+        assert min(top % height, height - top % height) < 2 or abs(top - maximum) < 2, (top, height, maximum)
+        assert top > 0  # 170 px down is past the middle of nothing: one page forward
+        shot(page, "snap-paging")
+    finally:
+        page.context.close()
+
+
+def test_view_aligned_rests_on_an_item_edge(browser, server):
+    page = open_page(browser, server, viewport={"width": 900, "height": 600})
+    try:
+        page.select_option("#snapping", "viewAligned")
+        scroll_by(page, 237)
+        top = settle(page)
+        edges = page.evaluate("app.view.last.cells.filter(c => c.kind === 'item').flatMap(c => [c.y, c.y + c.h])")
+        distance = min(abs(top - e) for e in edges)
+        assert distance < 10, (top, sorted(edges))
+        assert abs(top - 237) > 0.5 or distance < 1  # it moved to an edge (or was on one)
+        shot(page, "snap-view-aligned")
+    finally:
+        page.context.close()

@@ -1,0 +1,63 @@
+"""F9: a long press lifts a tile under a finger; dragging reorders live, the others shift aside."""
+import json
+
+from conftest import center, open_page, server_titles, shot, titles, wait_idle
+
+
+def touch(cdp, kind, x=None, y=None):
+    points = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1, "radiusX": 4, "radiusY": 4, "force": 1}]
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+
+def test_long_press_on_apple_then_moving_reorders_it_and_the_others_shift(browser, server):
+    page = open_page(browser, server, has_touch=True, is_mobile=False)
+    try:
+        cdp = page.context.new_cdp_session(page)
+        before = titles(page, 0)
+        assert before[0] == "Apple"
+        x0, y0 = center(page, "Apple")
+        x1, y1 = center(page, "Date")
+        touch(cdp, "touchStart", x0, y0)
+        page.wait_for_timeout(700)  # the long press (≥ 0.5 s)
+        page.wait_for_function("['lifted', 'dragging'].includes(app.view.last.phase)", timeout=2000)
+        shot(page, "touch-lifted")
+        steps = 15
+        for i in range(1, steps + 1):
+            touch(cdp, "touchMove", x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+            page.wait_for_timeout(20)
+        page.wait_for_timeout(200)
+        assert page.evaluate("app.view.last.phase") == "dragging"
+        # Live reorder: while the finger is over Date, the others have already shifted aside.
+        shot(page, "touch-dragging")
+        touch(cdp, "touchEnd")
+        wait_idle(page)
+        page.wait_for_function("t => app.model.sections[0].items[0].title !== t", arg="Apple")
+        after = titles(page, 0)
+        assert after.index("Apple") == before.index("Date")
+        others = [t for t in before if t != "Apple"]
+        assert [t for t in after if t != "Apple"] == others  # the others keep their order, shifted
+        page.wait_for_timeout(300)
+        assert server_titles(server)[0] == after
+        shot(page, "touch-after")
+    finally:
+        page.context.close()
+
+
+def test_a_short_touch_does_not_lift_and_a_quick_swipe_scrolls_instead(browser, server):
+    page = open_page(browser, server, has_touch=True)
+    try:
+        cdp = page.context.new_cdp_session(page)
+        before = titles(page)
+        x0, y0 = center(page, "Apple")
+        x1, y1 = center(page, "Date")
+        touch(cdp, "touchStart", x0, y0)
+        page.wait_for_timeout(100)
+        for i in range(1, 8):
+            touch(cdp, "touchMove", x0 + (x1 - x0) * i / 7, y0 + (y1 - y0) * i / 7)
+            page.wait_for_timeout(16)
+        touch(cdp, "touchEnd")
+        wait_idle(page)
+        page.wait_for_timeout(300)
+        assert titles(page) == before
+    finally:
+        page.context.close()

@@ -1,0 +1,27 @@
+"""F21: dropping a tile on the trash can removes it from the gallery; the trash panel restores it."""
+from conftest import center, mouse_drag, server_titles, shot, titles, wait_changed, wait_idle, wait_titles
+
+
+def test_dragging_banana_to_the_trash_removes_it_and_restore_brings_it_back(page, server):
+    before = titles(page)
+    assert page.locator("#trash-count").inner_text() == "0"
+    box = page.locator("#trash").bounding_box()
+    mouse_drag(page, center(page, "Banana"), (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    wait_idle(page)
+    after = wait_changed(page, before)
+    assert "Banana" not in after[0]
+    assert after[0] == [t for t in before[0] if t != "Banana"]
+    page.wait_for_function("document.getElementById('trash-count').textContent === '1'")
+    assert page.locator(".cell:not([hidden])[aria-label='Banana']").count() == 0
+    shot(page, "trash-after-drop")
+    page.wait_for_timeout(200)
+    assert "Banana" not in server_titles(server)[0]
+    page.click("#trash")
+    page.wait_for_selector("#trash-panel:not([hidden])")
+    row = page.locator("#trash-list li", has_text="Banana")
+    row.wait_for()
+    shot(page, "trash-panel")
+    row.locator("button", has_text="Restore").click()
+    wait_titles(page, before[0])
+    page.wait_for_function("document.getElementById('trash-count').textContent === '0'")
+    assert server_titles(server) == before
