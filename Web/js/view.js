@@ -13,6 +13,12 @@ export class GridView {
     this.scroller = scroller;
     this.content = content;
     this.pool = new CellPool(content);
+    // Drag previews float above the grid (a fixed layer over the scroller), so a lifted
+    // 1.2× cell is not clipped by the scroller's edges.
+    this.overlay = document.createElement('div');
+    this.overlay.className = 'floating';
+    document.body.appendChild(this.overlay);
+    this.floating = new CellPool(this.overlay);
     this.live = new Map();      // key → {el, kind}
     this.progress = new Map();  // placeholder id → upload fraction
     this.selection = new Set();
@@ -43,6 +49,10 @@ export class GridView {
     const top = Math.max(0, this.scroller.scrollTop - MARGIN);
     const r = c.render(0, top, c.width, this.scroller.clientHeight + 2 * MARGIN);
     this.last = r;
+    if (r.phase !== 'idle') {
+      const box = this.scroller.getBoundingClientRect();
+      this.overlay.style.transform = `translate(${box.left}px,${box.top}px)`;
+    }
     const h = `${Math.ceil(r.height)}px`;
     if (this.content.style.height !== h) this.content.style.height = h;
     const seen = new Set();
@@ -63,7 +73,8 @@ export class GridView {
       seen.add(key);
       let entry = this.live.get(key);
       const fresh = !entry;
-      if (fresh) { entry = { el: this.pool.take(poolKind), kind: poolKind }; this.live.set(key, entry); }
+      const pool = cell.kind === 'preview' ? this.floating : this.pool;
+      if (fresh) { entry = { el: pool.take(poolKind), kind: poolKind, pool }; this.live.set(key, entry); }
       const el = entry.el;
       let cls = poolKind;
       if (poolKind === 'cell') {
@@ -85,8 +96,9 @@ export class GridView {
       // The floating preview follows the pointer; fresh cells appear in place: no easing.
       if (fresh || cell.kind === 'preview' || r.phase === 'dropping') cls += ' no-anim';
       if (el.className !== cls) el.className = cls;
-      const transform = cell.scale === 1 ? `translate3d(${cell.x}px,${cell.y}px,0)`
-        : `translate3d(${cell.x}px,${cell.y}px,0) scale(${cell.scale})`;
+      const y = cell.kind === 'preview' ? cell.y - this.scroller.scrollTop : cell.y;
+      const transform = cell.scale === 1 ? `translate3d(${cell.x}px,${y}px,0)`
+        : `translate3d(${cell.x}px,${y}px,0) scale(${cell.scale})`;
       if (el.style.transform !== transform) el.style.transform = transform;
       const w = `${cell.w}px`, hh = `${cell.h}px`;
       if (el.style.width !== w) el.style.width = w;
@@ -97,7 +109,7 @@ export class GridView {
       if (el.style.zIndex !== z) el.style.zIndex = z;
     }
     for (const [key, entry] of this.live) {
-      if (!seen.has(key)) { this.pool.give(entry.kind, entry.el); this.live.delete(key); }
+      if (!seen.has(key)) { entry.pool.give(entry.kind, entry.el); this.live.delete(key); }
     }
     this.app.renderTargets?.(r);
   }
