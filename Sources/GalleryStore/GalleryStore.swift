@@ -141,6 +141,68 @@ public final class GalleryStore: Sendable {
                                    sections: sections.map { SectionJSON(id: $0.id!, title: $0.title, items: bySection[$0.id!] ?? []) })
     }
 
+    /// A gallery's version and name (cheap: one row), to check a cached snapshot.
+    public func head(_ id: Int64) async throws -> (version: Int64, name: String) {
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT version, name FROM gallery WHERE id = ?", arguments: [id]) else {
+                throw StoreError.galleryNotFound(id)
+            }
+            return (row[0], row[1])
+        }
+    }
+
+    /// The whole gallery at its current version as parallel columns (the page's first load), in
+    /// one read transaction; rows are read with a cursor, not decoded into records.
+    public func columns(_ id: Int64) async throws -> SnapshotColumns {
+        try await pool.read { db in
+            var out = SnapshotColumns(gallery: try Self.galleryInfo(db, id))
+            let sections = try Row.fetchAll(db, sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [id])
+            out.ids.reserveCapacity(out.gallery.itemCount)
+            out.contentVersions.reserveCapacity(out.gallery.itemCount)
+            out.aspects.reserveCapacity(out.gallery.itemCount)
+            out.states.reserveCapacity(out.gallery.itemCount)
+            out.hashIndex.reserveCapacity(out.gallery.itemCount)
+            out.titles.reserveCapacity(out.gallery.itemCount)
+            out.widths.reserveCapacity(out.gallery.itemCount)
+            out.heights.reserveCapacity(out.gallery.itemCount)
+            var hashNumbers: [String: Int32] = [:]
+            let statement = try db.cachedStatement(sql: """
+                SELECT id, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion
+                FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id
+                """)
+            for s in sections {
+                let sectionId: Int64 = s[0]
+                let before = out.ids.count
+                let rows = try Row.fetchCursor(statement, arguments: [sectionId])
+                while let row = try rows.next() {
+                    let itemId: Int64 = row[0]
+                    let state = ItemState(rawValue: row[7]) ?? .failed
+                    out.ids.append(itemId)
+                    out.titles.append(row[1])
+                    if let url: String = row[2] { out.sourceURLs[itemId] = url }
+                    if let hash: String = row[3] {
+                        if let n = hashNumbers[hash] { out.hashIndex.append(n) } else {
+                            let n = Int32(out.hashes.count)
+                            hashNumbers[hash] = n
+                            out.hashes.append(hash)
+                            out.hashIndex.append(n)
+                        }
+                    } else {
+                        out.hashIndex.append(-1)
+                    }
+                    out.widths.append(Int32(clamping: (row[4] as Int64?) ?? 0))
+                    out.heights.append(Int32(clamping: (row[5] as Int64?) ?? 0))
+                    out.aspects.append(state == .ready ? row[6] : 1)
+                    out.states.append(state)
+                    if let reason: String = row[8] { out.reasons[itemId] = reason }
+                    out.contentVersions.append(UInt32(truncatingIfNeeded: row[9] as Int64))
+                }
+                out.sections.append(.init(id: sectionId, title: s[1], count: out.ids.count - before))
+            }
+            return out
+        }
+    }
+
     public func item(_ id: Int64) async throws -> ItemJSON {
         try await pool.read { db in
             guard let r = try ItemRecord.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) else { throw StoreError.itemNotFound(id) }
