@@ -47,7 +47,7 @@ def make_images(folder, n):
         p = folder / f"img{i}.jpg"
         colour = f"{(i * 37) % 256} {(i * 91) % 256} {(i * 53) % 256}"
         subprocess.run(["vips", "black", str(folder / "b.v"), str(w), str(h), "--bands", "3"], check=True)
-        subprocess.run(["vips", "linear", str(folder / "b.v"), str(p), "1 1 1", colour], check=True)
+        subprocess.run(["vips", "linear", str(folder / "b.v"), str(p), "1 1 1", colour, "--uchar"], check=True)
         paths.append(p)
     return paths
 

@@ -30,6 +30,7 @@ export const api = {
   duplicateGallery: (id, name) => request('POST', `/api/galleries/${id}/duplicate`, { name }),
   deleteGallery: (id) => request('DELETE', `/api/galleries/${id}`),
   snapshot: (id) => request('GET', `/api/galleries/${id}`),
+  columns: (id) => request('GET', `/api/galleries/${id}/columns`),
   changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
   batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
   trash: (id) => request('GET', `/api/galleries/${id}/trash`),

@@ -17,6 +17,13 @@ export const app = {
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
+    // The gallery named in the address loads while the engine compiles and the list arrives.
+    const named = location.hash.match(/^#\/g\/(\d+)/);
+    if (named) {
+      const columns = api.columns(Number(named[1]));
+      columns.catch(() => {}); // a failure surfaces when open() awaits it
+      this._prefetch = { id: Number(named[1]), columns };
+    }
     this.engine = await Engine.load(await fetch('/engine.wasm'));
     this.model = new GalleryModel(this.engine);
     this.controller = new Controller(this.engine);
@@ -72,9 +79,10 @@ export const app = {
 
   async open(id) {
     const marks = (window.loadMarks = { start: performance.now() });
-    const snapshot = await api.snapshot(id);
+    const columns = await (this._prefetch?.id === id ? this._prefetch.columns : api.columns(id));
+    this._prefetch = null;
     marks.fetched = performance.now();
-    this.model.load(snapshot);
+    this.model.loadColumns(columns);
     marks.model = performance.now();
     $('gallery-select').value = id;
     this.view.selection.clear();
@@ -349,7 +357,8 @@ export const app = {
     try {
       const answer = await api.changesSince(this.model.id, this.model.version);
       if (!(answer.changes && this.model.apply(answer.changes))) {
-        this.model.load(answer.snapshot ?? await api.snapshot(this.model.id));
+        if (answer.snapshot) this.model.load(answer.snapshot);
+        else this.model.loadColumns(await api.columns(this.model.id));
       }
       this.reconcile();
       this.refreshTrash();

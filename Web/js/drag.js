@@ -83,7 +83,7 @@ export function installDrag(app) {
       // Until the server names the copies, draw them with their originals' data.
       e.copies.forEach((id, k) => {
         const source = app.model.items.get(e.copiedFrom[k]);
-        if (source) app.localItems.set(id, { ...source, id });
+        if (source) app.localItems.set(id, { ...source, thumbnails: source.thumbnails, id });
       });
     }
     if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') app.updateHistoryButtons?.();
