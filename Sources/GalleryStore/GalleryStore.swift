@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import GridEngine
 import GalleryCore
 import Synchronization
@@ -166,21 +167,42 @@ public final class GalleryStore: Sendable {
             out.widths.reserveCapacity(out.gallery.itemCount)
             out.heights.reserveCapacity(out.gallery.itemCount)
             var hashNumbers: [String: Int32] = [:]
-            let statement = try db.cachedStatement(sql: """
+            // SQLite's C API directly: 100k rows through GRDB's Row cost ~10× the JSON writing.
+            var statement: OpaquePointer?
+            let sql = """
                 SELECT id, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion
                 FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id
-                """)
+                """
+            guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw DatabaseError(resultCode: .SQLITE_ERROR, message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            defer { sqlite3_finalize(statement) }
+            func text(_ column: Int32) -> String? {
+                guard let p = sqlite3_column_text(statement, column) else { return nil }
+                return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+            }
             for s in sections {
                 let sectionId: Int64 = s[0]
                 let before = out.ids.count
-                let rows = try Row.fetchCursor(statement, arguments: [sectionId])
-                while let row = try rows.next() {
-                    let itemId: Int64 = row[0]
-                    let state = ItemState(rawValue: row[7]) ?? .failed
+                sqlite3_reset(statement)
+                sqlite3_bind_int64(statement, 1, sectionId)
+                while true {
+                    let rc = sqlite3_step(statement)
+                    if rc == SQLITE_DONE { break }
+                    guard rc == SQLITE_ROW else {
+                        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
+                    let itemId = sqlite3_column_int64(statement, 0)
+                    let state: ItemState
+                    switch sqlite3_column_text(statement, 7)?.pointee {
+                    case UInt8(ascii: "r"): state = .ready
+                    case UInt8(ascii: "p"): state = .pending
+                    default: state = .failed
+                    }
                     out.ids.append(itemId)
-                    out.titles.append(row[1])
-                    if let url: String = row[2] { out.sourceURLs[itemId] = url }
-                    if let hash: String = row[3] {
+                    out.titles.append(text(1) ?? "")
+                    if let url = text(2) { out.sourceURLs[itemId] = url }
+                    if let hash = text(3) {
                         if let n = hashNumbers[hash] { out.hashIndex.append(n) } else {
                             let n = Int32(out.hashes.count)
                             hashNumbers[hash] = n
@@ -190,12 +212,12 @@ public final class GalleryStore: Sendable {
                     } else {
                         out.hashIndex.append(-1)
                     }
-                    out.widths.append(Int32(clamping: (row[4] as Int64?) ?? 0))
-                    out.heights.append(Int32(clamping: (row[5] as Int64?) ?? 0))
-                    out.aspects.append(state == .ready ? row[6] : 1)
+                    out.widths.append(Int32(clamping: sqlite3_column_int64(statement, 4)))
+                    out.heights.append(Int32(clamping: sqlite3_column_int64(statement, 5)))
+                    out.aspects.append(state == .ready ? sqlite3_column_double(statement, 6) : 1)
                     out.states.append(state)
-                    if let reason: String = row[8] { out.reasons[itemId] = reason }
-                    out.contentVersions.append(UInt32(truncatingIfNeeded: row[9] as Int64))
+                    if let reason = text(8) { out.reasons[itemId] = reason }
+                    out.contentVersions.append(UInt32(truncatingIfNeeded: sqlite3_column_int64(statement, 9)))
                 }
                 out.sections.append(.init(id: sectionId, title: s[1], count: out.ids.count - before))
             }
