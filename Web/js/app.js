@@ -24,7 +24,11 @@ export const app = {
       columns.catch(() => {}); // a failure surfaces when open() awaits it
       this._prefetch = { id: Number(named[1]), columns };
     }
-    this.engine = await Engine.load(await fetch('/engine.wasm'));
+    // The engine compiles while the gallery list arrives.
+    const galleries = api.galleries();
+    galleries.catch(() => {});
+    this.engine = await Engine.load(fetch('/engine.wasm'));
+    window.bootMarks = { engine: performance.now() };
     this.model = new GalleryModel(this.engine);
     this.controller = new Controller(this.engine);
     this.controller.width = $('scroller').clientWidth;
@@ -37,7 +41,8 @@ export const app = {
     this.drag = installDrag(this);
     this.wirePasteAndPinch();
     window.addEventListener('hashchange', () => this.route());
-    await this.refreshGalleries();
+    await this.refreshGalleries(await galleries);
+    window.bootMarks.galleries = performance.now();
     await this.route();
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
@@ -54,8 +59,8 @@ export const app = {
   announce(text) { $('announcer').textContent = text; },
 
   // ---- galleries (F25)
-  async refreshGalleries() {
-    this.galleries = await api.galleries();
+  async refreshGalleries(list) {
+    this.galleries = list ?? await api.galleries();
     const select = $('gallery-select');
     select.replaceChildren(...this.galleries.map((g) => {
       const o = document.createElement('option');
