@@ -25,7 +25,8 @@ def free_port():
 
 
 class Server:
-    def __init__(self):
+    def __init__(self, allow_private=True):
+        self.allow_private = allow_private
         self.port = free_port()
         self.data = tempfile.mkdtemp(prefix="gallery-test-")
         self.url = f"http://127.0.0.1:{self.port}"
@@ -36,7 +37,7 @@ class Server:
         self.proc = subprocess.Popen(
             [str(GALLERY), "serve", "--port", str(self.port), "--data", self.data,
              "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"),
-             "--allow-private-addresses"],
+             *(["--allow-private-addresses"] if self.allow_private else [])],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -72,6 +73,15 @@ class Server:
 @pytest.fixture
 def server():
     s = Server().start()
+    yield s
+    s.stop()
+    shutil.rmtree(s.data, ignore_errors=True)
+
+
+@pytest.fixture
+def strict_server():
+    """A server with the default refusal of private addresses (as `gallery serve` runs)."""
+    s = Server(allow_private=False).start()
     yield s
     s.stop()
     shutil.rmtree(s.data, ignore_errors=True)

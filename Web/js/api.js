@@ -34,7 +34,7 @@ export const api = {
   changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
   batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
   trash: (id) => request('GET', `/api/galleries/${id}/trash`),
-  dropURL: (id, url, to) => request('POST', `/api/galleries/${id}/urls`, { url, to }),
+  dropURL: (id, url, to, title) => request('POST', `/api/galleries/${id}/urls`, { url, to, ...(title ? { title } : {}) }),
   /// Uploads files with progress: onProgress(fraction) as bytes go out. Resolves the answer.
   upload(id, files, to, onProgress) {
     return new Promise((resolve, reject) => {

@@ -241,7 +241,7 @@ export const app = {
         this.view.progress.set(placeholder, 0);
         answer = await api.upload(this.model.id, [data.file], to, (f) => { this.view.progress.set(placeholder, f); this.view.schedule(); });
       } else {
-        answer = await api.dropURL(this.model.id, data.url, to);
+        answer = await api.dropURL(this.model.id, data.url, to, data.title);
       }
       this.view.progress.delete(placeholder);
       const item = answer.items?.[0];
