@@ -184,7 +184,12 @@ export const app = {
     const offset = this.controller.pinch(columns, x, y);
     $('columns').value = columns;
     this.view.render();
-    if (offset != null) $('scroller').scrollTop = offset;
+    if (offset != null) {
+      $('scroller').scrollTop = offset;
+      // Tell the engine now, not on the next scroll event: the next step of a quick pinch
+      // anchors against this offset.
+      this.drag?.run(this.controller.event(6, [0, $('scroller').scrollTop, performance.now() / 1000]));
+    }
     this.view.render();
   },
 
