@@ -100,6 +100,12 @@ def test_dropping_a_good_and_a_missing_url_shows_two_spinners_then_an_image_and_
     shot(page, "drop-urls-settled")
     page.wait_for_timeout(300)
     assert server_titles(server)[0] == after
+    # After a reload (the columnar snapshot) the error tile still names its reason.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_function("[...document.querySelectorAll('.cell:not([hidden]) .error')].length === 1")
+    assert "404" in page.locator(".cell:not([hidden]) .error small").first.inner_text()
+    assert titles(page, 0) == after
 
 
 def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server):
