@@ -210,3 +210,19 @@ def wait_changed(page, before, timeout=5000):
         "b => JSON.stringify(app.model.sections.map(s => s.items.map(i => i.title))) !== JSON.stringify(b)",
         arg=before, timeout=timeout, polling=50)
     return titles(page)
+
+
+DATA_DROP_JS = """async ([x, y, data]) => {
+  const dt = new DataTransfer();
+  for (const [t, v] of Object.entries(data)) dt.setData(t, v);
+  const target = document.elementFromPoint(x, y);
+  const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
+  fire('dragenter');
+  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  fire('drop');
+}"""
+
+
+def drop_data(page, x, y, data):
+    """Drops what another app or window would offer, as {type: string} (text/html, the app's JSON…)."""
+    page.evaluate(DATA_DROP_JS, [x, y, data])

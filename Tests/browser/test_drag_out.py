@@ -3,7 +3,7 @@
 dropped into another window's gallery, the items are copied there."""
 import json
 
-from conftest import center, item_id, open_page, shot, wait_images
+from conftest import center, drop_data, item_id, open_page, shot, wait_images
 
 DRAGSTART_JS = """([x, y]) => {
   const dt = new DataTransfer();
@@ -14,17 +14,6 @@ DRAGSTART_JS = """([x, y]) => {
   target.dispatchEvent(new DragEvent('dragend', { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
   return out;
 }"""
-
-DROP_JS = """async ([x, y, data]) => {
-  const dt = new DataTransfer();
-  for (const [t, v] of Object.entries(data)) dt.setData(t, v);
-  const target = document.elementFromPoint(x, y);
-  const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
-  fire('dragenter');
-  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
-  fire('drop');
-}"""
-
 
 def test_a_dragged_tile_carries_its_image_and_json_and_another_window_copies_it(browser, strict_server):
     # As `gallery serve` runs by default: fetches of private addresses (this server's own) are refused.
@@ -54,7 +43,7 @@ def test_a_dragged_tile_carries_its_image_and_json_and_another_window_copies_it(
         second.goto(f"{server.url}/#/g/{other['id']}")
         second.wait_for_selector("body[data-ready='1']")
         box = second.locator("#scroller").bounding_box()
-        second.evaluate(DROP_JS, [box["x"] + 200, box["y"] + 150, data])
+        drop_data(second, box["x"] + 200, box["y"] + 150, data)
         second.wait_for_function("app.model.count === 1 && [...app.model.items.values()][0].state === 'ready'", timeout=15000)
         wait_images(second)
         snap = server.api("GET", f"/api/galleries/{other['id']}")

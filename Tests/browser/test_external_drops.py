@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from conftest import center, server_titles, shot, titles, wait_idle
+from conftest import center, drop_data, server_titles, shot, titles, wait_idle
 
 
 def sample_jpeg(server):
@@ -131,23 +131,12 @@ def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server
     assert server_titles(server)[0] == after
 
 
-HTML_DROP_JS = """async ([x, y, html]) => {
-  const dt = new DataTransfer();
-  dt.setData('text/html', html);
-  const target = document.elementFromPoint(x, y);
-  const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
-  fire('dragenter');
-  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
-  fire('drop');
-}"""
-
-
 def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, server, image_host):
     """B6: another page's <img> arrives as text/html; its src is fetched like a dropped URL."""
     before = titles(page, 0)
     x, y = center(page, "Cherry")
     index = before.index("Cherry")
-    page.evaluate(HTML_DROP_JS, [x, y, f'<meta charset="utf-8"><img src="{image_host}/good.jpg" alt="a photo">'])
+    drop_data(page, x, y, {"text/html": f'<meta charset="utf-8"><img src="{image_host}/good.jpg" alt="a photo">'})
     page.wait_for_function(
         "n => app.model.sections[0].items.length === n + 1 && app.model.sections[0].items.every(i => i.state === 'ready')",
         arg=len(before), timeout=15000)
