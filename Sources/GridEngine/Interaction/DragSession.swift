@@ -45,6 +45,16 @@ public struct DragSession: Hashable, Sendable {
     var _placement: _Placement?
     var _pendingPlacement: _Placement?
     var _pendingSince: Double = 0
+    /// A placement the preview tried and gave up because it was not stable under the
+    /// pointer (the reflow put another destination under it): not retried until the
+    /// pointer aims elsewhere (hysteresis; the drop lands where the preview stays).
+    var _refusedPlacement: _Placement?
+    /// Whether the live preview shows a copy: the originals stay in place and the
+    /// copies' slots open at the destination (the proposal's operation is copy).
+    var _copyPreview = false
+    /// The ids the copies will have, parallel to `items` once a copy preview was shown
+    /// (the slots on screen carry them, and the drop commits them).
+    var _copyIDs: [ItemID] = []
     /// The drop animation: the preview flies from → to (content coordinates).
     var _flyFrom = Rect.zero
     var _flyTo = Rect.zero

@@ -172,6 +172,9 @@ extension GridController {
         if let f = focusedItem, !snapshot.contains(f) { focusedItem = nil }
         guard var s = session else { return }
         if s.phase == .dropping || s.phase == .settling { return }
+        var keptCopies: [ItemID] = []
+        for (k, item) in s.items.enumerated() where k < s._copyIDs.count && snapshot.contains(item) { keptCopies.append(s._copyIDs[k]) }
+        s._copyIDs = keptCopies
         s.items.removeAll { !snapshot.contains($0) }
         session = s
         if (s.source == .local || s.source == .keyboard) && s.items.isEmpty {

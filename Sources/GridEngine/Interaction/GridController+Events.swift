@@ -56,8 +56,9 @@ extension GridController {
         return effects
     }
 
-    /// Adds an item to the drag in progress (F17: tapping further items). Insert mode
-    /// only; the item joins the block after the items already carried.
+    /// Adds an item to the drag in progress (F17: tapping further items). In insert mode
+    /// the item joins the block after the items already carried; in swap mode the items
+    /// swap with the hovered item and those after it (see `_swapPartners`).
     public mutating func addToDrag(_ item: ItemID) -> [GridEffect] {
         var effects: [GridEffect] = []
         _addToDrag(item, &effects)
@@ -180,7 +181,7 @@ extension GridController {
             s.location = e.location
             s.modifiers = e.modifiers
             session = s
-            _retarget(now: e.time, &effects)
+            _retarget(now: e.time, flush: true, &effects)
             _drop(now: e.time, &effects)
         default:
             break
@@ -230,22 +231,56 @@ extension GridController {
     }
 
     /// Recomputes the proposal under the pointer and moves the live preview (cadence).
-    mutating func _retarget(now: Double, _ effects: inout [GridEffect]) {
+    /// `flush`: the drop is about to happen, a waiting placement is applied now.
+    ///
+    /// The preview is stable (issue 3): a new placement is kept only if, with the others
+    /// reflowed around it, the pointer still aims at it; otherwise the preview stays where
+    /// it was, that placement is not retried until the pointer aims elsewhere, and the
+    /// proposal points where the preview stays — so a drop lands exactly where it shows,
+    /// and a resting pointer never makes the preview flip back and forth.
+    mutating func _retarget(now: Double, flush: Bool = false, _ effects: inout [GridEffect]) {
         guard var s = session, s.isDragging, s.source != .keyboard else { return }
-        let target = _target(at: s.location)
-        let proposal = _proposal(for: target, session: s)
-        if proposal != s.proposal {
-            s.proposal = proposal
-            effects.append(.proposalChanged(proposal))
-        }
+        var target = _target(at: s.location)
+        var proposal = _proposal(for: target, session: s)
         let reorders = s.source == .local && configuration.reorderMode == .insert
             && (proposal.operation == .move || proposal.operation == .copy)
-        guard reorders, let placement = _placement(for: target), placement != s._placement else {
+        if reorders && s._copyPreview != (proposal.operation == .copy) {
+            // A copy shows as a copy: the originals stay and the copies' slots open at the
+            // destination; a move shows the items themselves there. Same placement.
+            s._copyPreview = proposal.operation == .copy
+            session = s
+            _applyBlock(nil)
+            if let p = s._placement { _placeBlock(p) }
+            s = session!
+            target = _target(at: s.location)
+            proposal = _proposal(for: target, session: s)
+        }
+        defer {
+            if let s = session, proposal != s.proposal {
+                session!.proposal = proposal
+                effects.append(.proposalChanged(proposal))
+            }
+        }
+        guard reorders, let placement = _placement(for: target) else {
             s._pendingPlacement = nil
             session = s
             return
         }
-        let delay = configuration.cadence.delay
+        if placement == s._placement {
+            s._pendingPlacement = nil
+            s._refusedPlacement = nil
+            session = s
+            return
+        }
+        if placement == s._refusedPlacement {
+            // Tried and not stable under the pointer: the preview stays (hysteresis).
+            s._pendingPlacement = nil
+            session = s
+            proposal = _proposalAtShownPlacement(proposal)
+            return
+        }
+        s._refusedPlacement = nil
+        let delay = flush ? 0 : configuration.cadence.delay
         if delay > 0 && s._pendingPlacement != placement {
             s._pendingPlacement = placement
             s._pendingSince = now
@@ -255,7 +290,30 @@ extension GridController {
         if delay > 0 && now - s._pendingSince < delay { session = s; return }
         s._pendingPlacement = nil
         session = s
+        if !_placeStably(placement, at: s.location) {
+            session!._refusedPlacement = placement
+            proposal = _proposalAtShownPlacement(proposal)
+        }
+    }
+
+    /// Moves the block to `placement` if, with the others reflowed, the pointer at
+    /// `location` still aims at it; otherwise puts it back and answers false.
+    mutating func _placeStably(_ placement: _Placement, at location: Point) -> Bool {
+        guard let before = session?._placement else { _placeBlock(placement); return true }
         _placeBlock(placement)
+        guard let shown = session?._placement, shown != before else { return true }
+        guard let again = _placement(for: _target(at: location)), again != shown else { return true }
+        _placeBlock(before)
+        return false
+    }
+
+    /// `proposal` pointing where the live preview shows the block (rest coordinates).
+    func _proposalAtShownPlacement(_ proposal: DropProposal) -> DropProposal {
+        guard let p = session?._placement, let section = snapshot.indexOfSection(p.section) else { return proposal }
+        var out = proposal
+        out.target = .insert(at: IndexPath(item: p.index, section: section))
+        out.intent = .insertAtDestinationIndexPath
+        return out
     }
 
     func _proposal(for target: DropTarget, session s: DragSession) -> DropProposal {
@@ -273,12 +331,20 @@ extension GridController {
     }
 
     mutating func _addToDrag(_ item: ItemID, _ effects: inout [GridEffect]) {
-        guard var s = session, s.isDragging, s.source == .local, configuration.reorderMode == .insert,
+        guard var s = session, s.isDragging, s.source == .local,
               snapshot.contains(item), !_isDragged(item), !isPlaceholder(item) else { return }
         s.items.append(item)
         session = s
-        // The new item leaves the rest: re-express the block's place without it.
-        if let primary = s.items.first, let ip = _order.indexPath(of: primary) {
+        guard _showsBlock(s) else {
+            // Swap mode: no live block; the carried items swap as a run on the drop.
+            effects.append(.dragBegan(items: [item]))
+            _retarget(now: lastEventTime, &effects)
+            return
+        }
+        // The new item leaves the rest: re-express the block's place without it (a copy
+        // preview keeps its slots before the same neighbour; a move follows the primary).
+        let anchor = _block.flatMap { $0.isCopy ? $0.copies.first : nil } ?? s.items.first
+        if let anchor, let ip = _order.indexPath(of: anchor) {
             s._placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
             session = s
             if let p = s._placement { _placeBlock(p) }
