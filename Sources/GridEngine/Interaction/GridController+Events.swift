@@ -318,7 +318,11 @@ extension GridController {
 
     func _proposal(for target: DropTarget, session s: DragSession) -> DropProposal {
         var targetReadOnly = false
-        if case .item(let p) = target { targetReadOnly = isReadOnly(_order.itemID(at: p)) }
+        if case .item(let p) = target {
+            // Every item of a swap run must be movable.
+            let order = _order
+            for q in _swapPartners(at: p) ?? [p] where isReadOnly(order.itemID(at: q)) { targetReadOnly = true }
+        }
         var carriesReadOnly = false
         for i in s.items where isReadOnly(i) { carriesReadOnly = true }
         var outside: OutsideTarget?
