@@ -66,6 +66,22 @@ extension CollectionLayout {
         } else {
             _column.removeAll(); _columnItems.removeAll(); _columnEnd.removeAll()
         }
+        if case .justified = configuration.kind {
+            // Every section's rows appended to one array: no per-section search and
+            // splice of the row table (`_layoutJustified` restarts mid-way; a full
+            // prepare starts every section at its first row, at the items' top).
+            var rows = _rowFirst
+            _rowFirst = []
+            for s in 0..<sections {
+                let base = _sectionStart[s]
+                _justifyKernel(base: base, from: 0, count: _sectionStart[s + 1] - base, y0: _m.itemsTop, rows: &rows)
+                _sectionRowStart.append(rows.count)
+                _finishSection(s)
+            }
+            _rowFirst = rows
+            _recomputeTops(from: 0)
+            return
+        }
         for s in 0..<sections {
             _layoutSection(s, from: 0)
             _finishSection(s)
