@@ -45,10 +45,11 @@ public struct DragSession: Hashable, Sendable {
     var _placement: _Placement?
     var _pendingPlacement: _Placement?
     var _pendingSince: Double = 0
-    /// A placement the preview tried and gave up because it was not stable under the
-    /// pointer (the reflow put another destination under it): not retried until the
-    /// pointer aims elsewhere (hysteresis; the drop lands where the preview stays).
-    var _refusedPlacement: _Placement?
+    /// Where the pointer was (content coordinates) when the preview last reflowed: the
+    /// block holds its place until the pointer has moved `GridController._holdDistance`
+    /// from there (hysteresis: the reflow moves other cells under a pointer at rest, which
+    /// must not move the block again; the drop lands where the block shows).
+    var _reflowedAt: Point?
     /// Whether the live preview shows a copy: the originals stay in place and the
     /// copies' slots open at the destination (the proposal's operation is copy).
     var _copyPreview = false

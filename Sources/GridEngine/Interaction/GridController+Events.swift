@@ -233,11 +233,13 @@ extension GridController {
     /// Recomputes the proposal under the pointer and moves the live preview (cadence).
     /// `flush`: the drop is about to happen, a waiting placement is applied now.
     ///
-    /// The preview is stable (issue 3): a new placement is kept only if, with the others
-    /// reflowed around it, the pointer still aims at it; otherwise the preview stays where
-    /// it was, that placement is not retried until the pointer aims elsewhere, and the
-    /// proposal points where the preview stays — so a drop lands exactly where it shows,
-    /// and a resting pointer never makes the preview flip back and forth.
+    /// The preview is stable (issue 3): after it reflowed, the block holds its place until
+    /// the pointer has moved `_holdDistance` in the content (a pointer at rest while the
+    /// view auto-scrolls moves in the content, so reordering goes on); meanwhile the
+    /// proposal points where the block shows. The reflow itself moves other cells under
+    /// a resting pointer — in a waterfall or justified layout often onto another
+    /// destination — and without the hold the block would chase its own reflow and flip
+    /// back and forth. The drop lands exactly where the block shows.
     mutating func _retarget(now: Double, flush: Bool = false, _ effects: inout [GridEffect]) {
         guard var s = session, s.isDragging, s.source != .keyboard else { return }
         var target = _target(at: s.location)
@@ -248,6 +250,7 @@ extension GridController {
             // A copy shows as a copy: the originals stay and the copies' slots open at the
             // destination; a move shows the items themselves there. Same placement.
             s._copyPreview = proposal.operation == .copy
+            s._reflowedAt = nil   // a new look: the place may follow the pointer once more
             session = s
             _applyBlock(nil)
             if let p = s._placement { _placeBlock(p) }
@@ -268,18 +271,17 @@ extension GridController {
         }
         if placement == s._placement {
             s._pendingPlacement = nil
-            s._refusedPlacement = nil
             session = s
             return
         }
-        if placement == s._refusedPlacement {
-            // Tried and not stable under the pointer: the preview stays (hysteresis).
+        let here = _content(s.location)
+        if let at = s._reflowedAt, !GridController._farther(at, here, than: GridController._holdDistance) {
+            // Just reflowed and the pointer has not moved on: the block holds its place.
             s._pendingPlacement = nil
             session = s
             proposal = _proposalAtShownPlacement(proposal)
             return
         }
-        s._refusedPlacement = nil
         let delay = flush ? 0 : configuration.cadence.delay
         if delay > 0 && s._pendingPlacement != placement {
             s._pendingPlacement = placement
@@ -289,23 +291,14 @@ extension GridController {
         }
         if delay > 0 && now - s._pendingSince < delay { session = s; return }
         s._pendingPlacement = nil
+        s._reflowedAt = here
         session = s
-        if !_placeStably(placement, at: s.location) {
-            session!._refusedPlacement = placement
-            proposal = _proposalAtShownPlacement(proposal)
-        }
+        _placeBlock(placement)
     }
 
-    /// Moves the block to `placement` if, with the others reflowed, the pointer at
-    /// `location` still aims at it; otherwise puts it back and answers false.
-    mutating func _placeStably(_ placement: _Placement, at location: Point) -> Bool {
-        guard let before = session?._placement else { _placeBlock(placement); return true }
-        _placeBlock(placement)
-        guard let shown = session?._placement, shown != before else { return true }
-        guard let again = _placement(for: _target(at: location)), again != shown else { return true }
-        _placeBlock(before)
-        return false
-    }
+    /// How far (points, in the content) the pointer must move after a reflow before the
+    /// block may move again.
+    static let _holdDistance = 8.0
 
     /// `proposal` pointing where the live preview shows the block (rest coordinates).
     func _proposalAtShownPlacement(_ proposal: DropProposal) -> DropProposal {

@@ -82,9 +82,9 @@ import Testing
 }
 
 /// Issue 3: the live preview does not chase its own reflow. In a waterfall or justified
-/// layout (cells of every size) a pointer resting anywhere settles the preview, no
-/// proposal flips while it rests, and the drop lands exactly where the preview shows —
-/// for moves and for copies, at every cadence.
+/// layout (cells of every size) the preview follows the pointer, a pointer resting
+/// anywhere settles it, no proposal flips while it rests, and the drop lands exactly
+/// where the preview shows — for moves and for copies, at every cadence.
 @Suite struct StableDestinationTests {
     static func grid(_ rng: inout SeededGenerator, kind: LayoutKind, cadence: ReorderCadence) -> GridController {
         let n = 30
@@ -100,7 +100,7 @@ import Testing
     @Test(arguments: [LayoutKind.waterfall(columns: 3), .justified(rowHeight: 110)], [false, true])
     func aRestingPointerSettlesThePreviewAndTheDropLandsExactlyWhereItShows(kind: LayoutKind, copy: Bool) {
         var rng = SeededGenerator(seed: copy ? 31 : 13)
-        var flips = 0, drops = 0
+        var flips = 0, drops = 0, followed = 0
         for trial in 0..<60 {
             let cadence: ReorderCadence = trial % 2 == 0 ? .immediate : .fast
             var hand = Hand(StableDestinationTests.grid(&rng, kind: kind, cadence: cadence))
@@ -125,6 +125,9 @@ import Testing
                     "the proposal flipped under a resting pointer (trial \(trial))")
             let preview = hand.grid.displayedSnapshot
             let operation = hand.grid.session?.proposal.operation
+            // The block followed the pointer: it shows away from where it was lifted.
+            if let s = hand.grid.session, let p = s._placement, let first = s.items.first,
+               p.index != hand.grid.snapshot.indexPath(of: first)?.item { followed += 1 }
             hand.up(to)
             if operation == .move || operation == .copy {
                 drops += 1
@@ -133,5 +136,6 @@ import Testing
         }
         #expect(flips == 0)
         #expect(drops >= 50)
+        #expect(followed >= 45, "the preview must follow the pointer, not hold still to be stable")
     }
 }
