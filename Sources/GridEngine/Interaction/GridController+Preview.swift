@@ -7,9 +7,9 @@
 // A move shows the dragged items themselves at their place. A copy (the proposal's
 // operation is copy: Option held, F29) shows the originals where they are and opens slots
 // for the copies at the place, carrying the ids the copies will get; both kinds use the
-// same rest coordinates, so switching the modifier keeps the place. A new place is taken
-// only when it is stable under the pointer (`_retarget`), and the drop commits exactly the
-// place shown.
+// same rest coordinates, so switching the modifier keeps the place. After a reflow the
+// block holds its place until the pointer moves on (`_retarget`), and the drop commits
+// exactly the place shown.
 
 extension GridController {
     /// The order on screen.
