@@ -18,6 +18,7 @@ extension GalleryStore {
             var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
             let startChanges = db.totalChangesCount
             var newVersion: Int64 = 0
+            var stages: [BatchUpdate] = []
             try db.inTransaction {
                 guard let current = try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery]) else {
                     throw StoreError.galleryNotFound(gallery)
@@ -29,14 +30,16 @@ extension GalleryStore {
                     do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
                 }
                 newVersion = current + 1
+                // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
+                stages = Self.stages(ops, from: before, to: ctx.work)
                 try db.execute(sql: "UPDATE gallery SET version = ? WHERE id = ?", arguments: [newVersion, gallery])
-                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt) VALUES (?, ?, ?, ?)",
-                               arguments: [gallery, newVersion, payloadText, ctx.now])
+                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [gallery, newVersion, payloadText, ctx.now, try CatchUpLog.encodeStages(stages)])
+                try CatchUpLog.checkpointIfDue(db, gallery: gallery, version: newVersion, snapshot: ctx.work)
                 return .commit
             }
             let rows = db.totalChangesCount - startChanges
             // Committed: from here on nothing may fail the request, memory follows the database.
-            let stages = Self.stages(ops, from: before, to: ctx.work)
             let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: stages, touched: ctx.touched)
             var orphaned: [String] = []
             for hash in ctx.purgedHashes.sorted() {
@@ -77,8 +80,10 @@ extension GalleryStore {
             throw StoreError.galleryNotFound(gallery)
         }
         let snapshot = try Self.engineSnapshot(db, gallery)
+        // The catch-up window of earlier runs, from the checkpoints and stages in the database.
+        let restored = try CatchUpLog.restore(db, gallery: gallery, version: version, snapshot: snapshot)
         live.withLock { state in
-            if state[gallery] == nil { state[gallery] = LiveGallery(version: version, snapshot: snapshot) }
+            if state[gallery] == nil { state[gallery] = restored }
         }
         return snapshot
     }
@@ -92,7 +97,8 @@ extension GalleryStore {
         }
         let sections = try Row.fetchAll(db, sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [gallery])
             .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
-        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections)
+        let name = try String.fetchOne(db, sql: "SELECT name FROM gallery WHERE id = ?", arguments: [gallery])
+        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections, name: name)
     }
 
     /// Items of `target` that are new or whose content version differs from `source`.
@@ -106,7 +112,8 @@ extension GalleryStore {
     }
 
     /// What changed since `version`: the engine's staged diff from the snapshot at that version
-    /// (rebuilt from the in-memory window) to now, or nil when the version is outside the window.
+    /// (rebuilt from the window, which survives restarts: CatchUpLog) to now, or nil when the
+    /// version is outside the window.
     public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
         try await pool.writeWithoutTransaction { db in
             _ = try self._loadLive(db, gallery)

@@ -9,8 +9,9 @@ import GalleryCore
 /// copy-on-write share of the live snapshot: storing it costs nothing on the writer's path) and
 /// the staged batch updates of every version since the oldest checkpoint. The snapshot at an old
 /// version is rebuilt from the nearest checkpoint below it by replaying at most `checkpointEvery`
-/// stages. Older than the oldest checkpoint, or from before the process started: the caller
-/// answers with the full snapshot instead.
+/// stages. Older than the oldest checkpoint: the caller answers with the full snapshot instead.
+/// The window survives restarts: on a gallery's first load it is rebuilt from the checkpoints
+/// and per-version stages kept in SQLite (`CatchUpLog`).
 struct LiveGallery {
     var version: Int64
     var snapshot: Snapshot
