@@ -5,16 +5,23 @@ import Glibc
 #endif
 
 /// Server-side request forgery guard for dropped URLs: only http(s), and only to public
-/// addresses. Every redirect hop is checked again, and the connection for plain http goes to
-/// the address that was checked (no second DNS answer can swap it for an internal one).
+/// addresses. Every redirect hop is checked again, and the connection (http and https) goes to
+/// the address that was checked, so a second DNS answer cannot swap it for an internal one
+/// (DNS rebinding; see ImageFetcher).
 ///
 /// Always refused: link-local (169.254/16, fe80::/10, where cloud metadata lives), the
 /// metadata addresses themselves, unspecified and multicast addresses. Refused unless
 /// `allowPrivate`: loopback, RFC 1918, CGNAT, unique-local IPv6.
 public struct URLGuard: Sendable {
     public var allowPrivate: Bool
+    /// Host name → addresses; the system's getaddrinfo unless told otherwise (tests give names
+    /// that only they know, to show that the fetch does not resolve the name a second time).
+    public var resolver: @Sendable (String) -> [IPAddress]
 
-    public init(allowPrivate: Bool) { self.allowPrivate = allowPrivate }
+    public init(allowPrivate: Bool, resolver: @escaping @Sendable (String) -> [IPAddress] = URLGuard.lookup) {
+        self.allowPrivate = allowPrivate
+        self.resolver = resolver
+    }
 
     public struct Refusal: Error, Equatable, Sendable {
         public var reason: String
@@ -37,7 +44,8 @@ public struct URLGuard: Sendable {
         let host = url.host ?? ""
         if let literal = URLGuard.parseLiteral(host) { try check(literal, host: host); return literal }
         // getaddrinfo blocks: on NIO's blocking pool, not a cooperative thread.
-        let addresses = (try? await NIOThreadPool.singleton.runIfActive { URLGuard.lookup(host) }) ?? []
+        let resolver = self.resolver
+        let addresses = (try? await NIOThreadPool.singleton.runIfActive { resolver(host) }) ?? []
         guard !addresses.isEmpty else { throw Refusal(reason: "could not resolve host \(host)") }
         for a in addresses { try check(a, host: host) }
         return addresses[0]
@@ -56,7 +64,7 @@ public struct URLGuard: Sendable {
         throw Refusal(reason: "refused: \(shown) is a \(kind.rawValue) address")
     }
 
-    static func parseLiteral(_ host: String) -> IPAddress? {
+    public static func parseLiteral(_ host: String) -> IPAddress? {
         var h = host
         if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
         var v4 = in_addr()
@@ -67,7 +75,7 @@ public struct URLGuard: Sendable {
     }
 
     /// getaddrinfo (which also understands forms like 0x7f000001 or 2130706433).
-    static func lookup(_ host: String) -> [IPAddress] {
+    public static func lookup(_ host: String) -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
