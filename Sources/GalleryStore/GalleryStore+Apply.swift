@@ -118,8 +118,8 @@ extension GalleryStore {
         try await pool.writeWithoutTransaction { db in
             _ = try self._loadLive(db, gallery)
             let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
-                let g = state[gallery]!
-                return (g.version, g.snapshot(at: version), g.snapshot)
+                let old = state[gallery]!.snapshot(at: version)
+                return (state[gallery]!.version, old, state[gallery]!.snapshot)
             }
             guard let old else { return nil }
             let stages = try StagedChangeset(from: old, to: now).stages
@@ -137,8 +137,8 @@ extension GalleryStore {
             _ = try self._loadLive(db, gallery)
             // On the writer queue: no commit can happen between the catch-up and the registration.
             let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
-                let g = state[gallery]!
-                return (g.version, since.flatMap { g.snapshot(at: $0) }, g.snapshot)
+                let old = since.flatMap { state[gallery]!.snapshot(at: $0) }
+                return (state[gallery]!.version, old, state[gallery]!.snapshot)
             }
             if let since, since != current {
                 if let old {

@@ -17,6 +17,11 @@ struct LiveGallery {
     var snapshot: Snapshot
     var checkpoints: [(version: Int64, snapshot: Snapshot)]
     var log: [(version: Int64, stages: [BatchUpdate])] = []
+    /// The history from this checkpoint version to now is known to replay exactly (this process
+    /// built it, or it was checked). A window rebuilt from SQLite checks only its newest stretch
+    /// when it is loaded; an older stretch is checked against the checkpoint after it the first
+    /// time a catch-up reaches into it (`snapshot(at:)`).
+    var verifiedFrom: Int64
     var subscribers: [Int: AsyncStream<GalleryEvent>.Continuation] = [:]
 
     /// Window: between (maxCheckpoints − 1) × checkpointEvery and maxCheckpoints × checkpointEvery versions.
@@ -27,6 +32,7 @@ struct LiveGallery {
         self.version = version
         self.snapshot = snapshot
         checkpoints = [(version, snapshot)]
+        verifiedFrom = version
     }
 
     var oldestVersion: Int64 { checkpoints[0].version }
@@ -39,20 +45,55 @@ struct LiveGallery {
             checkpoints.append((newVersion, after))
             if checkpoints.count > LiveGallery.maxCheckpoints {
                 checkpoints.removeFirst()
-                let start = checkpoints[0].version
-                log.removeAll { $0.version <= start }
+                dropCheckpoints(before: checkpoints[1].version)
             }
         }
     }
 
-    /// The snapshot at an older version, rebuilt from the nearest checkpoint; nil outside the window.
-    func snapshot(at v: Int64) -> Snapshot? {
+    /// Forgets the checkpoints older than `v` (at least one stays) and the stages before the oldest.
+    mutating func dropCheckpoints(before v: Int64) {
+        checkpoints.removeAll { $0.version < v }
+        if checkpoints.isEmpty { checkpoints = [(version, snapshot)] }
+        let start = checkpoints[0].version
+        log.removeAll { $0.version <= start }
+        verifiedFrom = max(verifiedFrom, start)
+    }
+
+    /// The snapshot at an older version, rebuilt from the nearest checkpoint; nil outside the
+    /// window. A stretch of history not yet checked is replayed to the next checkpoint first; if
+    /// it does not arrive there exactly, the window is cut after it and the answer is nil (the
+    /// caller sends the full snapshot, never a wrong diff).
+    mutating func snapshot(at v: Int64) -> Snapshot? {
         if v == version { return snapshot }
         guard v >= oldestVersion && v < version else { return nil }
         let checkpoint = checkpoints.last { $0.version <= v }!
+        if checkpoint.version < verifiedFrom {
+            var s = checkpoint.snapshot
+            var next = checkpoints.firstIndex { $0.version > checkpoint.version }!
+            for entry in log where entry.version > checkpoint.version && entry.version <= verifiedFrom {
+                do {
+                    for stage in entry.stages { try s.apply(stage) }
+                } catch {
+                    dropCheckpoints(before: verifiedFrom)
+                    return nil
+                }
+                if checkpoints[next].version == entry.version {
+                    guard checkpoints[next].snapshot == s else {
+                        dropCheckpoints(before: verifiedFrom)
+                        return nil
+                    }
+                    next += 1
+                    if next == checkpoints.count { break }
+                }
+            }
+            verifiedFrom = checkpoint.version
+        }
         var s = checkpoint.snapshot
         for entry in log where entry.version > checkpoint.version && entry.version <= v {
-            for stage in entry.stages { try! s.apply(stage) }
+            for stage in entry.stages {
+                // Cannot fail on verified history; answered as "outside the window" if it ever did.
+                guard (try? s.apply(stage)) != nil else { return nil }
+            }
         }
         return s
     }

@@ -112,19 +112,53 @@ import GalleryCore
             try store.pool.close()
         }
 
-        // Stages that do not lead to the rows' snapshot (tampered): refused as a whole.
+        // Stages that do not lead where the checkpoints say (tampered). Run 1 makes versions from
+        // its load checkpoint (v0); run 2 loads at old + 10 (a checkpoint) and adds one version.
         let (other, folder2) = try makeStore()
         let (g2, _) = try await makeGallery(other, sections: 2, perSection: 8)
         let old2 = try await other.snapshot(g2.id)
         try await mixedBatches(other, g2.id)
-        try await other.pool.write { db in
-            let swapStages = try String.fetchOne(db, sql: "SELECT stages FROM operation WHERE galleryId = ? AND version = ?", arguments: [g2.id, old2.version + 2])!
-            try db.execute(sql: "UPDATE operation SET stages = ? WHERE galleryId = ? AND version = ?", arguments: [swapStages, g2.id, old2.version + 1])
-        }
         try other.pool.close()
         try await withStore(folder2) { store in
-            let changes = try await store.changes(gallery: g2.id, since: old2.version)
-            #expect(changes == nil, "stages that do not lead to the rows' snapshot are not used")
+            let ids = try await store.snapshot(g2.id).sections[0].items.map(\.id)
+            _ = try await store.apply(gallery: g2.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g2.id).sections[0].id))])
+            try await store.pool.write { db in
+                let swapStages = try String.fetchOne(db, sql: "SELECT stages FROM operation WHERE galleryId = ? AND version = ?", arguments: [g2.id, old2.version + 2])!
+                try db.execute(sql: "UPDATE operation SET stages = ? WHERE galleryId = ? AND version = ?", arguments: [swapStages, g2.id, old2.version + 1])
+            }
+            try store.pool.close()
+        }
+        try await withStore(folder2) { store in
+            let now = try await store.snapshot(g2.id)
+            // The newest stretch (checked at load) serves catch-up…
+            let recent = try #require(try await store.changes(gallery: g2.id, since: old2.version + 10))
+            #expect(recent.stages.count == 1)
+            // …the older one does not arrive at the checkpoint after it: the snapshot instead, every time.
+            let early = try await store.changes(gallery: g2.id, since: old2.version)
+            #expect(early == nil, "tampered stages are not used")
+            let early2 = try await store.changes(gallery: g2.id, since: old2.version + 5)
+            #expect(early2 == nil, "the window was cut after the bad stretch")
+            let again = try #require(try await store.changes(gallery: g2.id, since: old2.version + 10))
+            #expect(again.toVersion == now.version)
+        }
+        // Untampered, the same older stretch is checked once and then serves catch-up.
+        let (third, folder3) = try makeStore()
+        let (g3, _) = try await makeGallery(third, sections: 2, perSection: 8)
+        let old3 = try await third.snapshot(g3.id)
+        try await mixedBatches(third, g3.id)
+        try third.pool.close()
+        try await withStore(folder3) { store in
+            let ids = try await store.snapshot(g3.id).sections[0].items.map(\.id)
+            _ = try await store.apply(gallery: g3.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g3.id).sections[0].id))])
+            try store.pool.close()
+        }
+        try await withStore(folder3) { store in
+            let now = try await store.snapshot(g3.id)
+            for _ in 0..<2 {
+                var s = try Snapshot(gallery: old3)
+                try replay(try #require(try await store.changes(gallery: g3.id, since: old3.version)), on: &s)
+                #expect(s == (try Snapshot(gallery: now)))
+            }
         }
     }
 
