@@ -62,6 +62,20 @@ import Glibc
         #expect(resolver.lookups.withLock { $0 } == ["a.rebind.test", "b.rebind.test"])
     }
 
+    /// Several checked addresses: the ones that do not answer are skipped, as a connection to the
+    /// name would (the test server listens on 127.0.0.1 only; nothing answers on ::1 at its port).
+    @Test func anAddressThatDoesNotAnswerIsSkippedForTheNextCheckedOne() async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        var v6loopback = [UInt8](repeating: 0, count: 16)
+        v6loopback[15] = 1
+        let resolver = RebindingResolver(["both.rebind.test": ([.v6(v6loopback), Self.loopback], [Self.elsewhere])])
+        let url = try #require(URL(string: "http://both.rebind.test:\(images.port)/named.jpg?host=both.rebind.test"))
+        let bytes = try await fetcher(resolver).fetch(url)
+        #expect(bytes == TestImageServer.good)
+        #expect(resolver.lookups.withLock { $0 } == ["both.rebind.test"])
+    }
+
     @Test func aNameThatAnswersPrivateIsRefusedBeforeAnyConnection() async throws {
         let resolver = RebindingResolver(["inside.rebind.test": ([Self.loopback], [Self.loopback])])
         let url = try #require(URL(string: "http://inside.rebind.test/x.jpg"))

@@ -6,11 +6,13 @@ import NIOHTTP1
 /// Fetches a dropped URL's bytes: redirects followed by hand (each hop passes the guard again),
 /// one deadline for the whole fetch, and a size limit checked on the header and while streaming.
 ///
-/// DNS rebinding: each hop connects to the very address the guard checked. The host name is
+/// DNS rebinding: each hop connects only to addresses the guard checked. The host name is
 /// resolved once (by the guard); the hop's connection is made by a client whose `dnsOverride`
-/// maps that name to the checked address, so AsyncHTTPClient never resolves it again — for http
+/// maps that name to a checked address, so AsyncHTTPClient never resolves it again — for http
 /// and https alike, IPv4 and IPv6 — while the request keeps the name in its Host header and, for
-/// https, in the TLS SNI and certificate check. Literal-address hosts need no resolution at all.
+/// https, in the TLS SNI and certificate check. When an address does not answer, the next
+/// checked one is tried (a name with ::1 and 127.0.0.1 reaches a server on either). Literal-address
+/// hosts need no resolution at all.
 struct ImageFetcher: Sendable {
     /// The base client configuration (timeouts, no automatic redirects); each hop adds its pin.
     let configuration: HTTPClient.Configuration
@@ -29,16 +31,8 @@ struct ImageFetcher: Sendable {
         for hop in 0...Self.maxRedirects {
             do {
                 if hop > 0 { current = try urlGuard.checkSyntax(current.absoluteString) }
-                let address = try await urlGuard.resolve(current)
-                let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: pinned(current, to: address))
-                let result: Hop
-                do {
-                    result = try await self.hop(current, client: client, deadline: deadline)
-                    try? await client.shutdown()
-                } catch {
-                    try? await client.shutdown()
-                    throw error
-                }
+                let addresses = try await urlGuard.resolve(current)
+                let result = try await self.hop(current, addresses: addresses, deadline: deadline)
                 switch result {
                 case let .bytes(bytes): return bytes
                 case let .redirect(next): current = next
@@ -58,12 +52,44 @@ struct ImageFetcher: Sendable {
         throw Failure(reason: "too many redirects (more than \(Self.maxRedirects))")
     }
 
-    /// One request on a client pinned to the checked address: the bytes, or where a redirect points.
+    /// No answer from this address (refused, unreachable, TLS failed…): the next checked one is tried.
+    struct NoAnswer: Error { var underlying: Error }
+
+    /// One hop: the checked addresses in order until one answers (IPv6 first where the resolver
+    /// says so, then IPv4, as a connection to the name would); never an address that was not checked.
+    func hop(_ url: URL, addresses: [IPAddress], deadline: NIODeadline) async throws -> Hop {
+        var last: Error = Failure(reason: "no address for \(url.host ?? "")")
+        for address in addresses {
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: pinned(url, to: address))
+            do {
+                let result = try await hop(url, client: client, deadline: deadline)
+                try? await client.shutdown()
+                return result
+            } catch let e as NoAnswer {
+                try? await client.shutdown()
+                last = e.underlying
+                if NIODeadline.now() >= deadline { break }
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+        throw last
+    }
+
+    /// One request on a client pinned to one checked address: the bytes, or where a redirect points.
     func hop(_ url: URL, client: HTTPClient, deadline: NIODeadline) async throws -> Hop {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: "gallery-server")
         request.headers.add(name: "Accept", value: "image/*")
-        let response = try await client.execute(request, deadline: deadline)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: deadline)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw NoAnswer(underlying: error)
+        }
         let status = response.status.code
         if (300..<400).contains(status), let location = response.headers.first(name: "Location") {
             guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {

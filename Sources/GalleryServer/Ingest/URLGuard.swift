@@ -39,16 +39,19 @@ public struct URLGuard: Sendable {
         return url
     }
 
-    /// Resolves the host and checks every address it resolves to; returns the first.
-    public func resolve(_ url: URL) async throws(Refusal) -> IPAddress {
+    /// Resolves the host and checks every address it resolves to; returns them all, in the
+    /// resolver's order (a fetch connects to them, and only them, one after the other).
+    public func resolve(_ url: URL) async throws(Refusal) -> [IPAddress] {
         let host = url.host ?? ""
-        if let literal = URLGuard.parseLiteral(host) { try check(literal, host: host); return literal }
+        if let literal = URLGuard.parseLiteral(host) { try check(literal, host: host); return [literal] }
         // getaddrinfo blocks: on NIO's blocking pool, not a cooperative thread.
         let resolver = self.resolver
         let addresses = (try? await NIOThreadPool.singleton.runIfActive { resolver(host) }) ?? []
         guard !addresses.isEmpty else { throw Refusal(reason: "could not resolve host \(host)") }
         for a in addresses { try check(a, host: host) }
-        return addresses[0]
+        var distinct: [IPAddress] = []
+        for a in addresses where !distinct.contains(a) { distinct.append(a) }
+        return distinct
     }
 
     func check(_ address: IPAddress, host: String) throws(Refusal) {
