@@ -56,6 +56,8 @@ public struct EngineBridge {
             case .controllerTitles: try _controllerTitles(&r)
             case .controllerPinch: try _controllerPinch(&r, &out)
             case .controllerDestroy: try _controllerDestroy(&r)
+            case .controllerPaste: try _controllerPaste(&r, &out)
+            case .seedReplay: Self._seedReplay(&out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)
