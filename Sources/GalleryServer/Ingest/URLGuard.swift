@@ -137,6 +137,17 @@ public enum IPAddress: Equatable, Sendable, CustomStringConvertible {
             // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged by their IPv4 address.
             if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff { return IPAddress.v4(Array(b[12..<16])).kind }
             if b[0..<12].allSatisfy({ $0 == 0 }) { return IPAddress.v4(Array(b[12..<16])).kind }
+            // NAT64 (64:ff9b::/96, RFC 6052) reaches the IPv4 address in its last 32 bits through the
+            // translator: judged by it. 64:ff9b:1::/48 is for local networks (RFC 8215).
+            if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b {
+                if b[4..<12].allSatisfy({ $0 == 0 }) { return IPAddress.v4(Array(b[12..<16])).kind }
+                if b[4] == 0x00 && b[5] == 0x01 { return .privateNetwork }
+            }
+            // 6to4 (2002::/16) carries an IPv4 address in bits 16–47: an internal one makes it internal.
+            if b[0] == 0x20 && b[1] == 0x02 {
+                let embedded = IPAddress.v4(Array(b[2..<6])).kind
+                if embedded != .publicAddress { return embedded }
+            }
             // fd00:ec2::254, the AWS metadata address over IPv6.
             if b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && b[4..<14].allSatisfy({ $0 == 0 }) && b[14] == 0x02 && b[15] == 0x54 { return .metadata }
             if b[0] & 0xfe == 0xfc { return .privateNetwork }
