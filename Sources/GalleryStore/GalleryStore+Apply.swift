@@ -115,16 +115,34 @@ extension GalleryStore {
     /// (rebuilt from the window, which survives restarts: CatchUpLog) to now, or nil when the
     /// version is outside the window.
     public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
-        try await pool.writeWithoutTransaction { db in
-            _ = try self._loadLive(db, gallery)
-            let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
-                let old = state[gallery]!.snapshot(at: version)
-                return (state[gallery]!.version, old, state[gallery]!.snapshot)
-            }
-            guard let old else { return nil }
+        guard let old = try await snapshot(gallery: gallery, at: version) else { return nil }
+        return try await pool.writeWithoutTransaction { db in
+            let (current, now) = try self.current(db, gallery)
             let stages = try StagedChangeset(from: old, to: now).stages
             return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: Self.touched(from: old, to: now))
         }
+    }
+
+    /// The version and engine snapshot of a gallery now (on the writer's queue: nothing commits meanwhile).
+    func current(_ db: Database, _ gallery: Int64) throws -> (Int64, Snapshot) {
+        _ = try _loadLive(db, gallery)
+        guard let now = live.withLock({ state in state[gallery].map { ($0.version, $0.snapshot) } }) else {
+            throw StoreError.galleryNotFound(gallery)
+        }
+        return now
+    }
+
+    /// The snapshot at an older version, or nil outside the window. Rebuilding it replays up to a
+    /// few hundred versions (each O(n)); that runs on a copy of the window, outside the lock and
+    /// off the writer's queue — the history below the current version never changes — and what
+    /// the replay learned about the window (a stretch checked, or cut) is kept.
+    func snapshot(gallery: Int64, at version: Int64) async throws -> Snapshot? {
+        try await pool.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
+        guard var copy = live.withLock({ $0[gallery] }) else { throw StoreError.galleryNotFound(gallery) }
+        copy.subscribers = [:]
+        let old = copy.snapshot(at: version)
+        live.withLock { state in state[gallery]?.learn(from: copy) }
+        return old
     }
 
     /// A live stream of the gallery's versions. With `since`, it starts with the changes from
@@ -133,13 +151,10 @@ extension GalleryStore {
     public func subscribe(gallery: Int64, since: Int64?) async throws -> (AsyncStream<GalleryEvent>, cancel: @Sendable () -> Void) {
         let id = nextSubscriber.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<GalleryEvent>.makeStream(bufferingPolicy: .unbounded)
+        let old = try await since.asyncFlatMap { try await self.snapshot(gallery: gallery, at: $0) }
         try await pool.writeWithoutTransaction { db in
-            _ = try self._loadLive(db, gallery)
             // On the writer queue: no commit can happen between the catch-up and the registration.
-            let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
-                let old = since.flatMap { state[gallery]!.snapshot(at: $0) }
-                return (state[gallery]!.version, old, state[gallery]!.snapshot)
-            }
+            let (current, now) = try self.current(db, gallery)
             if let since, since != current {
                 if let old {
                     let stages = try StagedChangeset(from: old, to: now).stages
@@ -159,5 +174,12 @@ extension GalleryStore {
         }
         continuation.onTermination = { _ in cancel() }
         return (stream, cancel)
+    }
+}
+
+extension Optional {
+    func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

@@ -50,6 +50,16 @@ struct LiveGallery {
         }
     }
 
+    /// Keeps what a rebuild on a copy of this window learned: a stretch it checked, or the cut
+    /// after a stretch that did not add up. (Meanwhile this window may only have grown at the end
+    /// or dropped its oldest checkpoints; the history they share is the same.)
+    mutating func learn(from copy: LiveGallery) {
+        if copy.oldestVersion > oldestVersion { dropCheckpoints(before: copy.oldestVersion) }
+        if copy.verifiedFrom < verifiedFrom && checkpoints.contains(where: { $0.version == copy.verifiedFrom }) {
+            verifiedFrom = copy.verifiedFrom
+        }
+    }
+
     /// Forgets the checkpoints older than `v` (at least one stays) and the stages before the oldest.
     mutating func dropCheckpoints(before v: Int64) {
         checkpoints.removeAll { $0.version < v }
