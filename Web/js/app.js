@@ -209,8 +209,18 @@ export const app = {
     this.updateHistoryButtons();
   },
 
+  /// The gallery's name as the server last told it (a rename arrives as a version on the stream).
+  showName() {
+    const option = [...$('gallery-select').options].find((o) => Number(o.value) === this.model.id);
+    const g = this.galleries?.find((x) => x.id === this.model.id);
+    if (!option || !g || g.name === this.model.name) return;
+    g.name = this.model.name;
+    option.textContent = `${g.name} (${g.itemCount})`;
+  },
+
   /// Makes the engine show the server's arrangement (after any server change).
   reconcile() {
+    this.showName();
     this.controller.titles(this.model);
     this.controller.liveSnapshot(this.model);
     for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);

@@ -95,6 +95,7 @@ export class GalleryModel {
     if (changes.fromVersion !== this.version) return false;
     for (const it of changes.items ?? []) this.items.set(it.id, it);
     for (const s of changes.sections ?? []) this.titles.set(s.id, s.title);
+    if (changes.name != null) this.name = changes.name; // a rename in another window
     const answer = this.engine.call(Op.snapshotApply, [...this.encode(), ...GalleryModel.encodeStages(changes.stages)]);
     if (answer[0] !== 0) return false;
     const sections = [];

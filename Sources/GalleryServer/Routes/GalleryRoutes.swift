@@ -41,7 +41,8 @@ struct GalleryRoutes {
             return try JSONIO.response(try await store.renameGallery(try context.gallery, name: name))
         }
         api.post("galleries/:gallery/duplicate") { request, context in
-            let body = (try? await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)) ?? NameBody(name: nil)
+            // The body is optional; one that is sent must be valid (a bad one is refused, not ignored).
+            let body = try await JSONIO.decodeOptional(NameBody.self, from: request, limit: server.configuration.maxJSONBytes) ?? NameBody(name: nil)
             return try JSONIO.response(try await store.duplicateGallery(try context.gallery, name: body.name), status: .created)
         }
         api.delete("galleries/:gallery") { _, context in
