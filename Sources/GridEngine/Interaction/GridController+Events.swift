@@ -269,7 +269,17 @@ extension GridController {
             session = s
             return
         }
-        if placement == s._placement {
+        // A copy whose slots have not opened yet shows the collection as it is (as a move
+        // does at lift): they open where the pointer first aims off the dragged items —
+        // even at the originals' own place — never beside the original on their own.
+        let closed = s._copyPreview && !s._placedByPointer
+        if closed && _overDraggedItem(s.location) {
+            s._pendingPlacement = nil
+            session = s
+            proposal = _proposalAtShownPlacement(proposal)
+            return
+        }
+        if placement == s._placement && !closed {
             s._pendingPlacement = nil
             session = s
             return
@@ -292,6 +302,7 @@ extension GridController {
         if delay > 0 && now - s._pendingSince < delay { session = s; return }
         s._pendingPlacement = nil
         s._reflowedAt = here
+        s._placedByPointer = true
         session = s
         _placeBlock(placement)
     }
@@ -340,7 +351,7 @@ extension GridController {
         }
         // The new item leaves the rest: re-express the block's place without it (a copy
         // preview keeps its slots before the same neighbour; a move follows the primary).
-        let anchor = _block.flatMap { $0.isCopy ? $0.copies.first : nil } ?? s.items.first
+        let anchor = _block.flatMap { $0.isCopy && $0.slotsOpen ? $0.copies.first : nil } ?? s.items.first
         if let anchor, let ip = _order.indexPath(of: anchor) {
             s._placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
             session = s

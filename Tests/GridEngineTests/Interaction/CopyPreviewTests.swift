@@ -11,31 +11,35 @@ import Testing
         return s.items(inSection: 0).map { $0.rawValue >= 1 << 48 ? "copy" : Fruit.name($0) }
     }
 
-    @Test func optionDragBananaOntoDragonKeepsBananaInPlaceAndOpensAGapAfterDragonWhereTheCopyLands() {
+    @Test func optionDragBananaOntoDragonKeepsBananaInPlaceAndOpensAGapAtDragonsPlaceWhereTheCopyLands() {
         var hand = Hand(Fruit.grid())
         hand.modifiers = [.option]
         hand.longPress("Banana")
         #expect(hand.grid.session?.proposal.operation == .copy)
+        // At lift nothing moves (as for a move): no slot opens beside Banana before the
+        // pointer asks for one.
+        #expect(hand.grid.displayedSnapshot == hand.grid.snapshot)
         hand.drag(to: hand.centre("Dragon"))
         // Banana stays second; the copy's gap took Dragon's place and Dragon shifted back one.
-        #expect(CopyPreviewTests.shown(hand.grid) == ["Apple", "Banana", "Cherry", "Date", "Dragon", "copy", "Sheep",
+        #expect(CopyPreviewTests.shown(hand.grid) == ["Apple", "Banana", "Cherry", "Date", "copy", "Dragon", "Sheep",
                                                       "V-Malicious", "X-Code", "GreatWall", "TaiTan", "Milk", "🥸"])
         #expect(hand.grid.snapshot == hand.shown && hand.grid.snapshot.itemCount == 12)   // nothing committed yet
         let banana = hand.cell("Banana")!
         #expect(banana.opacity == 1 && !banana.flags.contains(.liftedSource))               // the original is not lifted away
         let slot = hand.grid.visibleCells().first { $0.kind == .item && $0.item.rawValue >= 1 << 48 }!
-        #expect(slot.flags.contains(.liftedSource) && slot.opacity == 0 && slot.indexPath.item == 5)
-        #expect(slot.frame == Rect(x: 100, y: 100, width: 100, height: 100))                // under the pointer
+        #expect(slot.flags.contains(.liftedSource) && slot.opacity == 0 && slot.indexPath.item == 4)
+        #expect(slot.frame == Rect(x: 0, y: 100, width: 100, height: 100))                  // under the pointer
+        #expect(slot.frame.contains(hand.grid.session!.location))
         #expect(hand.grid.visibleCells().filter { $0.kind == .preview }.map(\.item) == [Fruit.id("Banana")])
         #expect(hand.grid.session?.proposal == DropProposal(operation: .copy, intent: .insertAtDestinationIndexPath,
-                                                            target: .insert(at: IndexPath(item: 4, section: 0))))
+                                                            target: .insert(at: IndexPath(item: 3, section: 0))))
 
         let preview = hand.grid.displayedSnapshot
         hand.up(hand.grid.session!.location)
         let copy = hand.commits.last!
         #expect(copy.kind == .copy && copy.copiedFrom == [Fruit.id("Banana")] && copy.copies == [slot.item])
         #expect(hand.grid.snapshot == preview)                                              // exactly where it showed
-        #expect(copy.updates[0].itemInserts.map(\.at) == [IndexPath(item: 5, section: 0)] && copy.updates[0].itemMoves.isEmpty)
+        #expect(copy.updates[0].itemInserts.map(\.at) == [IndexPath(item: 4, section: 0)] && copy.updates[0].itemMoves.isEmpty)
         // The preview flies into the copy's slot; Banana stays visible where it was.
         hand.tick(0.1)
         #expect(hand.grid.visibleCells().first { $0.kind == .item && $0.item == slot.item }?.flags.contains(.liftedSource) == true)
