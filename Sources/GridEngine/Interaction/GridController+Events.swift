@@ -271,9 +271,12 @@ extension GridController {
         }
         // A copy whose slots have not opened yet shows the collection as it is (as a move
         // does at lift): they open where the pointer first aims off the dragged items —
-        // even at the originals' own place — never beside the original on their own.
+        // at the originals' own place only when it is on a cell that puts them there (the
+        // item after the original), not while it crosses the spacing beside the original —
+        // never beside the original on their own.
         let closed = s._copyPreview && !s._placedByPointer
-        if closed && _overDraggedItem(s.location) {
+        if closed && (_overDraggedItem(s.location)
+                      || placement == s._placement && !_onCell(s.location, target)) {
             s._pendingPlacement = nil
             session = s
             proposal = _proposalAtShownPlacement(proposal)

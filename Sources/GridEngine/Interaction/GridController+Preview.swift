@@ -167,6 +167,13 @@ extension GridController {
         return _isDragged(_order.itemID(at: ip))
     }
 
+    /// Whether the pointer at `location` (view coordinates) is on an item's cell or on the
+    /// gap cell `target` names (not in the spacing between cells, nor past the content).
+    func _onCell(_ location: Point, _ target: DropTarget) -> Bool {
+        if case .gapCell = target { return true }
+        return layout.indexPath(at: _content(location)) != nil
+    }
+
     /// Where the dragged block goes for a target (nil: it stays).
     func _placement(for target: DropTarget) -> _Placement? {
         let snap = _order

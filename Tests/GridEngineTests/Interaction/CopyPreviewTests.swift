@@ -224,6 +224,37 @@ import Testing
         #expect(moved.commits.last?.kind == .move && moved.commits.last?.change.inserted.map(\.index) == [4])
     }
 
+    @Test func aPointerCrossingTheSpacingBesideTheOriginalDoesNotOpenTheSlotThere() {
+        var grid = MouseCopyPreviewTests.page()
+        grid.configuration.cadence = .immediate
+        var hand = Hand(grid)
+        hand.kind = .mouse
+        let apple = hand.centre("Apple"), dragon = hand.centre("Dragon")
+        hand.down(apple)
+        hand.modifiers = [.option]
+        hand.move(Point(x: apple.x + 6, y: apple.y))
+        hand.move(Point(x: 302.5, y: 250))                  // between Apple's column and Dragon's: no cell
+        #expect(hand.grid.displayedSnapshot == hand.grid.snapshot)
+        hand.move(dragon)
+        for _ in 0..<10 { hand.tick(); hand.move(dragon, after: 0) }
+        #expect(CopyPreviewTests.shown(hand.grid).prefix(6) == ["Apple", "Banana", "Cherry", "Date", "copy", "Dragon"])
+        hand.up(dragon)
+        #expect(hand.commits.last?.kind == .copy && hand.commits.last?.change.inserted.map(\.index) == [4])
+    }
+
+    @Test func aimingAtTheItemAfterTheOriginalOpensTheSlotRightAfterItAndTheCopyLandsThere() {
+        var hand = Hand(Fruit.grid())
+        hand.modifiers = [.option]
+        hand.longPress("Banana")
+        hand.drag(to: hand.centre("Cherry"))
+        // The copy takes Cherry's place, which is right after Banana.
+        #expect(CopyPreviewTests.shown(hand.grid).prefix(4) == ["Apple", "Banana", "copy", "Cherry"])
+        let preview = hand.grid.displayedSnapshot
+        hand.up(hand.grid.session!.location)
+        #expect(hand.commits.last?.kind == .copy && hand.commits.last?.change.inserted.map(\.index) == [2])
+        #expect(hand.grid.snapshot == preview)
+    }
+
     @Test func anAltDragThatNeverLeavesTheOriginalShowsNoSlotAndCopiesNothing() {
         var hand = Hand(MouseCopyPreviewTests.page())
         hand.kind = .mouse
