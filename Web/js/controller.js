@@ -36,10 +36,23 @@ export class Controller {
   /// (Re)creates the controller for a model (GalleryModel) — a new gallery was opened.
   load(model) {
     if (this.handle >= 0) this.engine.call(Op.controllerDestroy, [this.handle]);
-    const snapshot = model.encode();
-    const aspects = model.sections.flatMap((s) => s.items.map((it) => it.aspect || 1));
-    const answer = this.engine.call(Op.controllerCreate,
-      [...snapshot, ...aspects, ...this.configuration(), this.width, this.height, this.mode, 1, this.snapping]);
+    // Written straight into one Float64Array: at 100k items, building JS arrays and
+    // spreading them cost several times the copy.
+    const config = [...this.configuration(), this.width, this.height, this.mode, 1, this.snapping];
+    let n = 0;
+    for (const s of model.sections) n += s.items.length;
+    const input = new Float64Array(1 + 2 * model.sections.length + 3 * n + config.length);
+    let k = 0;
+    input[k++] = model.sections.length;
+    for (const s of model.sections) {
+      input[k++] = s.id;
+      input[k++] = s.items.length;
+      for (const it of s.items) input[k++] = it.id;
+      for (const it of s.items) input[k++] = it.version;
+    }
+    for (const s of model.sections) for (const it of s.items) input[k++] = it.aspect || 1;
+    input.set(config, k);
+    const answer = this.engine.call(Op.controllerCreate, input);
     if (answer[0] !== 0) throw new Error(`engine refused the gallery (status ${answer[0]})`);
     this.handle = answer[1];
     this.titled = new Map();
