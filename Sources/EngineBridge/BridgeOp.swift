@@ -40,6 +40,9 @@ public enum BridgeOp: Int32, Sendable {
     case controllerTitles = 55
     case controllerPinch = 56
     case controllerDestroy = 57
+    case controllerLiveChanges = 70
+    case controllerModelMatches = 71
+    case controllerModelItems = 72
 }
 
 /// The first value of every answer.

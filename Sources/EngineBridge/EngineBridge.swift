@@ -56,6 +56,9 @@ public struct EngineBridge {
             case .controllerTitles: try _controllerTitles(&r)
             case .controllerPinch: try _controllerPinch(&r, &out)
             case .controllerDestroy: try _controllerDestroy(&r)
+            case .controllerLiveChanges: try _controllerLiveChanges(&r, &out)
+            case .controllerModelMatches: try _controllerModelMatches(&r, &out)
+            case .controllerModelItems: try _controllerModelItems(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

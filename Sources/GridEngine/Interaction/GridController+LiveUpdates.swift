@@ -17,13 +17,158 @@ extension GridController {
     }
 
     /// Applies a staged changeset the server sent (all its stages, in order), valid against
-    /// `modelSnapshot`; one `.commit` animates the whole change.
+    /// `modelSnapshot`; one `.commit` animates the whole change. Invalid stages throw and
+    /// change nothing.
+    ///
+    /// Cost: one stage of item changes only (no section inserts, deletes or moves) naming
+    /// at most ``liveChangesIncrementalLimit`` items, with no placeholder shown, is checked
+    /// in O(k log k) and applied like a local commit — O(k + the touched sections): the
+    /// snapshot edits the touched items and the layout re-lays out a touched section from
+    /// its first changed item. Anything else is O(n): the stages are applied to a copy of
+    /// the model, which replaces the arrangement (``applyLiveSnapshot(_:aspects:)``).
     public mutating func applyLiveChanges(_ changes: StagedChangeset, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
+        if placeholders.isEmpty && changes.stages.count <= 1 {
+            guard let stage = changes.stages.first else { return [] }
+            if stage.sectionDeletes.isEmpty && stage.sectionInserts.isEmpty && stage.sectionMoves.isEmpty
+                && stage.changeCount <= Self.liveChangesIncrementalLimit {
+                return try _applyItemStage(stage, aspects: aspects)
+            }
+        }
         var model = _model(of: snapshot)
         for stage in changes.stages {
             do { try model.apply(stage) } catch { throw .invalidUpdate(error) }
         }
         return try applyLiveSnapshot(model, aspects: aspects)
+    }
+
+    /// The most items one stage may name for ``applyLiveChanges(_:aspects:)`` to apply it
+    /// incrementally: each inserted or moved item renumbers the tail of its section, so past
+    /// a few dozen items one O(n) rebuild is cheaper.
+    public static let liveChangesIncrementalLimit = 32
+
+    /// Checks `stage` against the arrangement (UIKit's batch-update rules for item changes,
+    /// in O(k log k)), then applies it through `_apply`, the path of local commits. Only
+    /// without placeholders (the model is the displayed snapshot) and section changes.
+    mutating func _applyItemStage(_ stage: BatchUpdate, aspects: [ItemID: Double]) throws(GridControllerError) -> [GridEffect] {
+        try _validateItemStage(stage)
+        _applyBlock(nil)   // the layout back in the committed order; the block returns after
+
+        var change = ArrangementChange()
+        func placement(at p: IndexPath) -> ItemPlacement {
+            ItemPlacement(id: snapshot.itemID(at: p), section: snapshot.sectionID(at: p.section), index: p.item,
+                          aspect: layout.aspect(of: p), version: snapshot.version(at: p))
+        }
+        for p in stage.itemDeletes { change.removed.append(placement(at: p)) }
+        for m in stage.itemMoves {
+            var moved = placement(at: m.from)
+            change.removed.append(moved)
+            moved.section = snapshot.sectionID(at: m.to.section)
+            moved.index = m.to.item
+            change.inserted.append(moved)
+        }
+        var named: [(id: ItemID, version: UInt32)] = []   // inserted and reloaded: the server's version
+        for i in stage.itemInserts {
+            change.inserted.append(ItemPlacement(id: i.id, section: snapshot.sectionID(at: i.at.section), index: i.at.item,
+                                                 aspect: aspects[i.id] ?? 1, version: i.version))
+            named.append((i.id, i.version))
+        }
+        for r in stage.itemReloads { named.append((snapshot.itemID(at: r.at), r.version)) }
+
+        _ = _apply(change, modelCoordinates: false)
+        for n in named { try? snapshot.setVersion(n.version, of: n.id) }
+        // Items shown before whose aspect the host names anew (an image became known), in
+        // arrangement order so each section is re-laid out from its first changed item.
+        var reshaped: [(IndexPath, Double)] = []
+        for (id, aspect) in aspects {
+            guard let p = snapshot.indexPath(of: id), layout.aspect(of: p) != aspect else { continue }
+            reshaped.append((p, aspect))
+        }
+        reshaped.sort { $0.0 < $1.0 }
+        for (p, aspect) in reshaped { layout.setAspect(aspect, at: p) }
+        _afterBaseChange()
+        return [.commit(CommittedChange(kind: .liveUpdate, change: ArrangementChange(), updates: [stage]))]
+    }
+
+    /// UIKit's rules for a batch of item changes, checked against `snapshot` without a pass
+    /// over the arrangement: index paths in range, no item deleted, moved or reloaded twice
+    /// or both, no destination used twice, inserted ids new, and every section's count after
+    /// matching. O(k log k).
+    func _validateItemStage(_ u: BatchUpdate) throws(GridControllerError) {
+        let n = snapshot.sectionCount
+        guard u.itemCountsAfter.count == n else {
+            throw .invalidUpdate(.sectionCountMismatch(expected: n, declared: u.itemCountsAfter.count))
+        }
+        var delta = [Int](repeating: 0, count: n)
+        var sources = Set<IndexPath>(), destinations = Set<IndexPath>(), leaving = Set<ItemID>()
+        func inAfter(_ p: IndexPath) -> Bool {
+            p.section >= 0 && p.section < n && p.item >= 0 && p.item < u.itemCountsAfter[p.section]
+        }
+        for p in u.itemDeletes {
+            guard snapshot.isValid(p) else { throw .invalidUpdate(.itemDeleteOutOfRange(p)) }
+            guard sources.insert(p).inserted else { throw .invalidUpdate(.itemDeletedTwice(p)) }
+            leaving.insert(snapshot.itemID(at: p))
+            delta[p.section] -= 1
+        }
+        for m in u.itemMoves {
+            guard snapshot.isValid(m.from) else { throw .invalidUpdate(.itemMoveSourceOutOfRange(m.from)) }
+            guard inAfter(m.to) else { throw .invalidUpdate(.itemMoveDestinationOutOfRange(m.to)) }
+            guard sources.insert(m.from).inserted else {
+                throw .invalidUpdate(u.itemDeletes.contains(m.from) ? .itemDeletedAndMoved(m.from) : .itemMovedTwice(m.from))
+            }
+            guard destinations.insert(m.to).inserted else { throw .invalidUpdate(.itemDestinationUsedTwice(m.to)) }
+            delta[m.from.section] -= 1
+            delta[m.to.section] += 1
+        }
+        var inserted = Set<ItemID>()
+        for i in u.itemInserts {
+            guard inAfter(i.at) else { throw .invalidUpdate(.itemInsertOutOfRange(i.at)) }
+            guard destinations.insert(i.at).inserted else { throw .invalidUpdate(.itemDestinationUsedTwice(i.at)) }
+            guard inserted.insert(i.id).inserted, !snapshot.contains(i.id) || leaving.contains(i.id) else {
+                throw .invalidUpdate(.duplicateItemID(i.id))
+            }
+            delta[i.at.section] += 1
+        }
+        var reloaded = Set<IndexPath>()
+        for r in u.itemReloads {
+            guard snapshot.isValid(r.at) else { throw .invalidUpdate(.itemReloadOutOfRange(r.at)) }
+            if u.itemDeletes.contains(r.at) { throw .invalidUpdate(.itemDeletedAndReloaded(r.at)) }
+            if sources.contains(r.at) { throw .invalidUpdate(.itemMovedAndReloaded(r.at)) }
+            guard reloaded.insert(r.at).inserted else { throw .invalidUpdate(.itemReloadedTwice(r.at)) }
+        }
+        for s in 0..<n where snapshot.itemCount(inSection: s) + delta[s] != u.itemCountsAfter[s] {
+            throw .invalidUpdate(.itemCountMismatch(section: s, expected: snapshot.itemCount(inSection: s) + delta[s],
+                                                    declared: u.itemCountsAfter[s]))
+        }
+    }
+
+    /// Whether the model (the arrangement without placeholders) has `counts` items per
+    /// section, each of `placed` at its index path with its version, and none of `absent`.
+    /// The page asks this after its own batch comes back from the server: when the engine
+    /// already shows the server's answer, nothing needs to be applied. O(k) without
+    /// placeholders, O(n) with.
+    public func modelMatches(counts: [Int], placed: [(id: ItemID, at: IndexPath, version: UInt32)], absent: [ItemID]) -> Bool {
+        let model = placeholders.isEmpty ? snapshot : _model(of: snapshot)
+        guard counts.count == model.sectionCount else { return false }
+        for s in 0..<counts.count where model.itemCount(inSection: s) != counts[s] { return false }
+        for p in placed {
+            guard model.isValid(p.at), model.itemID(at: p.at) == p.id, model.version(at: p.at) == p.version else { return false }
+        }
+        for id in absent where model.contains(id) { return false }
+        return true
+    }
+
+    /// The model's item (placeholders not counted) at `index` in the section with this id;
+    /// nil when there is none. O(1) without placeholders, O(placeholders) with.
+    public func modelItem(section: SectionID, index: Int) -> ItemID? {
+        guard let s = snapshot.indexOfSection(section), index >= 0 else { return nil }
+        if placeholders.isEmpty {
+            return index < snapshot.itemCount(inSection: s) ? snapshot.itemID(at: IndexPath(item: index, section: s)) : nil
+        }
+        // The display index of the model item number `index` (placeholders skipped).
+        let d = _displayIndex(model: index, section: s, excluding: nil)
+        guard d < snapshot.itemCount(inSection: s) else { return nil }
+        let id = snapshot.itemID(at: IndexPath(item: d, section: s))
+        return isPlaceholder(id) ? nil : id
     }
 
     /// Replaces the model with the server's latest arrangement (after a reconnect, or a
