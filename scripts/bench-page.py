@@ -90,6 +90,26 @@ RAF_RECORDER = """() => { window.__frames = []; let last = performance.now();
 RAF_STOP = "() => { window.__recording = false; return window.__frames.slice(1); }"
 
 
+# --trace: long tasks (PerformanceObserver) and the time spent in the page's calls that
+# touch the whole gallery, so a slow frame can be named.
+TRACER = """() => { window.__trace = { long: [], spans: {} };
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__trace.long.push(Math.round(e.duration)); })
+    .observe({ type: 'longtask' });
+  const wrap = (obj, name, label) => { if (!obj || typeof obj[name] !== 'function') return; const f = obj[name];
+    obj[name] = function (...a) { const t = performance.now(); try { return f.apply(this, a); } finally {
+      const d = performance.now() - t; const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 });
+      s.n++; s.total += d; s.max = Math.max(s.max, d); } }; };
+  const app = window.app;
+  for (const n of ['reconcile', 'applyChanges', 'applyServerChanges', 'catchUp', 'commit']) wrap(app, n, 'app.' + n);
+  for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(app.controller))) if (n !== 'constructor') wrap(app.controller, n, 'controller.' + n);
+  for (const n of ['apply', 'encode', 'load']) wrap(app.model, n, 'model.' + n);
+  wrap(app.view, 'render', 'view.render'); }"""
+TRACE_TAKE = """() => { const t = window.__trace; const spans = Object.entries(t.spans).filter(([, s]) => s.max >= 1)
+    .map(([k, s]) => `${k} ×${s.n} max ${s.max.toFixed(1)} ms`).join(', ');
+  const out = `long tasks [${t.long.join(', ')}] ms; calls ≥ 1 ms: ${spans || 'none'}`;
+  t.long = []; t.spans = {}; return out; }"""
+
+
 def stats(frames):
     if not frames:
         return {"p95": None, "max": None, "n": 0}
@@ -113,6 +133,40 @@ def drag_sweep(page, selector):
     page.mouse.up()
     page.wait_for_timeout(300)
     return stats(frames)
+
+
+def drop_commit(page, selector, settle_ms=1500):
+    """One real reorder: drag the first cell onto the seventh and drop it; frames from the
+    first move until the commit, the server's answer and the reconcile have settled."""
+    centers = page.evaluate("""() => [...document.querySelectorAll('#content .cell[aria-label]:not(.preview):not([hidden])')]
+      .map((c) => c.getBoundingClientRect()).filter((r) => r.top + r.height / 2 > 80 && r.top + r.height / 2 < innerHeight - 40 && r.left >= 0)
+      .sort((a, b) => (a.top - b.top) || (a.left - b.left)).map((r) => [r.left + r.width / 2, r.top + r.height / 2, r.width])""")
+    (x0, y0, _), (x1, y1, w1) = centers[0], centers[min(5, len(centers) - 1)]
+    x1 += w1 / 4
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.evaluate(RAF_RECORDER)
+    page.mouse.move(x0 + 6, y0 + 6, steps=2)  # the engine lifts after 4 pt
+    for i in range(1, 21):
+        page.mouse.move(x0 + (x1 - x0) * i / 20, y0 + (y1 - y0) * i / 20)
+        page.wait_for_timeout(16)
+    page.wait_for_timeout(300)  # the last dragover's answer reaches the browser
+    page.mouse.up()
+    page.wait_for_timeout(settle_ms)
+    return stats(page.evaluate(RAF_STOP))
+
+
+def live_change(page, base, gallery, settle_ms=1500):
+    """Another window's change: a move made through the API while this page records frames;
+    it arrives on the live stream."""
+    page.evaluate(RAF_RECORDER)
+    page.wait_for_timeout(100)
+    snap = call(base, "GET", f"/api/galleries/{gallery}")
+    items = snap["sections"][0]["items"]
+    call(base, "POST", f"/api/galleries/{gallery}/batch",
+         {"baseVersion": snap["version"], "operations": [{"op": "move", "items": [items[3]["id"]], "to": {"after": items[10]["id"]}}]})
+    page.wait_for_timeout(settle_ms)
+    return stats(page.evaluate(RAF_STOP))
 
 
 def fast_scroll(page, scroller_js):
@@ -150,6 +204,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,20000,100000")
     ap.add_argument("--images", type=int, default=200)
+    ap.add_argument("--no-plain", action="store_true", help="skip the plain DOM grid baseline")
+    ap.add_argument("--trace", action="store_true",
+                    help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
@@ -176,7 +233,9 @@ def main():
         def launch(p):
             return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
 
-        def measure(p, name, size, url, selector, scroller_js, route=None):
+        extra = []
+
+        def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None):
             # A fresh browser per measurement: nothing left over from the previous drag.
             browser = launch(p)
             ctx = browser.new_context(viewport={"width": 1200, "height": 800})
@@ -192,10 +251,30 @@ def main():
             if marks:
                 print(f"{name} at {size}: load phases (ms since open) {marks}", file=sys.stderr)
             wall = (time.time() - t0) * 1000
+            if route is None:
+                # Scrolling at once after ready: the idle-time work after loading falls here.
+                early = fast_scroll(page, scroller_js)
+                page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
             page.wait_for_timeout(500)
             nodes = page.evaluate("document.getElementsByTagName('*').length")
+            if args.trace and route is None:
+                page.evaluate(TRACER)
             sweep = drag_sweep(page, selector)
+            if args.trace and route is None:
+                print(f"{name} at {size}: sweep + drop {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
             scroll = fast_scroll(page, scroller_js)
+            if args.trace and route is None:
+                print(f"{name} at {size}: scroll {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+            if route is None:
+                page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
+                page.wait_for_timeout(300)
+                drop = drop_commit(page, selector)
+                if args.trace:
+                    print(f"{name} at {size}: drop commit {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+                live = live_change(page, base, gallery_id)
+                if args.trace:
+                    print(f"{name} at {size}: live change {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+                extra.append((size, early, drop, live))
             browser.close()
             rows.append((name, size, load, wall, sweep, scroll, nodes))
             print(f"measured {name} at {size}", file=sys.stderr)
@@ -204,7 +283,10 @@ def main():
         with sync_playwright() as p:
             for size in sizes:
                 measure(p, "gallery (engine.wasm, virtualised)", size, f"{base}/#/g/{galleries[size]}",
-                        ".cell:not([hidden])", "document.getElementById('scroller')")
+                        ".cell:not([hidden])", "document.getElementById('scroller')",
+                        gallery_id=galleries[size])
+                if args.no_plain:
+                    continue
                 measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",
                         "document.getElementById('s')", route=plain_page(PLAIN % (size, base + sample_thumb)))
         print("| page | items | ready (performance.now) | navigation → ready (wall) | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
@@ -212,6 +294,12 @@ def main():
         for name, size, load, wall, sweep, scroll, nodes in rows:
             print(f"| {name} | {size} | {load:.0f} ms | {wall:.0f} ms | {sweep['p95']} / {sweep['max']} ms ({sweep['n']} frames) | "
                   f"{scroll['p95']} / {scroll['max']} ms ({scroll['n']} frames) | {nodes} |")
+        print()
+        print("| gallery | items | fast scroll at once after ready p95 / max | drop with commit (drag, drop, answer, reconcile) p95 / max | another window's move (live stream) p95 / max |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for size, early, drop, live in extra:
+            print(f"| engine.wasm | {size} | {early['p95']} / {early['max']} ms ({early['n']} frames) | "
+                  f"{drop['p95']} / {drop['max']} ms ({drop['n']} frames) | {live['p95']} / {live['max']} ms ({live['n']} frames) |")
     finally:
         server.terminate()
         server.wait(10)
