@@ -205,6 +205,7 @@ def main():
     ap.add_argument("--sizes", default="1000,20000,100000")
     ap.add_argument("--images", type=int, default=200)
     ap.add_argument("--no-plain", action="store_true", help="skip the plain DOM grid baseline")
+    ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
     ap.add_argument("--trace", action="store_true",
                     help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll")
     args = ap.parse_args()
@@ -269,6 +270,8 @@ def main():
                 page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
                 page.wait_for_timeout(300)
                 drop = drop_commit(page, selector)
+                if args.screenshot:
+                    page.screenshot(path=args.screenshot)
                 if args.trace:
                     print(f"{name} at {size}: drop commit {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
                 live = live_change(page, base, gallery_id)

@@ -27,6 +27,53 @@ class TitleBatch {
   }
 }
 const utf8 = new TextEncoder();
+const idle = (f) => (window.requestIdleCallback ?? ((g) => setTimeout(() => g({ timeRemaining: () => 8 }), 50)))(f);
+
+/// V8 first runs wasm as baseline (Liftoff) code and optimises a function once it has run
+/// enough: the first drag would run the drag paths cold — 2–5 ms more engine time in the
+/// first frames of a drag in a 100k waterfall (BENCHMARKS.md). A small throwaway drag per
+/// layout kind on a separate 180-item controller, in idle slices after the first gallery
+/// loads, gets those paths optimised before a person drags. Once per page.
+let warmed = false;
+function warmUp(engine) {
+  if (warmed) return;
+  warmed = true;
+  const kinds = [Kind.grid, Kind.waterfall, Kind.justified];
+  let k = 0, h = -1, f = 0, t = 1;
+  const step = (deadline) => {
+    while (k < kinds.length && deadline.timeRemaining() > 2) {
+      if (h < 0) {
+        const kind = kinds[k], snap = [3];
+        for (let s = 0, id = 1; s < 3; s++) {
+          snap.push(10 + s, 60);
+          for (let i = 0; i < 60; i++) snap.push(id++);
+          for (let i = 0; i < 60; i++) snap.push(0);
+        }
+        const aspects = Array.from({ length: 180 }, (_, i) => 0.4 + (i % 9) / 4);
+        const a = engine.call(Op.controllerCreate, [...snap, ...aspects, kind, kind === Kind.justified ? 120 : 4,
+          kind === Kind.grid ? 1 : 0, 600, 40, 8, 8, 8, 8, 4, 4, 0, 0.5, 600, 400, 0, 0, 0]);
+        if (a[0] !== 0) return;
+        h = a[1];
+        f = 0;
+      }
+      for (let n = 0; n < 12 && f < 240; n++, f++) {
+        t += 1 / 60;
+        if (f % 120 === 0) engine.callView(Op.controllerEvent, [h, 1, 1, 60, 60, t, 0, 0]);
+        engine.callView(Op.controllerEvent, [h, 2, 1, 20 + (f * 37) % 560, 20 + (f * 23) % 360, t, 0, 0]);
+        engine.callView(Op.controllerTick, [h, t]);
+        engine.callView(Op.controllerRender, [h, 0, (f * 97) % 2000, 600, 400]);
+        if (f % 10 === 0) engine.callView(Op.controllerEvent, [h, 6, 0, (f * 131) % 3000, t]);
+        if (f % 120 === 119) {
+          engine.callView(Op.controllerEvent, [h, 3, 1, 300, 200, t, 0, 0]);
+          for (let q = 0; q < 40; q++) engine.callView(Op.controllerTick, [h, (t += 1 / 60)]);
+        }
+      }
+      if (f >= 240) { engine.call(Op.controllerDestroy, [h]); h = -1; k++; }
+    }
+    if (k < kinds.length) idle(step);
+  };
+  idle(step);
+}
 
 export class Controller {
   constructor(engine) {
@@ -66,6 +113,7 @@ export class Controller {
     this.handle = answer[1];
     this.titled = new Map();
     this.allTitles(model);
+    warmUp(this.engine);
   }
 
   /// Titles only serve announcements (B3): every title of `model` goes to the engine in
@@ -75,7 +123,6 @@ export class Controller {
   allTitles(model) {
     const handle = this.handle;
     const queue = (this._titleQueue = { model, section: 0, item: -1 });
-    const idle = window.requestIdleCallback ?? ((f) => setTimeout(() => f({ timeRemaining: () => 8 }), 50));
     const step = (deadline) => {
       if (this.handle !== handle || this._titleQueue !== queue) return;
       const batch = new TitleBatch(this);
