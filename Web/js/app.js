@@ -211,7 +211,8 @@ export const app = {
     const c = this.controller;
     c.sendTitles(applied.items, applied.sections);
     const ours = this.drag?.inFlight() > 0;
-    const shown = ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null;
+    const shown = !applied.stages.length
+      || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);
     if (shown) this.followed.inPlace++;
     else { this.followed.whole++; c.liveSnapshot(this.model); }
     this.forgetLocalItems();
