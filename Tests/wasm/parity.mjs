@@ -249,8 +249,9 @@ for (let c = 0; c < 48; c++) {
   const live = [h, ...diff.slice(1), fresh.length / 2, ...fresh, sources.length, ...sources];
   const answer = call(Op.controllerLiveChanges, live);
   if (answer[0] !== 0) throw new Error(`live change ${c} refused: ${answer[0]}`);
-  const itemsOnly = stages.length === 1 && stages.every((st) => !st.sectionDeletes.length && !st.sectionInserts.length && !st.sectionMoves.length);
-  if (itemsOnly && !withPlaceholders && stages[0].itemDeletes.length + stages[0].itemInserts.length + stages[0].itemMoves.length + stages[0].itemReloads.length <= 32) liveIncremental++; else liveWhole++;
+  const itemsOnly = stages.every((st) => !st.sectionDeletes.length && !st.sectionInserts.length && !st.sectionMoves.length);
+  const named = stages.reduce((n, st) => n + st.itemDeletes.length + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length, 0);
+  if (itemsOnly && !withPlaceholders && named <= 32) liveIncremental++; else liveWhole++;
   if (!readEffects(answer).some((e) => e.type === 'commit' && e.kind === 'liveUpdate')) throw new Error(`live change ${c}: no liveUpdate commit`);
   const expected = [0, ...encodeSnapshot(target)];
   const model = call(Op.controllerSnapshot, [h]);

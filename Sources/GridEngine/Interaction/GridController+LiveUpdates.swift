@@ -20,19 +20,29 @@ extension GridController {
     /// `modelSnapshot`; one `.commit` animates the whole change. Invalid stages throw and
     /// change nothing.
     ///
-    /// Cost: one stage of item changes only (no section inserts, deletes or moves) naming
-    /// at most ``liveChangesIncrementalLimit`` items, with no placeholder shown, is checked
-    /// in O(k log k) and applied like a local commit — O(k + the touched sections): the
-    /// snapshot edits the touched items and the layout re-lays out a touched section from
-    /// its first changed item. Anything else is O(n): the stages are applied to a copy of
-    /// the model, which replaces the arrangement (``applyLiveSnapshot(_:aspects:)``).
+    /// Cost: stages of item changes only (no section inserts, deletes or moves) naming at
+    /// most ``liveChangesIncrementalLimit`` items in all, with no placeholder shown, are
+    /// checked in O(k log k) and applied like local commits — O(k + the touched sections):
+    /// the snapshot edits the touched items and the layout re-lays out a touched section
+    /// from its first changed item. Anything else (and anything that check cannot prove
+    /// valid) is O(n): the stages are applied to a copy of the model, which replaces the
+    /// arrangement (``applyLiveSnapshot(_:aspects:)``).
     public mutating func applyLiveChanges(_ changes: StagedChangeset, aspects: [ItemID: Double] = [:]) throws(GridControllerError) -> [GridEffect] {
-        if placeholders.isEmpty && changes.stages.count <= 1 {
-            guard let stage = changes.stages.first else { return [] }
-            if stage.sectionDeletes.isEmpty && stage.sectionInserts.isEmpty && stage.sectionMoves.isEmpty
-                && stage.changeCount <= Self.liveChangesIncrementalLimit {
-                return try _applyItemStage(stage, aspects: aspects)
+        if changes.stages.isEmpty { return [] }
+        if placeholders.isEmpty && _appliesInPlace(changes.stages) {
+            _applyBlock(nil)   // the layout back in the committed order; the block returns after
+            for stage in changes.stages { _applyItemStage(stage, aspects: aspects) }
+            // Items shown before whose aspect the host names anew (an image became known),
+            // in arrangement order so each section is re-laid out from its first changed item.
+            var reshaped: [(IndexPath, Double)] = []
+            for (id, aspect) in aspects {
+                guard let p = snapshot.indexPath(of: id), layout.aspect(of: p) != aspect else { continue }
+                reshaped.append((p, aspect))
             }
+            reshaped.sort { $0.0 < $1.0 }
+            for (p, aspect) in reshaped { layout.setAspect(aspect, at: p) }
+            _afterBaseChange()
+            return [.commit(CommittedChange(kind: .liveUpdate, change: ArrangementChange(), updates: changes.stages))]
         }
         var model = _model(of: snapshot)
         for stage in changes.stages {
@@ -41,18 +51,15 @@ extension GridController {
         return try applyLiveSnapshot(model, aspects: aspects)
     }
 
-    /// The most items one stage may name for ``applyLiveChanges(_:aspects:)`` to apply it
-    /// incrementally: each inserted or moved item renumbers the tail of its section, so past
-    /// a few dozen items one O(n) rebuild is cheaper.
+    /// The most items the stages of one change may name for ``applyLiveChanges(_:aspects:)``
+    /// to apply them in place: each inserted or moved item renumbers the tail of its
+    /// section, so past a few dozen items one O(n) rebuild is cheaper.
     public static let liveChangesIncrementalLimit = 32
 
-    /// Checks `stage` against the arrangement (UIKit's batch-update rules for item changes,
-    /// in O(k log k)), then applies it through `_apply`, the path of local commits. Only
-    /// without placeholders (the model is the displayed snapshot) and section changes.
-    mutating func _applyItemStage(_ stage: BatchUpdate, aspects: [ItemID: Double]) throws(GridControllerError) -> [GridEffect] {
-        try _validateItemStage(stage)
-        _applyBlock(nil)   // the layout back in the committed order; the block returns after
-
+    /// Applies one stage of item changes (already checked by `_appliesInPlace`) through
+    /// `_apply`, the path of local commits: the leaving items go, then the arriving ones
+    /// land at their index paths in ascending order — UIKit's batch-update semantics.
+    mutating func _applyItemStage(_ stage: BatchUpdate, aspects: [ItemID: Double]) {
         var change = ArrangementChange()
         func placement(at p: IndexPath) -> ItemPlacement {
             ItemPlacement(id: snapshot.itemID(at: p), section: snapshot.sectionID(at: p.section), index: p.item,
@@ -73,72 +80,63 @@ extension GridController {
             named.append((i.id, i.version))
         }
         for r in stage.itemReloads { named.append((snapshot.itemID(at: r.at), r.version)) }
-
         _ = _apply(change, modelCoordinates: false)
         for n in named { try? snapshot.setVersion(n.version, of: n.id) }
-        // Items shown before whose aspect the host names anew (an image became known), in
-        // arrangement order so each section is re-laid out from its first changed item.
-        var reshaped: [(IndexPath, Double)] = []
-        for (id, aspect) in aspects {
-            guard let p = snapshot.indexPath(of: id), layout.aspect(of: p) != aspect else { continue }
-            reshaped.append((p, aspect))
-        }
-        reshaped.sort { $0.0 < $1.0 }
-        for (p, aspect) in reshaped { layout.setAspect(aspect, at: p) }
-        _afterBaseChange()
-        return [.commit(CommittedChange(kind: .liveUpdate, change: ArrangementChange(), updates: [stage]))]
     }
 
-    /// UIKit's rules for a batch of item changes, checked against `snapshot` without a pass
-    /// over the arrangement: index paths in range, no item deleted, moved or reloaded twice
-    /// or both, no destination used twice, inserted ids new, and every section's count after
-    /// matching. O(k log k).
-    func _validateItemStage(_ u: BatchUpdate) throws(GridControllerError) {
+    /// Whether `stages` are item changes that provably follow UIKit's batch-update rules
+    /// from `snapshot` on, checked without a pass over the arrangement (O(k log k)): index
+    /// paths in range of the counts before each stage, no item deleted, moved or reloaded
+    /// twice or both, no destination used twice, inserted ids new, and every section's
+    /// count after matching. Conservative: what it cannot prove (an id a later stage deletes
+    /// and inserts again) answers false and takes the exact O(n) path, which throws if invalid.
+    func _appliesInPlace(_ stages: [BatchUpdate]) -> Bool {
+        var total = 0
+        for u in stages {
+            guard u.sectionDeletes.isEmpty && u.sectionInserts.isEmpty && u.sectionMoves.isEmpty else { return false }
+            total += u.changeCount
+        }
+        guard total <= Self.liveChangesIncrementalLimit else { return false }
         let n = snapshot.sectionCount
-        guard u.itemCountsAfter.count == n else {
-            throw .invalidUpdate(.sectionCountMismatch(expected: n, declared: u.itemCountsAfter.count))
-        }
-        var delta = [Int](repeating: 0, count: n)
-        var sources = Set<IndexPath>(), destinations = Set<IndexPath>(), leaving = Set<ItemID>()
-        func inAfter(_ p: IndexPath) -> Bool {
-            p.section >= 0 && p.section < n && p.item >= 0 && p.item < u.itemCountsAfter[p.section]
-        }
-        for p in u.itemDeletes {
-            guard snapshot.isValid(p) else { throw .invalidUpdate(.itemDeleteOutOfRange(p)) }
-            guard sources.insert(p).inserted else { throw .invalidUpdate(.itemDeletedTwice(p)) }
-            leaving.insert(snapshot.itemID(at: p))
-            delta[p.section] -= 1
-        }
-        for m in u.itemMoves {
-            guard snapshot.isValid(m.from) else { throw .invalidUpdate(.itemMoveSourceOutOfRange(m.from)) }
-            guard inAfter(m.to) else { throw .invalidUpdate(.itemMoveDestinationOutOfRange(m.to)) }
-            guard sources.insert(m.from).inserted else {
-                throw .invalidUpdate(u.itemDeletes.contains(m.from) ? .itemDeletedAndMoved(m.from) : .itemMovedTwice(m.from))
+        var counts: [Int] = []
+        for s in 0..<n { counts.append(snapshot.itemCount(inSection: s)) }
+        var gone = Set<ItemID>(), added = Set<ItemID>()
+        for (k, u) in stages.enumerated() {
+            guard u.itemCountsAfter.count == n else { return false }
+            func valid(_ p: IndexPath) -> Bool { p.section >= 0 && p.section < n && p.item >= 0 && p.item < counts[p.section] }
+            func validAfter(_ p: IndexPath) -> Bool {
+                p.section >= 0 && p.section < n && p.item >= 0 && p.item < u.itemCountsAfter[p.section]
             }
-            guard destinations.insert(m.to).inserted else { throw .invalidUpdate(.itemDestinationUsedTwice(m.to)) }
-            delta[m.from.section] -= 1
-            delta[m.to.section] += 1
-        }
-        var inserted = Set<ItemID>()
-        for i in u.itemInserts {
-            guard inAfter(i.at) else { throw .invalidUpdate(.itemInsertOutOfRange(i.at)) }
-            guard destinations.insert(i.at).inserted else { throw .invalidUpdate(.itemDestinationUsedTwice(i.at)) }
-            guard inserted.insert(i.id).inserted, !snapshot.contains(i.id) || leaving.contains(i.id) else {
-                throw .invalidUpdate(.duplicateItemID(i.id))
+            var delta = [Int](repeating: 0, count: n)
+            var sources = Set<IndexPath>(), destinations = Set<IndexPath>()
+            for p in u.itemDeletes {
+                guard valid(p), sources.insert(p).inserted else { return false }
+                if k == 0 { gone.insert(snapshot.itemID(at: p)) }
+                delta[p.section] -= 1
             }
-            delta[i.at.section] += 1
+            for m in u.itemMoves {
+                guard valid(m.from), validAfter(m.to), sources.insert(m.from).inserted, destinations.insert(m.to).inserted
+                else { return false }
+                delta[m.from.section] -= 1
+                delta[m.to.section] += 1
+            }
+            var inserted = Set<ItemID>()
+            for i in u.itemInserts {
+                guard validAfter(i.at), destinations.insert(i.at).inserted, inserted.insert(i.id).inserted else { return false }
+                // New, or deleted by the first stage (whose deleted ids are known); an id a
+                // later stage deletes and inserts again is not proven new: the O(n) path.
+                if added.contains(i.id) || (snapshot.contains(i.id) && !gone.contains(i.id)) { return false }
+                delta[i.at.section] += 1
+            }
+            var reloaded = Set<IndexPath>()
+            for r in u.itemReloads {
+                guard valid(r.at), !sources.contains(r.at), reloaded.insert(r.at).inserted else { return false }
+            }
+            for s in 0..<n where counts[s] + delta[s] != u.itemCountsAfter[s] { return false }
+            counts = u.itemCountsAfter
+            for id in inserted { added.insert(id) }
         }
-        var reloaded = Set<IndexPath>()
-        for r in u.itemReloads {
-            guard snapshot.isValid(r.at) else { throw .invalidUpdate(.itemReloadOutOfRange(r.at)) }
-            if u.itemDeletes.contains(r.at) { throw .invalidUpdate(.itemDeletedAndReloaded(r.at)) }
-            if sources.contains(r.at) { throw .invalidUpdate(.itemMovedAndReloaded(r.at)) }
-            guard reloaded.insert(r.at).inserted else { throw .invalidUpdate(.itemReloadedTwice(r.at)) }
-        }
-        for s in 0..<n where snapshot.itemCount(inSection: s) + delta[s] != u.itemCountsAfter[s] {
-            throw .invalidUpdate(.itemCountMismatch(section: s, expected: snapshot.itemCount(inSection: s) + delta[s],
-                                                    declared: u.itemCountsAfter[s]))
-        }
+        return true
     }
 
     /// Whether the model (the arrangement without placeholders) has `counts` items per
