@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "GalleryStore", dependencies: [
             "GalleryCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"), // the C API, for the columnar read
         ]),
         // HTTP API, ingestion, live updates, static files.
         .target(name: "GalleryServer", dependencies: [

@@ -13,6 +13,7 @@ public struct GalleryServer: Sendable {
     public let store: GalleryStore
     public let ingestor: Ingestor
     public let logger: Logger
+    let columnsCache = ColumnsCache()
 
     public init(configuration: ServerConfiguration, logger: Logger) async throws {
         self.configuration = configuration

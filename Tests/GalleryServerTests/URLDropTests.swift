@@ -96,3 +96,30 @@ import GalleryServer
         }
     }
 }
+
+/// F5, F17: a tile dragged from one gallery window into another arrives as the URL of this
+/// server's original image; it is copied from the stored file, even where private addresses
+/// (this server's own, here loopback) are refused for fetches.
+@Suite struct OwnImageDropTests {
+    @Test func anImageOfThisServerIsCopiedFromTheStoreWithoutAFetch() async throws {
+        let server = try await makeServer { $0.createSampleGallery = true; $0.allowPrivateAddresses = false }
+        try await server.application().test(.router) { client in
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            let apple = try #require(try await client.snapshot(list[0].id).sections[0].items.first { $0.title == "Apple" })
+            let hash = try #require(apple.fileHash)
+            let other = try await client.newGallery("Elsewhere")
+            // The router test client's requests name the host "localhost".
+            let copied = try await client.dropURL(other.gallery.id, "http://localhost/api/images/\(hash)/original")
+            let done = try await client.settled(copied.id)
+            #expect(done.state == .ready && done.fileHash == hash, "\(done.reason ?? "")")
+            #expect(done.width == apple.width && done.height == apple.height)
+            #expect(try await client.snapshot(other.gallery.id).sections[0].items.map(\.id) == [copied.id])
+            // Another host, or a hash this server does not have: an ordinary fetch, refused here.
+            for url in ["http://localhost:9/api/images/\(hash)/original",
+                        "http://localhost/api/images/\(String(repeating: "ab", count: 32))/original"] {
+                let refused = try await client.settled(try await client.dropURL(other.gallery.id, url).id)
+                #expect(refused.state == .failed && refused.reason?.contains("loopback") == true, "\(url): \(refused.reason ?? "")")
+            }
+        }
+    }
+}

@@ -25,7 +25,8 @@ def free_port():
 
 
 class Server:
-    def __init__(self):
+    def __init__(self, allow_private=True):
+        self.allow_private = allow_private
         self.port = free_port()
         self.data = tempfile.mkdtemp(prefix="gallery-test-")
         self.url = f"http://127.0.0.1:{self.port}"
@@ -36,7 +37,7 @@ class Server:
         self.proc = subprocess.Popen(
             [str(GALLERY), "serve", "--port", str(self.port), "--data", self.data,
              "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"),
-             "--allow-private-addresses"],
+             *(["--allow-private-addresses"] if self.allow_private else [])],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:
@@ -72,6 +73,15 @@ class Server:
 @pytest.fixture
 def server():
     s = Server().start()
+    yield s
+    s.stop()
+    shutil.rmtree(s.data, ignore_errors=True)
+
+
+@pytest.fixture
+def strict_server():
+    """A server with the default refusal of private addresses (as `gallery serve` runs)."""
+    s = Server(allow_private=False).start()
     yield s
     s.stop()
     shutil.rmtree(s.data, ignore_errors=True)
@@ -200,3 +210,19 @@ def wait_changed(page, before, timeout=5000):
         "b => JSON.stringify(app.model.sections.map(s => s.items.map(i => i.title))) !== JSON.stringify(b)",
         arg=before, timeout=timeout, polling=50)
     return titles(page)
+
+
+DATA_DROP_JS = """async ([x, y, data]) => {
+  const dt = new DataTransfer();
+  for (const [t, v] of Object.entries(data)) dt.setData(t, v);
+  const target = document.elementFromPoint(x, y);
+  const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
+  fire('dragenter');
+  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  fire('drop');
+}"""
+
+
+def drop_data(page, x, y, data):
+    """Drops what another app or window would offer, as {type: string} (text/html, the app's JSON…)."""
+    page.evaluate(DATA_DROP_JS, [x, y, data])

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from conftest import center, server_titles, shot, titles, wait_idle
+from conftest import center, drop_data, server_titles, shot, titles, wait_idle
 
 
 def sample_jpeg(server):
@@ -100,6 +100,12 @@ def test_dropping_a_good_and_a_missing_url_shows_two_spinners_then_an_image_and_
     shot(page, "drop-urls-settled")
     page.wait_for_timeout(300)
     assert server_titles(server)[0] == after
+    # After a reload (the columnar snapshot) the error tile still names its reason.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_function("[...document.querySelectorAll('.cell:not([hidden]) .error')].length === 1")
+    assert "404" in page.locator(".cell:not([hidden]) .error small").first.inner_text()
+    assert titles(page, 0) == after
 
 
 def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server):
@@ -121,5 +127,49 @@ def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server
     assert after[index:index + 2] == new and after[index + 2] == "Date", after
     assert page.locator(".cell.placeholder:not([hidden])").count() == 0
     shot(page, "drop-files-after")
+    page.wait_for_timeout(300)
+    assert server_titles(server)[0] == after
+
+
+def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, server, image_host):
+    """B6: another page's <img> arrives as text/html; its src is fetched like a dropped URL."""
+    before = titles(page, 0)
+    x, y = center(page, "Cherry")
+    index = before.index("Cherry")
+    drop_data(page, x, y, {"text/html": f'<meta charset="utf-8"><img src="{image_host}/good.jpg" alt="a photo">'})
+    page.wait_for_function(
+        "n => app.model.sections[0].items.length === n + 1 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        arg=len(before), timeout=15000)
+    wait_idle(page)
+    after = titles(page, 0)
+    assert after[index] == "good.jpg" and after[index + 1] == "Cherry", after
+    page.wait_for_timeout(300)
+    assert server_titles(server)[0] == after
+
+
+PASTE_JS = """([data, name]) => {
+  const dt = new DataTransfer();
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  dt.items.add(new File([bytes], name, { type: 'image/jpeg' }));
+  document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+}"""
+
+
+def test_a_pasted_image_is_uploaded_after_the_focused_tile(page, server):
+    """B6: Ctrl+V of an image: it goes after the focused tile (keyboard focus), else to the end."""
+    data = base64.b64encode(sample_jpeg(server)).decode()
+    # Focus the grid and move the keyboard focus to the second tile.
+    page.focus("#scroller")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32))")
+    focused = page.evaluate("app.model.items.get(app.view.last.cells.find(c => c.kind === 'item' && (c.flags & 32)).id).title")
+    before = titles(page, 0)
+    page.evaluate(PASTE_JS, [data, "pasted.jpg"])
+    page.wait_for_function(
+        "n => app.model.sections[0].items.length === n + 1 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        arg=len(before), timeout=15000)
+    after = titles(page, 0)
+    assert after[after.index(focused) + 1] == "pasted.jpg", (focused, after)
+    shot(page, "paste-after")
     page.wait_for_timeout(300)
     assert server_titles(server)[0] == after

@@ -47,3 +47,41 @@ def test_the_order_survives_a_server_restart(page, server):
     page.wait_for_selector("body[data-ready='1']")
     wait_images(page)
     assert titles(page) == after
+
+
+RECORD_EVENTS = """() => { window.__liveEvents = [];
+  const receive = app.live.receive.bind(app.live);
+  app.live.receive = (e) => { window.__liveEvents.push(e.type); receive(e); }; }"""
+
+
+def test_a_window_whose_stream_was_cut_catches_up_by_diff(browser, server):
+    a = open_page(browser, server)
+    b = open_page(browser, server)
+    try:
+        b.wait_for_selector("#live-state.on")
+        b.evaluate(RECORD_EVENTS)
+        # The stream is cut (as a lost connection does; Chromium's offline emulation leaves an
+        # open EventSource alone, so the page closes it).
+        b.evaluate("app.live.close()")
+        before = titles(a)
+        mouse_drag(a, center(a, "Apple"), center(a, "Date"))
+        wait_idle(a)
+        moved = wait_changed(a, before)
+        a.select_option("#drop-mode", "swap")
+        mouse_drag(a, center(a, "Banana"), center(a, "Cherry"))
+        wait_idle(a)
+        swapped = wait_changed(a, moved)
+        b.wait_for_timeout(300)
+        assert titles(b) == before  # cut off: it has seen nothing
+        # It reconnects as its error handler does: with the version it has.
+        b.evaluate("app.live.follow(app.model.id, app.model.version)")
+        wait_titles(b, swapped[0], timeout=3000)
+        b.wait_for_selector("#live-state.on")
+        # It caught up from its version with the staged changes, not a whole snapshot.
+        events = b.evaluate("window.__liveEvents")
+        assert "changes" in events and "snapshot" not in events, events
+        wait_images(b)
+        shot(b, "live-caught-up")
+    finally:
+        a.context.close()
+        b.context.close()

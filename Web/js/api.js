@@ -30,10 +30,11 @@ export const api = {
   duplicateGallery: (id, name) => request('POST', `/api/galleries/${id}/duplicate`, { name }),
   deleteGallery: (id) => request('DELETE', `/api/galleries/${id}`),
   snapshot: (id) => request('GET', `/api/galleries/${id}`),
+  columns: (id) => request('GET', `/api/galleries/${id}/columns`),
   changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
   batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
   trash: (id) => request('GET', `/api/galleries/${id}/trash`),
-  dropURL: (id, url, to) => request('POST', `/api/galleries/${id}/urls`, { url, to }),
+  dropURL: (id, url, to, title) => request('POST', `/api/galleries/${id}/urls`, { url, to, ...(title ? { title } : {}) }),
   /// Uploads files with progress: onProgress(fraction) as bytes go out. Resolves the answer.
   upload(id, files, to, onProgress) {
     return new Promise((resolve, reject) => {

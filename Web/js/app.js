@@ -18,7 +18,18 @@ export const app = {
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
-    this.engine = await Engine.load(await fetch('/engine.wasm'));
+    // The gallery named in the address loads while the engine compiles and the list arrives.
+    const named = location.hash.match(/^#\/g\/(\d+)/);
+    if (named) {
+      const columns = api.columns(Number(named[1]));
+      columns.catch(() => {}); // a failure surfaces when open() awaits it
+      this._prefetch = { id: Number(named[1]), columns };
+    }
+    // The engine compiles while the gallery list arrives.
+    const galleries = api.galleries();
+    galleries.catch(() => {});
+    this.engine = await Engine.load(fetch('/engine.wasm'));
+    window.bootMarks = { engine: performance.now() };
     this.model = new GalleryModel(this.engine);
     this.controller = new Controller(this.engine);
     this.controller.width = $('scroller').clientWidth;
@@ -31,7 +42,8 @@ export const app = {
     this.drag = installDrag(this);
     this.wirePasteAndPinch();
     window.addEventListener('hashchange', () => this.route());
-    await this.refreshGalleries();
+    await this.refreshGalleries(await galleries);
+    window.bootMarks.galleries = performance.now();
     await this.route();
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
@@ -48,8 +60,8 @@ export const app = {
   announce(text) { $('announcer').textContent = text; },
 
   // ---- galleries (F25)
-  async refreshGalleries() {
-    this.galleries = await api.galleries();
+  async refreshGalleries(list) {
+    this.galleries = list ?? await api.galleries();
     const select = $('gallery-select');
     select.replaceChildren(...this.galleries.map((g) => {
       const o = document.createElement('option');
@@ -73,9 +85,10 @@ export const app = {
 
   async open(id) {
     const marks = (window.loadMarks = { start: performance.now() });
-    const snapshot = await api.snapshot(id);
+    const columns = await (this._prefetch?.id === id ? this._prefetch.columns : api.columns(id));
+    this._prefetch = null;
     marks.fetched = performance.now();
-    this.model.load(snapshot);
+    this.model.loadColumns(columns);
     marks.model = performance.now();
     $('gallery-select').value = id;
     this.view.selection.clear();
@@ -172,7 +185,12 @@ export const app = {
     const offset = this.controller.pinch(columns, x, y);
     $('columns').value = columns;
     this.view.render();
-    if (offset != null) $('scroller').scrollTop = offset;
+    if (offset != null) {
+      $('scroller').scrollTop = offset;
+      // Tell the engine now, not on the next scroll event: the next step of a quick pinch
+      // anchors against this offset.
+      this.drag?.run(this.controller.event(6, [0, $('scroller').scrollTop, performance.now() / 1000]));
+    }
     this.view.render();
   },
 
@@ -252,7 +270,7 @@ export const app = {
         this.view.progress.set(placeholder, 0);
         answer = await api.upload(this.model.id, [data.file], to, (f) => { this.view.progress.set(placeholder, f); this.view.schedule(); });
       } else {
-        answer = await api.dropURL(this.model.id, data.url, to);
+        answer = await api.dropURL(this.model.id, data.url, to, data.title);
       }
       this.view.progress.delete(placeholder);
       const item = answer.items?.[0];
@@ -374,7 +392,8 @@ export const app = {
       const applied = answer.changes ? this.model.apply(answer.changes) : false;
       if (applied && !applied.skipped) this.follow(applied);
       else if (!applied) {
-        this.model.load(answer.snapshot ?? await api.snapshot(this.model.id));
+        if (answer.snapshot) this.model.load(answer.snapshot);
+        else this.model.loadColumns(await api.columns(this.model.id));
         this.reconcile();
       }
       this.refreshTrash();

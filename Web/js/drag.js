@@ -84,7 +84,7 @@ export function installDrag(app) {
       // Until the server names the copies, draw them with their originals' data.
       e.copies.forEach((id, k) => {
         const source = app.model.items.get(e.copiedFrom[k]);
-        if (source) app.localItems.set(id, { ...source, id });
+        if (source) app.localItems.set(id, { ...source, thumbnails: source.thumbnails, id });
       });
     }
     if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') app.updateHistoryButtons?.();
@@ -258,9 +258,10 @@ export function installDrag(app) {
     const read = readDrop(e.dataTransfer);
     let data = await read;
     if (own) {
-      try { data = { files: [], urls: JSON.parse(own).items.map((i) => i.url).filter(Boolean) }; } catch { /* keep what was read */ }
+      // Items of a gallery window (this server's originals): copied here with their titles.
+      try { data = { files: [], urls: JSON.parse(own).items.filter((i) => i.url).map((i) => ({ url: i.url, title: i.title })) }; } catch { /* keep what was read */ }
     }
-    const items = [...data.files.map((f) => ({ file: f })), ...data.urls.map((u) => ({ url: u }))];
+    const items = [...data.files.map((f) => ({ file: f })), ...data.urls.map((u) => (typeof u === 'string' ? { url: u } : u))];
     const t = now();
     run(c.event(9, [t]));
     if (!items.length) { app.toast('Nothing to add: drop images, image files or image links.'); return; }

@@ -31,6 +31,7 @@ export class Engine {
   static async load(source) {
     const imports = {};
     let result;
+    if (source instanceof Promise) source = await source;
     if (typeof Response !== 'undefined' && source instanceof Response) {
       result = await WebAssembly.instantiateStreaming(source, imports);
     } else {

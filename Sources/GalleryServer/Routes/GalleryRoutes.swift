@@ -20,6 +20,23 @@ struct GalleryRoutes {
         api.get("galleries/:gallery") { _, context in
             try JSONIO.response(try await store.snapshot(try context.gallery))
         }
+        // The same snapshot as parallel columns, for the page's first load (SnapshotColumns):
+        // cached per version, revalidated with an ETag.
+        api.get("galleries/:gallery/columns") { request, context in
+            let id = try context.gallery
+            let head = try await store.head(id)
+            let etag = ColumnsCache.etag(gallery: id, version: head.version, name: head.name)
+            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: "no-cache"]
+            if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
+            if let body = server.columnsCache.body(gallery: id, version: head.version, name: head.name) {
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            }
+            let columns = try await store.columns(id)
+            let body = ByteBuffer(bytes: columns.json())
+            server.columnsCache.store(gallery: id, version: columns.gallery.version, name: columns.gallery.name, body: body)
+            headers[.eTag] = ColumnsCache.etag(gallery: id, version: columns.gallery.version, name: columns.gallery.name)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+        }
         api.patch("galleries/:gallery") { request, context in
             let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
             guard let name = body.name else { throw APIError(.badRequest, "malformed JSON: missing \"name\" at body") }

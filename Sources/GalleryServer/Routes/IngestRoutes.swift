@@ -26,10 +26,24 @@ struct IngestRoutes {
         api.post("galleries/:gallery/urls") { request, context in
             let gallery = try context.gallery
             let drop = try await JSONIO.decode(URLDrop.self, from: request, limit: server.configuration.maxJSONBytes)
+            let destination = try await destination(drop.to, gallery: gallery)
+            func title(_ url: URL) -> String {
+                drop.title ?? (url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? (url.host ?? "image") : url.lastPathComponent)
+            }
+            // An image of this server (dragged from another window of the gallery, F5/F17) is
+            // copied from the stored file, as an upload of it would be: no fetch of our own
+            // address, which the private-address rule would refuse.
+            if let own = URL(string: drop.url), let hash = Self.ownImage(own, authority: request.head.authority),
+               store.files.exists(hash, "original") {
+                let result = try await store.apply(gallery: gallery, [.insert([NewItem(title: title(own), sourceURL: own.absoluteString, fileHash: hash)], at: destination)],
+                                                   payload: ["op": "dropURL", "url": own.absoluteString, "hash": hash])
+                let id = result.createdItems[0]
+                server.ingestor.enqueue(.process(item: id, hash: hash))
+                return try JSONIO.response(Created(version: result.version, items: result.changes.items.filter { $0.id == id }), status: .accepted)
+            }
             let url: URL
             do { url = try server.ingestor.urlGuard.checkSyntax(drop.url) } catch let r as URLGuard.Refusal { throw APIError(.unprocessableContent, r.reason) }
-            let destination = try await destination(drop.to, gallery: gallery)
-            let title = drop.title ?? (url.lastPathComponent.isEmpty || url.lastPathComponent == "/" ? (url.host ?? "image") : url.lastPathComponent)
+            let title = title(url)
             let result = try await store.apply(gallery: gallery, [.insert([NewItem(title: title, sourceURL: url.absoluteString)], at: destination)],
                                                payload: ["op": "dropURL", "url": url.absoluteString])
             let id = result.createdItems[0]
@@ -98,6 +112,17 @@ struct IngestRoutes {
             return .end(section: s)
         }
         return nil
+    }
+
+    /// The content hash when `url` names an original image of this server
+    /// (`http://<the request's host>/api/images/<hash>/original`).
+    static func ownImage(_ url: URL, authority: String?) -> String? {
+        guard let authority, let host = url.host else { return nil }
+        let named = url.port.map { "\(host):\($0)" } ?? host
+        guard named.lowercased() == authority.lowercased() else { return nil }
+        let parts = url.path.split(separator: "/")
+        guard parts.count == 4, parts[0] == "api", parts[1] == "images", parts[3] == "original", ImageFiles.isHash(String(parts[2])) else { return nil }
+        return String(parts[2])
     }
 
     static func boundary(_ contentType: String) -> String? {

@@ -1,0 +1,46 @@
+import Foundation
+import GalleryCore
+import GalleryStore
+
+/// Reading a whole gallery for a page load: the nested snapshot encoded by `JSONEncoder` (what
+/// `GET /api/galleries/:g` answers) beside the columnar snapshot (`GET …/columns`, uncached),
+/// each from the same SQLite file, median of several runs.
+func runSnapshotBenchmarks(_ o: BenchOptions) async throws {
+    print("")
+    print("### Whole-gallery read for a page load, \(o.items) items in \(o.sections) sections")
+    let folder = temporaryFolder("snapshot")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try GalleryStore(folder: folder)
+    let per = o.items / o.sections
+    // A few hundred distinct images, as a real gallery of copies has.
+    let hashes = (0..<300).map { n in String(repeating: String(n % 10), count: 60) + String(format: "%04d", n) }
+    let sections = (0..<o.sections).map { s in
+        (title: "S\(s)", items: (0..<per).map { i in
+            NewItem(title: "IMG_\(s)_\(i).jpg", fileHash: hashes[(s * per + i) % hashes.count], width: 400 + i % 600, height: 300, state: .ready)
+        })
+    }
+    let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes] // as the server's JSONIO
+    func median(_ runs: Int, _ body: () async throws -> Int) async throws -> (Double, Int) {
+        var times: [Double] = []
+        var bytes = 0
+        for _ in 0..<runs {
+            let t = nowSeconds()
+            bytes = try await body()
+            times.append(nowSeconds() - t)
+        }
+        times.sort()
+        return (times[times.count / 2], bytes)
+    }
+    let (readFull, _) = try await median(5) { try await store.snapshot(gallery.id).sections.count }
+    let (full, fullBytes) = try await median(5) { try encoder.encode(try await store.snapshot(gallery.id)).count }
+    let (readColumns, _) = try await median(5) { try await store.columns(gallery.id).count }
+    let (columns, columnBytes) = try await median(5) { try await store.columns(gallery.id).json().count }
+    print("")
+    print("| answer | read from SQLite | read + encode | bytes |")
+    print("| --- | ---: | ---: | ---: |")
+    print("| nested snapshot, `JSONEncoder` (`GET /api/galleries/:g`) | \(ms(readFull)) | \(ms(full)) | \(fullBytes) |")
+    print("| columns, hand-written JSON (`GET …/columns`, uncached) | \(ms(readColumns)) | \(ms(columns)) | \(columnBytes) |")
+    print("speed-up \(String(format: "%.1f", full / columns))×, \(String(format: "%.1f", Double(fullBytes) / Double(columnBytes)))× fewer bytes")
+}

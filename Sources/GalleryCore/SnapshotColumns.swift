@@ -1,0 +1,172 @@
+/// A gallery at one version as parallel columns, for the page's first load: the same content as
+/// `GallerySnapshotJSON`, about a tenth of the bytes, and written without `JSONEncoder` (at 100k
+/// items the full snapshot is ~50 MB of nested objects; this is ~4 MB of arrays).
+///
+///     {"format":"columns-1","gallery":{…GalleryInfo…},"version":409,
+///      "sections":[{"id":1,"title":"Fruit","count":3}],
+///      "id":[1,2,3],"contentVersion":[0,0,2],"aspect":[1.5,1,0.75],"state":"rpf",
+///      "hashes":["9f…"],"hash":[0,0,-1],"title":["Apple","Banana","Cherry"],
+///      "width":[300,0,0],"height":[200,0,0],
+///      "details":{"3":{"reason":"HTTP 404","sourceURL":"https://…"}}}
+///
+/// Items follow section order (the first `sections[0].count` belong to section 0, and so on).
+/// `state` has one letter per item: r ready, p pending, f failed. `aspect` is the one the layout
+/// uses (1 unless ready, as in `ItemJSON`). `hash` indexes `hashes` (−1: no image yet); thumbnail
+/// URLs are `/api/images/<hash>/grid.jpg`, `detail.jpg` and `original` (`Thumbnails`). `width` and
+/// `height` are 0 when unknown. `details` carries the rare fields (failure reason, source URL) by id.
+public struct SnapshotColumns: Sendable, Equatable {
+    public struct Section: Sendable, Equatable {
+        public var id: Int64
+        public var title: String
+        public var count: Int
+        public init(id: Int64, title: String, count: Int) { self.id = id; self.title = title; self.count = count }
+    }
+
+    public var gallery: GalleryInfo
+    public var sections: [Section] = []
+    public var ids: [Int64] = []
+    public var contentVersions: [UInt32] = []
+    public var aspects: [Double] = []
+    public var states: [ItemState] = []
+    public var hashes: [String] = []
+    public var hashIndex: [Int32] = []
+    public var titles: [String] = []
+    public var widths: [Int32] = []
+    public var heights: [Int32] = []
+    public var reasons: [Int64: String] = [:]
+    public var sourceURLs: [Int64: String] = [:]
+
+    public init(gallery: GalleryInfo) { self.gallery = gallery }
+
+    public var count: Int { ids.count }
+
+    /// The same gallery as nested objects: what `GET /api/galleries/:id` answers.
+    public var snapshot: GallerySnapshotJSON {
+        var k = 0
+        return GallerySnapshotJSON(gallery: gallery, version: gallery.version, sections: sections.map { s in
+            let items = (k ..< k + s.count).map { i in
+                let hash = hashIndex[i] >= 0 ? hashes[Int(hashIndex[i])] : nil
+                return ItemJSON(id: ids[i], sectionId: s.id, title: titles[i], sourceURL: sourceURLs[ids[i]], fileHash: hash,
+                                width: widths[i] > 0 ? Int(widths[i]) : nil, height: heights[i] > 0 ? Int(heights[i]) : nil,
+                                aspect: aspects[i], state: states[i], reason: reasons[ids[i]], version: contentVersions[i],
+                                thumbnails: states[i] == .ready ? hash.map(Thumbnails.init(hash:)) : nil, trashed: false)
+            }
+            k += s.count
+            return SectionJSON(id: s.id, title: s.title, items: items)
+        })
+    }
+
+    /// The JSON text described above, as UTF-8 bytes.
+    public func json() -> [UInt8] {
+        var w = JSONWriter()
+        w.reserve(64 + count * 40 + titles.reduce(0) { $0 + $1.utf8.count })
+        w.raw("{\"format\":\"columns-1\",\"gallery\":{\"createdAt\":")
+        w.double(gallery.createdAt)
+        w.raw(",\"id\":"); w.int(gallery.id)
+        w.raw(",\"itemCount\":"); w.int(Int64(gallery.itemCount))
+        w.raw(",\"name\":"); w.string(gallery.name)
+        w.raw(",\"version\":"); w.int(gallery.version)
+        w.raw("},\"version\":"); w.int(gallery.version)
+        w.raw(",\"sections\":[")
+        for (n, s) in sections.enumerated() {
+            if n > 0 { w.byte(UInt8(ascii: ",")) }
+            w.raw("{\"id\":"); w.int(s.id)
+            w.raw(",\"title\":"); w.string(s.title)
+            w.raw(",\"count\":"); w.int(Int64(s.count))
+            w.byte(UInt8(ascii: "}"))
+        }
+        w.raw("],\"id\":"); w.array(ids) { $0.int($1) }
+        w.raw(",\"contentVersion\":"); w.array(contentVersions) { $0.int(Int64($1)) }
+        // Aspects repeat (a few hundred shapes in a large gallery): write each distinct one once
+        // and copy its bytes after.
+        var written: [UInt64: Range<Int>] = [:]
+        w.raw(",\"aspect\":"); w.array(aspects) { w, a in
+            if let r = written[a.bitPattern] { w.copy(r) } else { let start = w.bytes.count; w.double(a); written[a.bitPattern] = start ..< w.bytes.count }
+        }
+        w.raw(",\"state\":\"")
+        for s in states { w.byte(s == .ready ? UInt8(ascii: "r") : s == .pending ? UInt8(ascii: "p") : UInt8(ascii: "f")) }
+        w.raw("\",\"hashes\":"); w.array(hashes) { $0.string($1) }
+        w.raw(",\"hash\":"); w.array(hashIndex) { $0.int(Int64($1)) }
+        w.raw(",\"title\":"); w.array(titles) { $0.string($1) }
+        w.raw(",\"width\":"); w.array(widths) { $0.int(Int64($1)) }
+        w.raw(",\"height\":"); w.array(heights) { $0.int(Int64($1)) }
+        w.raw(",\"details\":{")
+        var first = true
+        for id in Set(reasons.keys).union(sourceURLs.keys).sorted() {
+            if !first { w.byte(UInt8(ascii: ",")) }
+            first = false
+            w.byte(UInt8(ascii: "\"")); w.int(id); w.raw("\":{")
+            var inner = false
+            if let r = reasons[id] { w.raw("\"reason\":"); w.string(r); inner = true }
+            if let u = sourceURLs[id] { if inner { w.byte(UInt8(ascii: ",")) }; w.raw("\"sourceURL\":"); w.string(u) }
+            w.byte(UInt8(ascii: "}"))
+        }
+        w.raw("}}")
+        return w.bytes
+    }
+}
+
+/// Appends JSON tokens to a byte array: integers without allocating, doubles in Swift's
+/// shortest round-trip form (which JavaScript's parser reads back to the same value), strings
+/// escaped per RFC 8259.
+struct JSONWriter {
+    var bytes: [UInt8] = []
+
+    mutating func reserve(_ n: Int) { bytes.reserveCapacity(n) }
+    mutating func byte(_ b: UInt8) { bytes.append(b) }
+    mutating func raw(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+    mutating func copy(_ r: Range<Int>) {
+        for i in r { bytes.append(bytes[i]) }
+    }
+
+    mutating func int(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var v = value.magnitude
+        if v < 10 { bytes.append(UInt8(ascii: "0") + UInt8(v)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            while v > 0 { d[n] = UInt8(ascii: "0") + UInt8(v % 10); v /= 10; n += 1 }
+            for i in stride(from: n - 1, through: 0, by: -1) { bytes.append(d[i]) }
+        }
+    }
+
+    mutating func double(_ value: Double) {
+        guard value.isFinite else { raw("null"); return }
+        if value == value.rounded(.towardZero) && abs(value) < 1e15 { int(Int64(value)); return }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    mutating func string(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(b)
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0 ..< 0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(b >> 4)], hex[Int(b & 15)]])
+            default: bytes.append(b)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func array<C: Collection>(_ c: C, _ element: (inout JSONWriter, C.Element) -> Void) {
+        bytes.append(UInt8(ascii: "["))
+        var first = true
+        for e in c {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            element(&self, e)
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+}

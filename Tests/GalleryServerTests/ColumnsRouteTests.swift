@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+import Hummingbird
+import HummingbirdTesting
+import GalleryCore
+import GalleryServer
+
+/// `GET /api/galleries/:id/columns`: the page's compact first load carries exactly what the full
+/// snapshot carries, in section order, revalidates with an ETag and changes with every version.
+@Suite(.serialized) struct ColumnsRouteTests {
+    /// The wire format, decoded on its own (independently of the server's SnapshotColumns type).
+    struct Wire: Decodable {
+        struct Gallery: Decodable { var id: Int64; var name: String; var version: Int64 }
+        struct Section: Decodable { var id: Int64; var title: String; var count: Int }
+        var format: String
+        var gallery: Gallery
+        var version: Int64
+        var sections: [Section]
+        var id: [Int64]
+        var contentVersion: [UInt32]
+        var aspect: [Double]
+        var state: String
+        var hashes: [String]
+        var hash: [Int]
+        var title: [String]
+        var width: [Int]
+        var height: [Int]
+        var details: [String: [String: String]]
+    }
+
+    /// Rebuilds nested items from the columns, as the page does.
+    static func items(fromColumns body: ByteBuffer) throws -> (version: Int64, name: String, sections: [(id: Int64, title: String, items: [ItemJSON])]) {
+        let w = try JSONDecoder().decode(Wire.self, from: Data(body.readableBytesView))
+        #expect(w.format == "columns-1")
+        let ids = w.id, versions = w.contentVersion, aspects = w.aspect, states = Array(w.state), hashes = w.hashes, hash = w.hash
+        let titles = w.title, widths = w.width, heights = w.height, details = w.details
+        for column in [versions.count, aspects.count, states.count, hash.count, titles.count, widths.count, heights.count] {
+            #expect(column == ids.count)
+        }
+        var k = 0
+        var sections: [(Int64, String, [ItemJSON])] = []
+        for s in w.sections {
+            let sid = s.id
+            let count = s.count
+            var items: [ItemJSON] = []
+            for i in k ..< k + count {
+                let state: ItemState = states[i] == "r" ? .ready : states[i] == "p" ? .pending : .failed
+                let h = hash[i] >= 0 ? hashes[hash[i]] : nil
+                let extra = details[String(ids[i])]
+                items.append(ItemJSON(id: ids[i], sectionId: sid, title: titles[i], sourceURL: extra?["sourceURL"], fileHash: h,
+                                      width: widths[i] > 0 ? widths[i] : nil, height: heights[i] > 0 ? heights[i] : nil,
+                                      aspect: aspects[i], state: state, reason: extra?["reason"], version: versions[i],
+                                      thumbnails: state == .ready ? h.map(Thumbnails.init(hash:)) : nil, trashed: false))
+            }
+            k += count
+            sections.append((sid, s.title, items))
+        }
+        #expect(k == ids.count)
+        return (w.version, w.gallery.name, sections)
+    }
+
+    static func expectSame(_ columns: ByteBuffer, _ full: GallerySnapshotJSON, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let c = try items(fromColumns: columns)
+        #expect(c.version == full.version && c.name == full.gallery.name, sourceLocation: sourceLocation)
+        #expect(c.sections.map(\.id) == full.sections.map(\.id), sourceLocation: sourceLocation)
+        #expect(c.sections.map(\.title) == full.sections.map(\.title), sourceLocation: sourceLocation)
+        for (a, b) in zip(c.sections, full.sections) { #expect(a.items == b.items, sourceLocation: sourceLocation) }
+    }
+
+    @Test func columnsCarryWhatTheFullSnapshotCarriesInEveryState() async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let server = try await makeServer { $0.createSampleGallery = true }
+        try await server.application().test(.router) { client in
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            let g = list[0].id
+            let first = try await client.snapshot(g)
+            // A failed item (with a reason and a source URL), a pending one, an empty section and
+            // a title that needs escaping.
+            let failed = try await client.dropURL(g, "\(images.base)/missing.jpg", to: #"{"section": \#(first.sections[1].id), "index": 0}"#)
+            #expect(try await client.settled(failed.id).state == .failed)
+            let pending = try await client.dropURL(g, "\(images.base)/slow.jpg?ms=4000", to: #"{"section": \#(first.sections[0].id), "index": 3}"#)
+            let v = try await client.snapshot(g).version
+            let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
+                {"baseVersion": \#(v), "operations": [{"op": "createSection", "title": "Empty \"quoted\"\n🥸 section"}]}
+                """#)
+            let full = try await client.snapshot(g)
+            #expect(full.sections.count == 3)
+            #expect(full.sections.flatMap(\.items).contains { $0.id == pending.id && $0.state == .pending })
+            #expect(full.sections.flatMap(\.items).contains { $0.id == failed.id && $0.reason != nil && $0.sourceURL != nil })
+            let r = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
+            #expect(r.status == .ok && r.headers[.contentType]?.hasPrefix("application/json") == true)
+            try Self.expectSame(r.body, full)
+            // A tenth of the bytes or less would need a large gallery; here it must at least be smaller.
+            let fullBody = try await client.execute(uri: "/api/galleries/\(g)", method: .get)
+            #expect(r.body.readableBytes < fullBody.body.readableBytes)
+        }
+    }
+
+    @Test func anUnchangedGalleryRevalidatesAndEveryChangeGivesANewBody() async throws {
+        let server = try await makeServer { $0.createSampleGallery = true }
+        try await server.application().test(.router) { client in
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            let g = list[0].id
+            let r1 = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
+            let etag = try #require(r1.headers[.eTag])
+            let again = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.body.readableBytes == 0)
+            let cached = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
+            #expect(cached.body == r1.body && cached.headers[.eTag] == etag)
+            // A move: new version, new ETag, the body follows (from the cache's point of view: not stale).
+            let s = try await client.snapshot(g)
+            let ids = s.sections[0].items.map(\.id)
+            let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
+                {"baseVersion": \#(s.version), "operations": [{"op": "move", "items": [\#(ids[0])], "to": {"section": \#(s.sections[0].id)}}]}
+                """#)
+            let moved = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(moved.status == .ok && moved.headers[.eTag] != etag)
+            try Self.expectSame(moved.body, try await client.snapshot(g))
+            #expect(try Self.items(fromColumns: moved.body).sections[0].items.last?.id == ids[0])
+            // A rename (the name is part of the body) also gives a new body.
+            let _: GalleryInfo = try await client.json(.patch, "/api/galleries/\(g)", #"{"name": "Renamed"}"#)
+            let renamed = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
+            #expect(try Self.items(fromColumns: renamed.body).name == "Renamed")
+            let message = try await client.error(.get, "/api/galleries/999/columns", status: .notFound)
+            #expect(message == "unknown gallery 999")
+        }
+    }
+}
+

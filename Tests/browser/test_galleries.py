@@ -1,0 +1,55 @@
+"""F25: galleries are documents — the picker creates, renames, duplicates, opens and deletes
+them, and the address names the open one (a reload comes back to it)."""
+from conftest import shot, titles, wait_images
+
+
+def options(page):
+    return page.evaluate("[...document.querySelectorAll('#gallery-select option')].map(o => o.textContent)")
+
+
+def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page, server):
+    answers = iter(["Holiday", "Holiday 2026"])
+    page.on("dialog", lambda d: d.accept(next(answers, "")) if d.type == "prompt" else d.accept())
+    sample = titles(page)
+    assert sum(len(s) for s in sample) > 10
+
+    # New: an empty gallery opens, named in the picker and the address.
+    page.click("#gallery-new")
+    page.wait_for_function("app.model.name === 'Holiday'")
+    assert page.evaluate("app.model.count") == 0
+    holiday = page.evaluate("app.model.id")
+    assert page.evaluate("location.hash") == f"#/g/{holiday}"
+    assert "Holiday (0)" in options(page)
+    shot(page, "galleries-new-empty")
+
+    # Rename: the picker and the server follow.
+    page.click("#gallery-rename")
+    page.wait_for_function("[...document.querySelectorAll('#gallery-select option')].some(o => o.textContent === 'Holiday 2026 (0)')")
+    assert [g["name"] for g in server.api("GET", "/api/galleries")][-1] == "Holiday 2026"
+
+    # Open the sample again from the picker: its items come back.
+    first = server.api("GET", "/api/galleries")[0]["id"]
+    page.select_option("#gallery-select", str(first))
+    page.wait_for_function(f"app.model.id === {first}")
+    wait_images(page)
+    assert titles(page) == sample
+
+    # Duplicate: a copy with the same arrangement, opened.
+    page.click("#gallery-duplicate")
+    page.wait_for_function(f"app.model.id !== {first} && app.model.count > 0")
+    copy = page.evaluate("app.model.id")
+    assert titles(page) == sample
+    assert len(server.api("GET", "/api/galleries")) == 3
+
+    # A reload comes back to the open gallery.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    assert page.evaluate("app.model.id") == copy
+
+    # Delete (confirmed): gone from the server and the picker; another gallery opens.
+    page.click("#gallery-delete")
+    page.wait_for_function(f"app.model.id !== {copy} && app.model.id != null")
+    assert copy not in [g["id"] for g in server.api("GET", "/api/galleries")]
+    assert not any(o.startswith("Holiday 2026 copy") or o.endswith("copy (12)") for o in options(page)) or len(options(page)) == 2
+    assert len(options(page)) == 2
+    shot(page, "galleries-after-delete")
