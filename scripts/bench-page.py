@@ -256,6 +256,13 @@ def main():
                 page.add_init_script("""window.__all = []; (() => { let last = 0; const f = (t) => {
                   if (last) window.__all.push([t, t - last]); last = t; requestAnimationFrame(f); };
                   requestAnimationFrame(f); })();""")
+                if args.trace:
+                    # Idle callbacks (titles, warm-up) and long tasks from the start, with their times.
+                    page.add_init_script("""window.__slow = []; (() => { const ric = window.requestIdleCallback;
+                      window.requestIdleCallback = (f, o) => ric((d) => { const t = performance.now(); try { f(d); } finally {
+                        const ms = performance.now() - t; if (ms > 8) window.__slow.push(`idle ${f.toString().slice(0, 40).replace(/\\s+/g, ' ')} ${ms.toFixed(0)} ms at ${t.toFixed(0)}`); } }, o);
+                      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__slow.push(`long task ${e.duration.toFixed(0)} ms at ${e.startTime.toFixed(0)}`); })
+                        .observe({ type: 'longtask', buffered: true }); })();""")
             t0 = time.time()
             page.goto(url)
             page.wait_for_selector("body[data-ready='1']")
@@ -274,6 +281,11 @@ def main():
                 # (frames from ready to the end of the scroll).
                 fast_scroll(page, scroller_js)
                 early = stats(page.evaluate("() => window.__all.filter(([t]) => t > window.readyAt).map(([, d]) => d)"))
+                if args.trace:
+                    slow = page.evaluate("window.__slow.join('; ')")
+                    print(f"{name} at {size}: after ready (at {page.evaluate('window.readyAt'):.0f} ms): {slow}", file=sys.stderr)
+                    slow = page.evaluate("() => window.__all.filter(([t, d]) => t > window.readyAt && d > 40).map(([t, d]) => `${d.toFixed(0)} ms ending at ${t.toFixed(0)}`).join(', ')")
+                    print(f"{name} at {size}: frames over 40 ms after ready: {slow}", file=sys.stderr)
                 page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
             page.wait_for_timeout(500)
             nodes = page.evaluate("document.getElementsByTagName('*').length")
