@@ -278,13 +278,13 @@ def main():
             reload = page.evaluate("window.readyAt")
             if route is None:
                 # Scrolling at once after ready: the idle-time work after loading falls here
-                # (frames from ready to the end of the scroll).
+                # (frames that began after ready, to the end of the scroll).
                 fast_scroll(page, scroller_js)
-                early = stats(page.evaluate("() => window.__all.filter(([t]) => t > window.readyAt).map(([, d]) => d)"))
+                early = stats(page.evaluate("() => window.__all.filter(([t, d]) => t - d >= window.readyAt).map(([, d]) => d)"))
                 if args.trace:
                     slow = page.evaluate("window.__slow.join('; ')")
                     print(f"{name} at {size}: after ready (at {page.evaluate('window.readyAt'):.0f} ms): {slow}", file=sys.stderr)
-                    slow = page.evaluate("() => window.__all.filter(([t, d]) => t > window.readyAt && d > 40).map(([t, d]) => `${d.toFixed(0)} ms ending at ${t.toFixed(0)}`).join(', ')")
+                    slow = page.evaluate("() => window.__all.filter(([t, d]) => t - d >= window.readyAt && d > 40).map(([t, d]) => `${d.toFixed(0)} ms ending at ${t.toFixed(0)}`).join(', ')")
                     print(f"{name} at {size}: frames over 40 ms after ready: {slow}", file=sys.stderr)
                 page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
             page.wait_for_timeout(500)
