@@ -6,7 +6,7 @@ import { GalleryModel } from './gallery.js';
 
 export const Snap = Object.freeze({ none: 0, paging: 1, viewAligned: 4 });
 const LAYOUT = { header: 44, inset: 8, spacing: 6 };
-const TITLE_CHUNK = 1500; // titles per idle slice at most
+const TITLE_CHUNK = 1000; // titles per idle slice at most
 
 /// Titles for one Op.controllerTitles call; only new or renamed ones are sent.
 class TitleBatch {
@@ -134,7 +134,7 @@ export class Controller {
         else if (queue.item < s.items.length) batch.put(0, s.items[queue.item].id, s.items[queue.item].title);
         else { queue.section++; queue.item = -1; continue; }
         queue.item++;
-        if ((++steps & 127) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
+        if ((++steps & 31) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
       }
       batch.send();
       if (queue.section < sections.length) idle(step);
