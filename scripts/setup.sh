@@ -6,8 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(libvips-dev libsqlite3-dev pkg-config)
-if [[ "${1:-}" == "--browser" ]]; then packages+=(chromium fonts-noto-color-emoji); fi
+# fonts-noto-color-emoji: the server draws the sample gallery's 🥸 tile with it (and the browser shows emoji titles).
+packages=(libvips-dev libsqlite3-dev pkg-config fonts-noto-color-emoji)
+if [[ "${1:-}" == "--browser" ]]; then packages+=(chromium); fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,6 +17,9 @@ echo "== wasm parity (engine.wasm under node vs the native engine)"
 swift build --product engine-cli
 node Tests/wasm/parity.mjs .build/debug/engine-cli .build-wasm/engine.wasm
 
+echo "== page modules under node"
+for t in Tests/web/*.test.mjs; do node "$t"; done
+
 if [[ -d Tests/browser ]]; then
   echo "== browser tests (Playwright in Debian's chromium, against the real server)"
   # The debug server built above: a second (release) build would double CI's build time.

@@ -1,4 +1,5 @@
 #include <vips/vips.h>
+#include <fontconfig/fontconfig.h>
 
 // Swift cannot call C variadic functions, and libvips passes options as NULL-terminated
 // name/value lists. These non-variadic wrappers fix the options the gallery uses.
@@ -28,6 +29,29 @@ static inline int gallery_vips_probe(const void *buf, size_t len, int *width, in
     return 0;
 }
 
+/// Decodes an image to 8-bit sRGB pixels, 3 bytes a pixel, row by row (the caller frees *out with g_free).
+static inline int gallery_vips_decode_rgb(const void *buf, size_t len, void **out, size_t *out_len, int *width, int *height) {
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);
+    if (!image) return -1;
+    VipsImage *srgb = NULL, *cast = NULL, *rgb = NULL;
+    int rc = vips_colourspace(image, &srgb, VIPS_INTERPRETATION_sRGB, NULL)
+          || vips_cast(srgb, &cast, VIPS_FORMAT_UCHAR, NULL)
+          || vips_extract_band(cast, &rgb, 0, "n", 3, NULL);
+    if (!rc) {
+        *out = vips_image_write_to_memory(rgb, out_len);
+        *width = vips_image_get_width(rgb);
+        *height = vips_image_get_height(rgb);
+        rc = *out ? 0 : -1;
+    } else {
+        rc = -1;
+    }
+    g_object_unref(image);
+    if (srgb) g_object_unref(srgb);
+    if (cast) g_object_unref(cast);
+    if (rgb) g_object_unref(rgb);
+    return rc;
+}
+
 /// Thumbnail fitting width × height (never enlarged), auto-rotated, saved as JPEG. The caller frees *out with g_free.
 /// Truncated or corrupt input fails instead of being padded with grey.
 static inline int gallery_vips_thumbnail_jpeg(const void *buf, size_t len, int width, int height, int quality,
@@ -51,11 +75,49 @@ static inline int gallery_vips_thumbnail_jpeg(const void *buf, size_t len, int w
     return rc;
 }
 
-/// A sample picture: a diagonal colour gradient with `text` in white, encoded as JPEG.
+/// `markup` (Pango markup) rendered in colour (`rgba`: colour emoji keep their colours, other
+/// text takes the markup's foreground) to fit box_w × box_h, centred. Colour emoji fonts are
+/// bitmaps that do not grow with the dpi, so a rendering much smaller than the box is scaled up
+/// to fit it. Returns 0 with *out set, 1 when nothing visible was drawn, -1 on a libvips error.
+static inline int gallery_vips_text_rgba(const char *markup, int box_w, int box_h, VipsImage **out) {
+    VipsImage *t = NULL, *alpha = NULL;
+    *out = NULL;
+    if (vips_text(&t, markup, "width", box_w, "height", box_h, "dpi", 600, "align", VIPS_ALIGN_CENTRE, "rgba", TRUE, NULL)) return -1;
+    double amax = 0;
+    if (vips_image_get_bands(t) != 4 || vips_extract_band(t, &alpha, 3, NULL) || vips_max(alpha, &amax, NULL)) {
+        if (alpha) g_object_unref(alpha);
+        g_object_unref(t);
+        return -1;
+    }
+    g_object_unref(alpha);
+    if (amax <= 0) { g_object_unref(t); return 1; }
+    int tw = vips_image_get_width(t), th = vips_image_get_height(t);
+    double sx = (double)box_w / tw, sy = (double)box_h / th, scale = sx < sy ? sx : sy;
+    if (scale > 1.25) {
+        // Premultiplied while scaling, so transparent pixels do not bleed dark fringes into the edges.
+        VipsImage *pre = NULL, *big = NULL, *un = NULL, *cast = NULL;
+        int rc = vips_premultiply(t, &pre, NULL)
+              || vips_resize(pre, &big, scale, NULL)
+              || vips_unpremultiply(big, &un, NULL)
+              || vips_cast(un, &cast, VIPS_FORMAT_UCHAR, NULL);
+        if (pre) g_object_unref(pre);
+        if (big) g_object_unref(big);
+        if (un) g_object_unref(un);
+        g_object_unref(t);
+        if (rc) { if (cast) g_object_unref(cast); return -1; }
+        t = cast;
+    }
+    *out = t;
+    return 0;
+}
+
+/// A sample picture: a diagonal colour gradient with `markup` drawn over it (Pango markup, in
+/// colour), encoded as JPEG. When `markup` draws nothing visible or cannot be rendered,
+/// `fallback_markup` (if any) is drawn instead, so a title never leaves its picture blank.
 /// `noise` > 0 adds Gaussian grain of that sigma, so the JPEG costs what a photograph costs to decode.
 static inline int gallery_vips_sample_jpeg(int width, int height, double r, double g, double b, double noise,
-                                           const char *text, void **out, size_t *out_len) {
-    VipsImage *xy = NULL, *sum = NULL, *shade = NULL, *bg = NULL, *text_mask = NULL, *placed = NULL, *final = NULL, *cast = NULL;
+                                           const char *markup, const char *fallback_markup, void **out, size_t *out_len) {
+    VipsImage *xy = NULL, *sum = NULL, *shade = NULL, *bg = NULL, *text = NULL, *composed = NULL, *final = NULL, *cast = NULL;
     int rc = -1;
     // shade in [0.55, 1]: darker towards the bottom right.
     if (vips_xyz(&xy, width, height, NULL)) goto done;
@@ -78,24 +140,22 @@ static inline int gallery_vips_sample_jpeg(int width, int height, double r, doub
         bg = noisy;
     }
     // A machine without fonts (or without pango) still gets its pictures, untitled.
-    if (text && text[0] && vips_text(&text_mask, text, "width", width * 8 / 10, "height", height / 3, "dpi", 600, "align", VIPS_ALIGN_CENTRE, NULL)) {
-        vips_error_clear();
-        text_mask = NULL;
-    }
-    if (text_mask) {
-        int tw = vips_image_get_width(text_mask), th = vips_image_get_height(text_mask);
-        if (vips_embed(text_mask, &placed, (width - tw) / 2, (height - th) / 2, width, height, NULL)) goto done;
-        double white[3] = { 255, 255, 255 };
-        VipsImage *whiteImage = NULL;
-        if (vips_black(&whiteImage, width, height, "bands", 3, NULL)) goto done;
-        VipsImage *whiteFilled = NULL;
-        double one[3] = { 1, 1, 1 };
-        rc = vips_linear(whiteImage, &whiteFilled, one, white, 3, NULL);
-        g_object_unref(whiteImage);
+    { int box_w = width * 8 / 10, box_h = height / 3;
+      int drawn = markup && markup[0] ? gallery_vips_text_rgba(markup, box_w, box_h, &text) : 1;
+      if (drawn != 0 && fallback_markup && fallback_markup[0]) {
+          vips_error_clear();
+          drawn = gallery_vips_text_rgba(fallback_markup, box_w, box_h, &text);
+      }
+      if (drawn != 0) { vips_error_clear(); text = NULL; } }
+    if (text) {
+        int tw = vips_image_get_width(text), th = vips_image_get_height(text);
+        VipsImage *base = NULL;
+        if (vips_cast(bg, &base, VIPS_FORMAT_UCHAR, NULL)) goto done;
+        rc = vips_composite2(base, text, &composed, VIPS_BLEND_MODE_OVER, "x", (width - tw) / 2, "y", (height - th) / 2, NULL);
+        g_object_unref(base);
         if (rc) { rc = -1; goto done; }
-        rc = vips_ifthenelse(placed, whiteFilled, bg, &final, "blend", TRUE, NULL);
-        g_object_unref(whiteFilled);
-        if (rc) { rc = -1; goto done; }
+        rc = -1;
+        if (vips_extract_band(composed, &final, 0, "n", 3, NULL)) goto done;
     } else {
         final = bg; g_object_ref(bg);
     }
@@ -106,8 +166,8 @@ done:
     if (sum) g_object_unref(sum);
     if (shade) g_object_unref(shade);
     if (bg) g_object_unref(bg);
-    if (text_mask) g_object_unref(text_mask);
-    if (placed) g_object_unref(placed);
+    if (text) g_object_unref(text);
+    if (composed) g_object_unref(composed);
     if (final) g_object_unref(final);
     if (cast) g_object_unref(cast);
     return rc;
@@ -124,6 +184,35 @@ static inline int gallery_vips_plain_png(int width, int height, void **out, size
     rc = vips_pngsave_buffer(cast, out, out_len, "compression", 9, NULL);
     g_object_unref(cast);
     return rc;
+}
+
+/// 1 when, for every character of `utf8`, some installed font has a glyph (fontconfig's view,
+/// the fonts Pango draws with); 0 when a character would be drawn as a "missing glyph" box.
+/// Spaces, joiners and variation selectors need no glyph of their own.
+static inline int gallery_fonts_cover(const char *utf8) {
+    if (!FcInit()) return 0;
+    const FcChar8 *p = (const FcChar8 *)utf8;
+    int left = (int)strlen(utf8);
+    while (left > 0) {
+        FcChar32 c = 0;
+        int n = FcUtf8ToUcs4(p, &c, left);
+        if (n <= 0) return 0;
+        p += n; left -= n;
+        if (c <= 0x20 || c == 0x200D || c == 0xFE0E || c == 0xFE0F) continue;
+        FcCharSet *set = FcCharSetCreate();
+        FcCharSetAddChar(set, c);
+        FcPattern *pattern = FcPatternCreate();
+        FcPatternAddCharSet(pattern, FC_CHARSET, set);
+        FcObjectSet *fields = FcObjectSetBuild(FC_FAMILY, (char *)0);
+        FcFontSet *fonts = FcFontList(NULL, pattern, fields);
+        int found = fonts && fonts->nfont > 0;
+        if (fonts) FcFontSetDestroy(fonts);
+        FcObjectSetDestroy(fields);
+        FcPatternDestroy(pattern);
+        FcCharSetDestroy(set);
+        if (!found) return 0;
+    }
+    return 1;
 }
 
 static inline void gallery_g_free(void *p) { g_free(p); }

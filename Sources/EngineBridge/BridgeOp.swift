@@ -40,6 +40,11 @@ public enum BridgeOp: Int32, Sendable {
     case controllerTitles = 55
     case controllerPinch = 56
     case controllerDestroy = 57
+    /// Pasted data (B6): placeholders after the focused item, or at the end.
+    case controllerPaste = 60
+    /// The seeds' scenarios as one deterministic session (`SeedReplay.run()`): its digests,
+    /// so the parity test compares the whole replay natively and in engine.wasm.
+    case seedReplay = 61
     case controllerLiveChanges = 70
     case controllerModelMatches = 71
     case controllerModelItems = 72

@@ -145,11 +145,13 @@ extension EngineBridge {
     // [pointer id, x, y, time, pointer kind (0 mouse, 1 touch, 2 pen), modifiers];
     // 4 cancel [pointer id, time]; 5 key [key, modifiers, time]; 6 scroll [x, y, time];
     // 7 external enter [x, y, time, count, kinds per item]; 8 external move [x, y,
-    // modifiers, time]; 9 external leave [time]; 10 external drop [x, y, time].
+    // modifiers, time]; 9 external leave [time]; 10 external drop [x, y, time];
+    // 11 wheel [dx, dy, time] (a wheel or trackpad delta the engine applies, clamped:
+    // answered with a scroll-by effect, and a drag in progress retargets).
     // Points are in viewport coordinates; modifiers: 1 shift, 2 control, 4 option, 8 command.
     mutating func _controllerEvent(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)
-        let type = try r.int(in: 1...10)
+        let type = try r.int(in: 1...11)
         let event: InteractionEvent
         func point(_ r: inout _BridgeReader) throws(_BridgeFailure) -> Point {
             Point(x: try Self._finite(&r), y: try Self._finite(&r))
@@ -184,6 +186,9 @@ extension EngineBridge {
             event = .externalDragMove(location: p, modifiers: modifiers, time: try Self._finite(&r))
         case 9:
             event = .externalDragLeave(time: try Self._finite(&r))
+        case 11:
+            let delta = try point(&r)
+            event = .wheel(delta: delta, time: try Self._finite(&r))
         default:
             let p = try point(&r)
             event = .externalDrop(location: p, time: try Self._finite(&r))
@@ -367,6 +372,31 @@ extension EngineBridge {
     // [handle] → the model snapshot (the arrangement without placeholders), as for diff
     func _controllerSnapshot(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         Self._encode(_controllers[try _controller(&r)]!.modelSnapshot, into: &out)
+    }
+
+    // [handle, count, kinds per item (1 own items, 2 URL, 4 file, 8 image, 16 text)] → effects:
+    // one placeholder per accepted item after the focused item (or at the end of the last
+    // section) and a load-dropped-data effect for each; nothing during a drag or when read-only.
+    mutating func _controllerPaste(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        var kinds: [DropDataKinds] = []
+        for _ in 0..<(try r.count(stride: 1)) { kinds.append(DropDataKinds(rawValue: UInt8(try r.int(in: 0...255)))) }
+        Self._encode(_controllers[h]!.paste(kinds), into: &out)
+    }
+
+    // [] → [state digest high, low, effects digest high, low, render digest high, low (32-bit
+    //  halves), effect count, commit count, section count, per section: count, item ids]
+    static func _seedReplay(_ out: inout [Double]) {
+        let result = SeedReplay.run()
+        for d in [result.stateDigest, result.effectsDigest, result.renderDigest] {
+            out.append(Double(d >> 32)); out.append(Double(d & 0xFFFF_FFFF))
+        }
+        out.append(Double(result.effectCount)); out.append(Double(result.commitCount))
+        out.append(Double(result.finalOrder.count))
+        for section in result.finalOrder {
+            out.append(Double(section.count))
+            for id in section { out.append(Double(id)) }
+        }
     }
 
     // [handle] → []

@@ -56,6 +56,8 @@ public struct EngineBridge {
             case .controllerTitles: try _controllerTitles(&r)
             case .controllerPinch: try _controllerPinch(&r, &out)
             case .controllerDestroy: try _controllerDestroy(&r)
+            case .controllerPaste: try _controllerPaste(&r, &out)
+            case .seedReplay: Self._seedReplay(&out)
             case .controllerLiveChanges: try _controllerLiveChanges(&r, &out)
             case .controllerModelMatches: try _controllerModelMatches(&r, &out)
             case .controllerModelItems: try _controllerModelItems(&r, &out)

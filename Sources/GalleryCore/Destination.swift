@@ -13,6 +13,15 @@ extension Destination: Codable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
+        // One place only: {"before": 1, "section": 2} is ambiguous, and an index needs its section.
+        let named = [Keys.before, .after, .section].filter { c.contains($0) }
+        if named.count > 1 {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "destination names more than one place (\(named.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))): give one"))
+        }
+        if c.contains(.index) && !c.contains(.section) {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"index\" needs \"section\""))
+        }
         if let id = try c.decodeIfPresent(Int64.self, forKey: .before) {
             self = .before(item: id)
         } else if let id = try c.decodeIfPresent(Int64.self, forKey: .after) {

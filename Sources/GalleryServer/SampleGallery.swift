@@ -6,7 +6,11 @@ import Imaging
 /// The gallery a newcomer sees on first start: the seed's twelve titles as pictures drawn by
 /// libvips in varied aspect ratios, and a second section.
 enum SampleGallery {
-    struct Picture { var title: String; var width: Int; var height: Int; var rgb: (Double, Double, Double) }
+    struct Picture {
+        var title: String; var width: Int; var height: Int; var rgb: (Double, Double, Double)
+        /// Drawn instead of the title when no installed font can draw it (the tile is never blank).
+        var fallback: String? = nil
+    }
 
     static let seed: [Picture] = [
         Picture(title: "Apple", width: 800, height: 800, rgb: (220, 60, 50)),
@@ -20,7 +24,7 @@ enum SampleGallery {
         Picture(title: "GreatWall", width: 1600, height: 600, rgb: (130, 120, 100)),
         Picture(title: "TaiTan", width: 700, height: 1050, rgb: (60, 70, 90)),
         Picture(title: "Milk", width: 640, height: 800, rgb: (225, 225, 235)),
-        Picture(title: "🥸", width: 800, height: 800, rgb: (250, 150, 70)),
+        Picture(title: "🥸", width: 800, height: 800, rgb: (250, 150, 70), fallback: "Disguise"),
     ]
 
     static let more: [Picture] = [
@@ -42,7 +46,8 @@ enum SampleGallery {
     static func add(_ pictures: [Picture], to section: Int64, gallery: Int64, store: GalleryStore, maxPixels: Int) async throws {
         var items: [NewItem] = []
         for p in pictures {
-            let jpeg = try SampleImages.jpeg(width: p.width, height: p.height, red: p.rgb.0, green: p.rgb.1, blue: p.rgb.2, title: p.title)
+            let jpeg = try SampleImages.jpeg(width: p.width, height: p.height, red: p.rgb.0, green: p.rgb.1, blue: p.rgb.2, title: p.title,
+                                             fallback: p.fallback)
             let hash = try store.files.storeOriginal(jpeg)
             let info = try Thumbnails.ensure(hash: hash, bytes: jpeg, files: store.files, limits: ImageLimits(maxPixels: maxPixels))
             items.append(NewItem(title: p.title, fileHash: hash, width: info.width, height: info.height, state: .ready))

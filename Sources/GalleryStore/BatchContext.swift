@@ -29,6 +29,8 @@ struct BatchContext {
                 SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL
                 """, arguments: [gallery, url])
             for id in ids { try finish(id, outcome) }
+        case let .renameGallery(name):
+            try db.execute(sql: "UPDATE gallery SET name = ? WHERE id = ?", arguments: [name, gallery])
         }
     }
 

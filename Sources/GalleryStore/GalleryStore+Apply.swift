@@ -18,6 +18,7 @@ extension GalleryStore {
             var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
             let startChanges = db.totalChangesCount
             var newVersion: Int64 = 0
+            var stages: [BatchUpdate] = []
             try db.inTransaction {
                 guard let current = try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery]) else {
                     throw StoreError.galleryNotFound(gallery)
@@ -29,14 +30,16 @@ extension GalleryStore {
                     do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
                 }
                 newVersion = current + 1
+                // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
+                stages = Self.stages(ops, from: before, to: ctx.work)
                 try db.execute(sql: "UPDATE gallery SET version = ? WHERE id = ?", arguments: [newVersion, gallery])
-                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt) VALUES (?, ?, ?, ?)",
-                               arguments: [gallery, newVersion, payloadText, ctx.now])
+                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [gallery, newVersion, payloadText, ctx.now, try CatchUpLog.encodeStages(stages)])
+                try CatchUpLog.checkpointIfDue(db, gallery: gallery, version: newVersion, snapshot: ctx.work)
                 return .commit
             }
             let rows = db.totalChangesCount - startChanges
             // Committed: from here on nothing may fail the request, memory follows the database.
-            let stages = Self.stages(ops, from: before, to: ctx.work)
             let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: stages, touched: ctx.touched)
             var orphaned: [String] = []
             for hash in ctx.purgedHashes.sorted() {
@@ -77,8 +80,10 @@ extension GalleryStore {
             throw StoreError.galleryNotFound(gallery)
         }
         let snapshot = try Self.engineSnapshot(db, gallery)
+        // The catch-up window of earlier runs, from the checkpoints and stages in the database.
+        let restored = try CatchUpLog.restore(db, gallery: gallery, version: version, snapshot: snapshot)
         live.withLock { state in
-            if state[gallery] == nil { state[gallery] = LiveGallery(version: version, snapshot: snapshot) }
+            if state[gallery] == nil { state[gallery] = restored }
         }
         return snapshot
     }
@@ -92,7 +97,8 @@ extension GalleryStore {
         }
         let sections = try Row.fetchAll(db, sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [gallery])
             .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
-        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections)
+        let name = try String.fetchOne(db, sql: "SELECT name FROM gallery WHERE id = ?", arguments: [gallery])
+        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections, name: name)
     }
 
     /// Items of `target` that are new or whose content version differs from `source`.
@@ -106,18 +112,37 @@ extension GalleryStore {
     }
 
     /// What changed since `version`: the engine's staged diff from the snapshot at that version
-    /// (rebuilt from the in-memory window) to now, or nil when the version is outside the window.
+    /// (rebuilt from the window, which survives restarts: CatchUpLog) to now, or nil when the
+    /// version is outside the window.
     public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
-        try await pool.writeWithoutTransaction { db in
-            _ = try self._loadLive(db, gallery)
-            let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
-                let g = state[gallery]!
-                return (g.version, g.snapshot(at: version), g.snapshot)
-            }
-            guard let old else { return nil }
+        guard let old = try await snapshot(gallery: gallery, at: version) else { return nil }
+        return try await pool.writeWithoutTransaction { db in
+            let (current, now) = try self.current(db, gallery)
             let stages = try StagedChangeset(from: old, to: now).stages
             return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: Self.touched(from: old, to: now))
         }
+    }
+
+    /// The version and engine snapshot of a gallery now (on the writer's queue: nothing commits meanwhile).
+    func current(_ db: Database, _ gallery: Int64) throws -> (Int64, Snapshot) {
+        _ = try _loadLive(db, gallery)
+        guard let now = live.withLock({ state in state[gallery].map { ($0.version, $0.snapshot) } }) else {
+            throw StoreError.galleryNotFound(gallery)
+        }
+        return now
+    }
+
+    /// The snapshot at an older version, or nil outside the window. Rebuilding it replays up to a
+    /// few hundred versions (each O(n)); that runs on a copy of the window, outside the lock and
+    /// off the writer's queue — the history below the current version never changes — and what
+    /// the replay learned about the window (a stretch checked, or cut) is kept.
+    func snapshot(gallery: Int64, at version: Int64) async throws -> Snapshot? {
+        try await pool.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
+        guard var copy = live.withLock({ $0[gallery] }) else { throw StoreError.galleryNotFound(gallery) }
+        copy.subscribers = [:]
+        let old = copy.snapshot(at: version)
+        live.withLock { state in state[gallery]?.learn(from: copy) }
+        return old
     }
 
     /// A live stream of the gallery's versions. With `since`, it starts with the changes from
@@ -126,13 +151,10 @@ extension GalleryStore {
     public func subscribe(gallery: Int64, since: Int64?) async throws -> (AsyncStream<GalleryEvent>, cancel: @Sendable () -> Void) {
         let id = nextSubscriber.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<GalleryEvent>.makeStream(bufferingPolicy: .unbounded)
+        let old = try await since.asyncFlatMap { try await self.snapshot(gallery: gallery, at: $0) }
         try await pool.writeWithoutTransaction { db in
-            _ = try self._loadLive(db, gallery)
             // On the writer queue: no commit can happen between the catch-up and the registration.
-            let (current, old, now) = self.live.withLock { state -> (Int64, Snapshot?, Snapshot) in
-                let g = state[gallery]!
-                return (g.version, since.flatMap { g.snapshot(at: $0) }, g.snapshot)
-            }
+            let (current, now) = try self.current(db, gallery)
             if let since, since != current {
                 if let old {
                     let stages = try StagedChangeset(from: old, to: now).stages
@@ -152,5 +174,12 @@ extension GalleryStore {
         }
         continuation.onTermination = { _ in cancel() }
         return (stream, cancel)
+    }
+}
+
+extension Optional {
+    func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }

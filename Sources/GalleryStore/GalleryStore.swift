@@ -86,13 +86,12 @@ public final class GalleryStore: Sendable {
         return trimmed
     }
 
+    /// A new version (streamed, with the name in its changes) unless the name is unchanged.
     public func renameGallery(_ id: Int64, name: String) async throws -> GalleryInfo {
         let name = try Self.checkName(name)
-        return try await pool.write { db in
-            try db.execute(sql: "UPDATE gallery SET name = ? WHERE id = ?", arguments: [name, id])
-            guard db.changesCount == 1 else { throw StoreError.galleryNotFound(id) }
-            return try Self.galleryInfo(db, id)
-        }
+        if try await gallery(id).name == name { return try await gallery(id) }
+        _ = try await apply(gallery: id, [.renameGallery(name)], payload: ["op": "renameGallery", "name": name])
+        return try await gallery(id)
     }
 
     /// A copy of the gallery: same sections, items (with new ids), ranks and images; the trash is not copied.

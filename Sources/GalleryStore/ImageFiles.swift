@@ -10,6 +10,19 @@ public struct ImageFiles: Sendable {
         self.root = root
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: root.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        removeStaleTemporaries()
+    }
+
+    /// Temporary files a killed process left behind (an upload cut off mid-file). Only those older
+    /// than a day: another process (`gallery import`) may be writing to the same folder right now.
+    func removeStaleTemporaries(olderThan age: TimeInterval = 86_400) {
+        let tmp = root.appendingPathComponent("tmp")
+        let limit = Date().addingTimeInterval(-age)
+        for url in (try? FileManager.default.contentsOfDirectory(at: tmp, includingPropertiesForKeys: [.contentModificationDateKey])) ?? [] {
+            if let date = try? url.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate, date < limit {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
     }
 
     public static func isHash(_ s: String) -> Bool {

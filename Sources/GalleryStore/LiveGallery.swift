@@ -9,13 +9,19 @@ import GalleryCore
 /// copy-on-write share of the live snapshot: storing it costs nothing on the writer's path) and
 /// the staged batch updates of every version since the oldest checkpoint. The snapshot at an old
 /// version is rebuilt from the nearest checkpoint below it by replaying at most `checkpointEvery`
-/// stages. Older than the oldest checkpoint, or from before the process started: the caller
-/// answers with the full snapshot instead.
+/// stages. Older than the oldest checkpoint: the caller answers with the full snapshot instead.
+/// The window survives restarts: on a gallery's first load it is rebuilt from the checkpoints
+/// and per-version stages kept in SQLite (`CatchUpLog`).
 struct LiveGallery {
     var version: Int64
     var snapshot: Snapshot
     var checkpoints: [(version: Int64, snapshot: Snapshot)]
     var log: [(version: Int64, stages: [BatchUpdate])] = []
+    /// The history from this checkpoint version to now is known to replay exactly (this process
+    /// built it, or it was checked). A window rebuilt from SQLite checks only its newest stretch
+    /// when it is loaded; an older stretch is checked against the checkpoint after it the first
+    /// time a catch-up reaches into it (`snapshot(at:)`).
+    var verifiedFrom: Int64
     var subscribers: [Int: AsyncStream<GalleryEvent>.Continuation] = [:]
 
     /// Window: between (maxCheckpoints − 1) × checkpointEvery and maxCheckpoints × checkpointEvery versions.
@@ -26,6 +32,7 @@ struct LiveGallery {
         self.version = version
         self.snapshot = snapshot
         checkpoints = [(version, snapshot)]
+        verifiedFrom = version
     }
 
     var oldestVersion: Int64 { checkpoints[0].version }
@@ -38,20 +45,65 @@ struct LiveGallery {
             checkpoints.append((newVersion, after))
             if checkpoints.count > LiveGallery.maxCheckpoints {
                 checkpoints.removeFirst()
-                let start = checkpoints[0].version
-                log.removeAll { $0.version <= start }
+                dropCheckpoints(before: checkpoints[1].version)
             }
         }
     }
 
-    /// The snapshot at an older version, rebuilt from the nearest checkpoint; nil outside the window.
-    func snapshot(at v: Int64) -> Snapshot? {
+    /// Keeps what a rebuild on a copy of this window learned: a stretch it checked, or the cut
+    /// after a stretch that did not add up. (Meanwhile this window may only have grown at the end
+    /// or dropped its oldest checkpoints; the history they share is the same.)
+    mutating func learn(from copy: LiveGallery) {
+        if copy.oldestVersion > oldestVersion { dropCheckpoints(before: copy.oldestVersion) }
+        if copy.verifiedFrom < verifiedFrom && checkpoints.contains(where: { $0.version == copy.verifiedFrom }) {
+            verifiedFrom = copy.verifiedFrom
+        }
+    }
+
+    /// Forgets the checkpoints older than `v` (at least one stays) and the stages before the oldest.
+    mutating func dropCheckpoints(before v: Int64) {
+        checkpoints.removeAll { $0.version < v }
+        if checkpoints.isEmpty { checkpoints = [(version, snapshot)] }
+        let start = checkpoints[0].version
+        log.removeAll { $0.version <= start }
+        verifiedFrom = max(verifiedFrom, start)
+    }
+
+    /// The snapshot at an older version, rebuilt from the nearest checkpoint; nil outside the
+    /// window. A stretch of history not yet checked is replayed to the next checkpoint first; if
+    /// it does not arrive there exactly, the window is cut after it and the answer is nil (the
+    /// caller sends the full snapshot, never a wrong diff).
+    mutating func snapshot(at v: Int64) -> Snapshot? {
         if v == version { return snapshot }
         guard v >= oldestVersion && v < version else { return nil }
         let checkpoint = checkpoints.last { $0.version <= v }!
+        if checkpoint.version < verifiedFrom {
+            var s = checkpoint.snapshot
+            var next = checkpoints.firstIndex { $0.version > checkpoint.version }!
+            for entry in log where entry.version > checkpoint.version && entry.version <= verifiedFrom {
+                do {
+                    for stage in entry.stages { try s.apply(stage) }
+                } catch {
+                    dropCheckpoints(before: verifiedFrom)
+                    return nil
+                }
+                if checkpoints[next].version == entry.version {
+                    guard checkpoints[next].snapshot == s else {
+                        dropCheckpoints(before: verifiedFrom)
+                        return nil
+                    }
+                    next += 1
+                    if next == checkpoints.count { break }
+                }
+            }
+            verifiedFrom = checkpoint.version
+        }
         var s = checkpoint.snapshot
         for entry in log where entry.version > checkpoint.version && entry.version <= v {
-            for stage in entry.stages { try! s.apply(stage) }
+            for stage in entry.stages {
+                // Cannot fail on verified history; answered as "outside the window" if it ever did.
+                guard (try? s.apply(stage)) != nil else { return nil }
+            }
         }
         return s
     }

@@ -53,6 +53,22 @@ enum Migrations {
                 );
                 """)
         }
+        m.registerMigration("v2 persisted catch-up: stages per version, checkpoint snapshots") { db in
+            try db.execute(sql: """
+                -- The staged changes of each version (JSON [StageJSON]), written in the batch's own
+                -- transaction, so that the catch-up window can be rebuilt after a restart.
+                -- NULL for versions logged before this migration.
+                ALTER TABLE operation ADD COLUMN stages TEXT;
+                -- Engine snapshots (section ids, item ids and content versions; compact binary) at
+                -- some versions: every 250th and the version a process first loaded the gallery at.
+                CREATE TABLE checkpoint (
+                    galleryId INTEGER NOT NULL REFERENCES gallery(id) ON DELETE CASCADE,
+                    version INTEGER NOT NULL,
+                    snapshot BLOB NOT NULL,
+                    PRIMARY KEY (galleryId, version)
+                );
+                """)
+        }
         return m
     }
 }

@@ -32,6 +32,9 @@ public enum StoreOperation: Sendable {
     case finish(item: Int64, IngestOutcome)
     /// Every pending item of the gallery waiting for this URL (the dropped one and its copies) settles at once.
     case finishURL(String, IngestOutcome)
+    /// The gallery's new name (checked by the caller): a version of its own with no stages, so
+    /// the live stream and catch-up carry it to every window (`ChangesJSON.name`).
+    case renameGallery(String)
 }
 
 /// The answer to a batch: the new version, the staged changes from the previous one, the ids

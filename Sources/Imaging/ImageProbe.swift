@@ -44,3 +44,25 @@ public enum ImageProbe {
         return result
     }
 }
+
+/// An image's pixels, 8-bit sRGB, 3 bytes a pixel row by row (checks of generated pictures).
+public struct RGBPixels: Sendable {
+    public var width: Int
+    public var height: Int
+    public var bytes: [UInt8]
+
+    public init(decoding image: [UInt8]) throws(ImagingError) {
+        guard Vips.ready else { throw .libvipsUnavailable }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        var w: Int32 = 0, h: Int32 = 0
+        let rc = image.withUnsafeBytes { gallery_vips_decode_rgb($0.baseAddress, $0.count, &out, &length, &w, &h) }
+        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        width = Int(w); height = Int(h); bytes = Vips.take(out, length)
+    }
+
+    public subscript(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let i = (y * width + x) * 3
+        return (bytes[i], bytes[i + 1], bytes[i + 2])
+    }
+}

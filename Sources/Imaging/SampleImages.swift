@@ -2,17 +2,46 @@ import CVips
 
 /// Pictures drawn by libvips itself: the sample gallery on first start, and test fixtures.
 public enum SampleImages {
-    /// A JPEG with a colour gradient and `title` written across it.
+    /// A JPEG with a colour gradient and `title` written across it in white; colour emoji keep
+    /// their colours (libvips `text` with `rgba`, the system's colour emoji font). When the title
+    /// draws nothing visible (no font has the glyph), `fallback` is written instead, so the
+    /// picture is never blank.
     /// `noise` (a sigma in grey levels) adds photographic grain; 0 gives a smooth gradient.
-    public static func jpeg(width: Int, height: Int, red: Double, green: Double, blue: Double, title: String, noise: Double = 0) throws(ImagingError) -> [UInt8] {
+    public static func jpeg(width: Int, height: Int, red: Double, green: Double, blue: Double, title: String,
+                            fallback: String? = nil, noise: Double = 0) throws(ImagingError) -> [UInt8] {
         guard Vips.ready else { throw .libvipsUnavailable }
         var out: UnsafeMutableRawPointer?
         var length = 0
-        let rc = title.withCString { text in
-            gallery_vips_sample_jpeg(Int32(width), Int32(height), red, green, blue, noise, text, &out, &length)
+        // A character no installed font has would be drawn as a "missing glyph" box: use the fallback.
+        let title = fallback != nil && !fontsCanDraw(title) ? fallback! : title
+        let fallbackMarkup = fallback.map(markup) ?? ""
+        let rc = markup(title).withCString { text in
+            fallbackMarkup.withCString { other in
+                gallery_vips_sample_jpeg(Int32(width), Int32(height), red, green, blue, noise, text, other, &out, &length)
+            }
         }
         if rc != 0 { throw .undecodable(Vips.takeError()) }
         return Vips.take(out, length)
+    }
+
+    /// True when some installed font has a glyph for every character of `text` (fontconfig).
+    public static func fontsCanDraw(_ text: String) -> Bool {
+        text.withCString { gallery_fonts_cover($0) == 1 }
+    }
+
+    /// Plain text as Pango markup in white (`&`, `<`, `>` escaped).
+    static func markup(_ text: String) -> String {
+        guard !text.isEmpty else { return "" }
+        var escaped = ""
+        for c in text {
+            switch c {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            default: escaped.append(c)
+            }
+        }
+        return "<span foreground=\"white\">\(escaped)</span>"
     }
 
     /// A uniform PNG: compresses to a few kilobytes even at tens of megapixels.

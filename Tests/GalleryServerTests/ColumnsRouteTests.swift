@@ -3,7 +3,7 @@ import Testing
 import Hummingbird
 import HummingbirdTesting
 import GalleryCore
-import GalleryServer
+@testable import GalleryServer
 
 /// `GET /api/galleries/:id/columns`: the page's compact first load carries exactly what the full
 /// snapshot carries, in section order, revalidates with an ETag and changes with every version.
@@ -126,5 +126,27 @@ import GalleryServer
             #expect(message == "unknown gallery 999")
         }
     }
-}
 
+    @Test func afterAChangeAndAQuietMomentTheNewVersionIsCachedWithoutARequest() async throws {
+        let server = try await makeServer { $0.createSampleGallery = true }
+        try await server.application().test(.router) { client in
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            let g = list[0].id
+            let first = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
+            #expect(first.status == .ok)
+            let s = try await client.snapshot(g)
+            let moved: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
+                {"baseVersion": \#(s.version), "operations": [{"op": "move", "items": [\#(s.sections[0].items[0].id)], "to": {"section": \#(s.sections[1].id)}}]}
+                """#)
+            #expect(server.columnsCache.body(gallery: g, version: moved.version, name: s.gallery.name) == nil)
+            // Quiet for a second: the watcher builds the new version's body in the background.
+            var cached: ByteBuffer?
+            for _ in 0..<60 where cached == nil {
+                try await Task.sleep(for: .milliseconds(100))
+                cached = server.columnsCache.body(gallery: g, version: moved.version, name: s.gallery.name)
+            }
+            let body = try #require(cached)
+            try Self.expectSame(body, try await client.snapshot(g))
+        }
+    }
+}

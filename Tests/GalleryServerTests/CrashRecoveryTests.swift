@@ -3,6 +3,7 @@ import Testing
 import AsyncHTTPClient
 import NIOCore
 import GRDB
+import GridEngine
 import GalleryCore
 import GalleryStore
 import Synchronization
@@ -76,6 +77,8 @@ import Glibc
             acknowledged += try JSONDecoder().decode(CreatedItems.self, from: body).items.map(\.id)
         }
         let seedIds = acknowledged
+        // What a client has before the kill; it comes back after the restart with ?since= this version.
+        let beforeKill: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
         // Batches of three copies each, as fast as they go, until the kill.
         let copies = Mutex<[Int64]>([])
         let writer = Task {
@@ -118,6 +121,14 @@ import Glibc
         #expect(!states.contains(.pending))
         let first: ItemJSON = try await Self.get(port, "/api/items/\(seedIds[0])")
         #expect(first.state == .ready, "\(first.reason ?? "")")
+        // Catch-up across the kill: the staged diff from the client's version, not a snapshot.
+        let now: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
+        let caught: CatchUpAnswer = try await Self.get(port, "/api/galleries/\(gallery)/changes?since=\(beforeKill.version)")
+        let changes = try #require(caught.changes, "a diff across the kill")
+        #expect(changes.toVersion == now.version)
+        var replayed = try Snapshot(gallery: beforeKill)
+        for stage in changes.stages { try replayed.apply(try stage.batchUpdate.unwrap()) }
+        #expect(replayed == (try Snapshot(gallery: now)))
 
         child.terminate()
         child.waitUntilExit()
@@ -125,13 +136,15 @@ import Glibc
 
         // No half-applied batch: one log row per version, and exactly three items per logged copy batch.
         let pool = try DatabasePool(path: data.appendingPathComponent("gallery.sqlite").path)
-        let (version, logged, copyBatches, items) = try await pool.read { db in
+        let (version, logged, copyBatches, items, unstaged) = try await pool.read { db in
             (try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])!,
              try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery])!,
              try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ? AND payload LIKE '%\"copy\"%'", arguments: [gallery])!,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ?", arguments: [gallery])!)
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ?", arguments: [gallery])!,
+             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ? AND stages IS NULL", arguments: [gallery])!)
         }
         #expect(version == logged)
+        #expect(unstaged == 0, "every logged version carries its stages")
         #expect(items == seedIds.count + 3 * copyBatches)
     }
 }

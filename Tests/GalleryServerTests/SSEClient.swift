@@ -12,17 +12,24 @@ final class StreamReplayer: @unchecked Sendable {
     private var _version: Int64
     private var _gaps: [String] = []
     private var _events = 0
+    private var _kinds: [String] = []
+    private var _name: String
     private var task: Task<Void, Never>?
 
     init(start: GallerySnapshotJSON) throws {
         _snapshot = try Snapshot(gallery: start)
         _version = start.version
+        _name = start.gallery.name
     }
 
     var snapshot: Snapshot { lock.withLock { _snapshot } }
     var version: Int64 { lock.withLock { _version } }
     var problems: [String] { lock.withLock { _gaps } }
     var eventCount: Int { lock.withLock { _events } }
+    /// The kind of every event received, in order ("changes", "snapshot", "deleted").
+    var kinds: [String] { lock.withLock { _kinds } }
+    /// The gallery name as the stream last told it.
+    var name: String { lock.withLock { _name } }
 
     /// Connects to `/api/galleries/:id/events?since=<version>` and applies events as they come.
     func connect(port: Int, gallery: Int64) {
@@ -57,6 +64,7 @@ final class StreamReplayer: @unchecked Sendable {
         }
         lock.withLock {
             _events += 1
+            _kinds.append(event)
             do {
                 switch event {
                 case "changes":
@@ -68,10 +76,12 @@ final class StreamReplayer: @unchecked Sendable {
                         try _snapshot.apply(b)
                     }
                     _version = c.toVersion
+                    if let name = c.name { _name = name }
                 case "snapshot":
                     let s = try JSONDecoder().decode(GallerySnapshotJSON.self, from: Data(data.utf8))
                     _snapshot = try Snapshot(gallery: s)
                     _version = s.version
+                    _name = s.gallery.name
                 default: break
                 }
             } catch {

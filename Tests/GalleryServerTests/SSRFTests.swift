@@ -12,6 +12,13 @@ import GalleryServer
         ("http://127.1.2.3/x.jpg", "loopback"),
         ("http://[::1]/x.jpg", "loopback"),
         ("http://[::ffff:127.0.0.1]/x.jpg", "loopback"),
+        ("http://[::ffff:7f00:1]/x.jpg", "loopback"),
+        ("http://[0:0:0:0:0:ffff:127.0.0.1]:8080/x.jpg", "loopback"),
+        ("http://[::127.0.0.1]/x.jpg", "loopback"),
+        ("http://[64:ff9b::7f00:1]/x.jpg", "loopback"),
+        ("http://[64:ff9b::169.254.169.254]/latest/meta-data/", "cloud metadata"),
+        ("http://[64:ff9b:1::a00:1]/x.jpg", "private"),
+        ("http://[2002:c0a8:101::1]/x.jpg", "private"),
         ("http://10.1.2.3/x.jpg", "10.1.2.3 is a private address"),
         ("http://172.16.0.9/x.jpg", "private"),
         ("http://192.168.1.1/x.jpg", "private"),
@@ -39,7 +46,10 @@ import GalleryServer
         }
     }
 
-    @Test(arguments: ["http://localhost:9/x.jpg", "http://2130706433/x.jpg", "http://0x7f000001/x.jpg"])
+    /// Names and numeric forms that getaddrinfo turns into 127.0.0.1 (decimal, hex, octal, short forms).
+    @Test(arguments: ["http://localhost:9/x.jpg", "http://2130706433/x.jpg", "http://0x7f000001/x.jpg",
+                      "http://0177.0.0.1/x.jpg", "http://0177.0.0.01:9/x.jpg", "http://127.1/x.jpg", "http://0x7f.1/x.jpg",
+                      "https://localhost:9/x.jpg", "https://017700000001/x.jpg"])
     func namesThatResolveInsideFailTheItemBeforeAnyConnection(url: String) async throws {
         let server = try await makeServer { $0.allowPrivateAddresses = false }
         try await server.application().test(.router) { client in
@@ -79,5 +89,8 @@ import GalleryServer
         var google = [UInt8](repeating: 0, count: 16)
         google[0] = 0x20; google[1] = 0x01; google[2] = 0x48; google[3] = 0x60
         #expect(IPAddress.v6(google).kind == .publicAddress)
+        // NAT64 and 6to4 with a public IPv4 inside stay public.
+        #expect(IPAddress.v6([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8]).kind == .publicAddress)
+        #expect(IPAddress.v6([0x20, 0x02, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).kind == .publicAddress)
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import Hummingbird
 import HummingbirdTesting
@@ -11,7 +14,15 @@ import GalleryStore
 /// Every test folder lives under one root that each run of the suite empties first, so runs do
 /// not pile up data folders in /tmp.
 let testRoot: URL = {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-server-tests")
+    // One folder per test process under a shared base: runs from several worktrees may go on at
+    // the same time on one machine, so a run removes only the folders of processes that ended.
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-server-tests.by-process")
+    try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] {
+        guard let pid = Int32(entry), pid != getpid() else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(at: base.appendingPathComponent(entry)) }
+    }
+    let root = base.appendingPathComponent("\(getpid())")
     try? FileManager.default.removeItem(at: root)
     try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     return root

@@ -51,6 +51,14 @@ final class TestImageServer: Sendable {
             Response(status: .ok, headers: [.contentType: "text/html"], body: .init(byteBuffer: ByteBuffer(string: "<html><body>not an image</body></html>")))
         }
         router.get("missing.jpg") { _, _ in Response(status: .notFound) }
+        // The image only for a request that names `?host=` in its Host header (pinned fetches keep the name).
+        router.get("named.jpg") { request, _ in
+            let expected = request.uri.queryParameters.get("host") ?? ""
+            guard let authority = request.head.authority, authority.split(separator: ":").first.map(String.init) == expected else {
+                return Response(status: .misdirectedRequest, body: .init(byteBuffer: ByteBuffer(string: "Host was \(request.head.authority ?? "none")")))
+            }
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
         router.get("redirect") { request, _ in
             let to = request.uri.queryParameters.get("to") ?? "/good.jpg"
             return Response(status: .found, headers: [.location: to])

@@ -126,7 +126,10 @@ import GalleryCore
         // A second store on the same file (a restart) reads the same gallery.
         let reopened = try GalleryStore(folder: folder)
         #expect(try Snapshot(gallery: try await reopened.snapshot(g.id)) == shown)
-        #expect(try await reopened.changes(gallery: g.id, since: start.version) == nil)
+        // …and still catches up from a version of the first run (CatchUpLog), to the same state.
+        var afterRestart = try Snapshot(gallery: start)
+        try replay(try #require(try await reopened.changes(gallery: g.id, since: start.version)), on: &afterRestart)
+        #expect(afterRestart == shown)
     }
 }
 
@@ -169,7 +172,7 @@ extension GalleryOperation {
 
 @Suite struct CatchUpWindowTests {
     @Test func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot() async throws {
-        let (store, _) = try makeStore()
+        let (store, folder) = try makeStore()
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap { $0.items.map(\.id) }
@@ -192,6 +195,24 @@ extension GalleryOperation {
                 var s = snapshot
                 try replay(try #require(changes), on: &s)
                 #expect(s == now, "catch-up from \(version)")
+            }
+        }
+        // After a restart the window is rebuilt from SQLite: it starts at a persisted checkpoint
+        // (every 250th version) no older than the window, and answers the same way.
+        try store.pool.close()
+        let reopened = try GalleryStore(folder: folder)
+        #expect(try await reopened.changes(gallery: g.id, since: start.version) == nil)
+        let rebuilt = reopened.live.withLock { $0[g.id]!.oldestVersion }
+        let version = try await reopened.gallery(g.id).version
+        #expect(rebuilt % LiveGallery.checkpointEvery == 0 && rebuilt > start.version && rebuilt >= version - CatchUpLog.window, "\(rebuilt)")
+        for (version, snapshot) in shown.sorted(by: { $0.key < $1.key }) {
+            let changes = try await reopened.changes(gallery: g.id, since: version)
+            if version < rebuilt {
+                #expect(changes == nil, "version \(version) is older than the rebuilt window")
+            } else {
+                var s = snapshot
+                try replay(try #require(changes), on: &s)
+                #expect(s == now, "catch-up from \(version) after the restart")
             }
         }
     }

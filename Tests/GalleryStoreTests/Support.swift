@@ -1,11 +1,22 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
 
 /// A store on a real SQLite file in a fresh temporary folder.
 let storeTestRoot: URL = {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-store-tests")
+    // One folder per test process under a shared base: runs from several worktrees may go on at
+    // the same time on one machine, so a run removes only the folders of processes that ended.
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-store-tests.by-process")
+    try? FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] {
+        guard let pid = Int32(entry), pid != getpid() else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH { try? FileManager.default.removeItem(at: base.appendingPathComponent(entry)) }
+    }
+    let root = base.appendingPathComponent("\(getpid())")
     try? FileManager.default.removeItem(at: root)
     try! FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     return root

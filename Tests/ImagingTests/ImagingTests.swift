@@ -32,3 +32,43 @@ import Imaging
     #expect(try ImageProbe.probe(cut).width == 800)
     #expect(throws: ImagingError.self) { try Thumbnailer.jpeg(from: cut, maxEdge: 200) }
 }
+
+/// Counts, in the middle third of a picture, near-black pixels and sky-blue pixels.
+func darkAndBlue(_ jpeg: [UInt8]) throws -> (dark: Int, blue: Int) {
+    let px = try RGBPixels(decoding: jpeg)
+    var dark = 0, blue = 0
+    for y in stride(from: px.height / 3, to: px.height * 2 / 3, by: 2) {
+        for x in stride(from: px.width / 5, to: px.width * 4 / 5, by: 2) {
+            let p = px[x, y]
+            if p.r < 60 && p.g < 60 && p.b < 60 { dark += 1 }
+            if p.b > 180 && Int(p.b) - Int(p.r) > 60 { blue += 1 }
+        }
+    }
+    return (dark, blue)
+}
+
+/// The sample gallery's 🥸 tile: the colour emoji (black glasses and moustache, blue lenses) on
+/// the orange gradient, not a blank tile or a white silhouette.
+@Test func theDisguiseTileShowsTheColourEmoji() throws {
+    #expect(SampleImages.fontsCanDraw("🥸"), "an installed font has U+1F978 (fonts-noto-color-emoji, scripts/setup.sh)")
+    let tile = try SampleImages.jpeg(width: 800, height: 800, red: 250, green: 150, blue: 70, title: "🥸", fallback: "Disguise")
+    let (dark, blue) = try darkAndBlue(tile)
+    #expect(dark > 1000, "glasses, eyebrows and moustache: \(dark)")
+    #expect(blue > 200, "lenses: \(blue)")
+    let untitled = try darkAndBlue(try SampleImages.jpeg(width: 800, height: 800, red: 250, green: 150, blue: 70, title: ""))
+    #expect(untitled.dark == 0 && untitled.blue == 0, "the background alone has neither")
+}
+
+@Test func aTitleNoFontCanDrawFallsBackToItsText() throws {
+    // A private-use character of plane 16: no font has it.
+    #expect(!SampleImages.fontsCanDraw("\u{10FFFD}"))
+    #expect(SampleImages.fontsCanDraw("Disguise"))
+    let fallen = try SampleImages.jpeg(width: 400, height: 400, red: 250, green: 150, blue: 70, title: "\u{10FFFD}", fallback: "Disguise")
+    let text = try SampleImages.jpeg(width: 400, height: 400, red: 250, green: 150, blue: 70, title: "Disguise")
+    #expect(fallen == text)
+    let untitled = try SampleImages.jpeg(width: 400, height: 400, red: 250, green: 150, blue: 70, title: "")
+    #expect(fallen != untitled, "the fallback is drawn")
+    // Markup characters in a title are text, not markup (unescaped, Pango would refuse it and draw nothing).
+    let symbols = try SampleImages.jpeg(width: 300, height: 200, red: 10, green: 10, blue: 10, title: "a < b & c")
+    #expect(symbols != (try SampleImages.jpeg(width: 300, height: 200, red: 10, green: 10, blue: 10, title: "")))
+}

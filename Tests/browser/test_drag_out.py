@@ -49,6 +49,7 @@ def test_a_dragged_tile_carries_its_image_and_json_and_another_window_copies_it(
         snap = server.api("GET", f"/api/galleries/{other['id']}")
         copied = snap["sections"][0]["items"]
         assert len(copied) == 1 and copied[0]["state"] == "ready" and copied[0]["title"] == "Cherry"
+        second.wait_for_function("document.querySelector('#gallery-select option:checked').textContent === 'Elsewhere (1)'")
         original = server.api("GET", f"/api/items/{cherry}")
         assert copied[0]["fileHash"] == original["fileHash"]
         # The first gallery still has its Cherry: the drop between windows copies.

@@ -20,6 +20,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     holiday = page.evaluate("app.model.id")
     assert page.evaluate("location.hash") == f"#/g/{holiday}"
     assert "Holiday (0)" in options(page)
+    assert page.evaluate("document.getElementById('scroller').classList.contains('empty')")  # says what to do
     shot(page, "galleries-new-empty")
 
     # Rename: the picker and the server follow.
@@ -52,4 +53,5 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     assert copy not in [g["id"] for g in server.api("GET", "/api/galleries")]
     assert not any(o.startswith("Holiday 2026 copy") or o.endswith("copy (12)") for o in options(page)) or len(options(page)) == 2
     assert len(options(page)) == 2
+    assert not page.evaluate("document.getElementById('scroller').classList.contains('empty')")
     shot(page, "galleries-after-delete")

@@ -85,3 +85,43 @@ def test_a_window_whose_stream_was_cut_catches_up_by_diff(browser, server):
     finally:
         a.context.close()
         b.context.close()
+
+
+def test_a_window_that_reconnects_after_a_server_restart_catches_up_by_diff(browser, server):
+    a = open_page(browser, server)
+    b = open_page(browser, server)
+    try:
+        b.wait_for_selector("#live-state.on")
+        b.evaluate(RECORD_EVENTS)
+        b.evaluate("app.live.close()")
+        before = titles(a)
+        mouse_drag(a, center(a, "Apple"), center(a, "Date"))
+        wait_idle(a)
+        moved = wait_changed(a, before)
+        page_version = b.evaluate("app.model.version")
+        # The server restarts (its catch-up window is rebuilt from SQLite), then the cut-off
+        # window comes back with the version it has.
+        server.restart()
+        b.evaluate("app.live.follow(app.model.id, app.model.version)")
+        wait_titles(b, moved[0], timeout=3000)
+        events = b.evaluate("window.__liveEvents")
+        assert "changes" in events and "snapshot" not in events, events
+        assert b.evaluate("app.model.version") > page_version
+    finally:
+        a.context.close()
+        b.context.close()
+
+
+def test_a_rename_in_one_window_reaches_the_other(browser, server):
+    a = open_page(browser, server)
+    b = open_page(browser, server)
+    try:
+        b.wait_for_selector("#live-state.on")
+        a.once("dialog", lambda d: d.accept("Renamed elsewhere"))
+        a.click("#gallery-rename")
+        b.wait_for_function("app.model.name === 'Renamed elsewhere'", timeout=3000)
+        b.wait_for_function("[...document.querySelectorAll('#gallery-select option')]"
+                            ".some(o => o.textContent.startsWith('Renamed elsewhere ('))", timeout=3000)
+    finally:
+        a.context.close()
+        b.context.close()

@@ -12,6 +12,9 @@ import { rng, layoutConfig, aspects, encodeSnapshot } from './random.mjs';
 import { readEffects, readRender, readStages } from '../../Web/js/effects.js';
 
 const cli = process.argv[2] ?? '.build/debug/engine-cli';
+// Ops the page's table may not name yet (docs/engine-bridge.md): paste and the seed session.
+const OpPaste = Op.controllerPaste ?? 60, OpSeedReplay = Op.seedReplay ?? 61;
+const WHEEL = 11; // controllerEvent type: a wheel delta [dx, dy, time]
 const wasmPath = process.argv[3] ?? '.build-wasm/engine.wasm';
 const engine = await Engine.load(readFileSync(wasmPath));
 
@@ -160,10 +163,16 @@ for (let c = 0; c < 24; c++) {
       pointer[0] = Math.max(-30, Math.min(width + 30, pointer[0] + r.range(-40, 40)));
       pointer[1] = Math.max(-60, Math.min(viewH + 60, pointer[1] + r.range(-40, 40)));
       call(Op.controllerEvent, [h, 2, g, ...pointer, t, kind, r.next() < 0.2 ? 4 : 0]);
+      if (m % 8 === 3) call(Op.controllerEvent, [h, WHEEL, 0, r.range(-80, 80), t]);   // a wheel turn mid-drag
+      if (m === 10 && r.next() < 0.5) {   // a tap adds an item (F17): multi-item moves, copies and swap runs
+        const from = sections.filter((s) => s.items.length);
+        if (from.length) call(Op.controllerAddToDrag, [h, r.pick(r.pick(from).items).id]);
+      }
       call(Op.controllerTick, [h, t]);
       if (m % 5 === 0) call(Op.controllerRender, [h, 0, r.range(0, 2000), width, viewH]);
     }
-    if (r.next() < 0.85) call(Op.controllerEvent, [h, 3, g, ...pointer, t, kind, 0]);
+    // Option held at the release in some drags: copies, previewed as copies.
+    if (r.next() < 0.85) call(Op.controllerEvent, [h, 3, g, ...pointer, t, kind, r.next() < 0.3 ? 4 : 0]);
     else call(Op.controllerEvent, [h, 4, g, t]);
     for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
     call(Op.controllerRender, [h, 0, 0, width, viewH]);
@@ -188,6 +197,12 @@ for (let c = 0; c < 24; c++) {
     call(Op.controllerDeletePlaceholder, [h, placeholders[0]]);
     call(Op.controllerCommitInsertion, [h, placeholders[1], nextID++, 1.5, 1]);
   }
+  // A paste (an image and a text) after the first item, then the image arrives.
+  const first = sections.find((s) => s.items.length)?.items[0].id;
+  if (first !== undefined) call(Op.controllerFocus, [h, first]);
+  const pasted = readEffects(call(OpPaste, [h, 2, 8, 16])).filter((e) => e.type === 'loadDroppedData').map((e) => e.placeholder);
+  if (pasted.length === 1) call(Op.controllerCommitInsertion, [h, pasted[0], nextID++, 0.8, 0]);
+  call(Op.controllerEvent, [h, WHEEL, 0, r.range(-200, 200), t]);
   // Keyboard: pick up, move, drop.
   for (const key of [0, 6, 4, 3, 0]) call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]);
   for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
@@ -288,14 +303,25 @@ for (let c = 0; c < 48; c++) {
 }
 if (liveIncremental < 20 || liveWhole < 5) throw new Error(`live changes: ${liveIncremental} incremental, ${liveWhole} whole — both paths must be exercised`);
 
+// The seeds' whole scenario (SeedReplay.run(): swap, reorder with auto-scroll and a wheel
+// turn, multi-drag, placeholders, trash, gap cells, keyboard, copy, undo/redo, live update,
+// paste) once more as one call: its digests must match too.
+const seed = call(OpSeedReplay, []);
+if (seed[0] !== 0 || seed[8] < 10) throw new Error(`seed replay: ${seed.slice(0, 9)}`);
+
 // The sessions must have done something: count the commits the engine emitted.
 const commits = {};
+let wheelScrolls = 0;
 for (let i = 0; i < calls.length; i++) {
   const op = calls[i][0];
-  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder].includes(op)) continue;
-  for (const e of readEffects(answers[i])) if (e.type === 'commit') commits[e.kind] = (commits[e.kind] ?? 0) + 1;
+  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder, OpPaste].includes(op)) continue;
+  for (const e of readEffects(answers[i])) {
+    if (e.type === 'commit') commits[e.kind] = (commits[e.kind] ?? 0) + 1;
+    if (e.type === 'scrollBy' && op === Op.controllerEvent && calls[i][1][1] === WHEEL) wheelScrolls++;
+  }
 }
-for (const kind of ['move', 'delete', 'insertPlaceholders', 'commitPlaceholder', 'deletePlaceholder', 'undo', 'redo']) {
+if (!wheelScrolls) throw new Error('no wheel event scrolled in the replayed sessions');
+for (const kind of ['move', 'copy', 'delete', 'insertPlaceholders', 'commitPlaceholder', 'deletePlaceholder', 'undo', 'redo']) {
   if (!commits[kind]) throw new Error(`replayed sessions never committed a ${kind}: ${JSON.stringify(commits)}`);
 }
 
@@ -324,5 +350,5 @@ for (let i = 0; i < calls.length; i++) {
   if (calls[i][0] === Op.layoutFrames && mine[0] === 0) frames += (n - 4) / 4;
 }
 if (at !== native.length) { console.error('native answered more calls than were made'); process.exit(1); }
-console.log(`commits in the replayed sessions: ${JSON.stringify(commits)}`);
-console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions; ${liveIncremental} incremental and ${liveWhole} whole live changes, ${liveRefused} stale ones refused)`);
+console.log(`commits in the replayed sessions: ${JSON.stringify(commits)}; wheel scrolls: ${wheelScrolls}`);
+console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions with wheel turns and pastes; the seed scenario's digests; ${liveIncremental} incremental and ${liveWhole} whole live changes, ${liveRefused} stale ones refused)`);

@@ -210,10 +210,20 @@ export const app = {
     this.updateHistoryButtons();
   },
 
+  /// The gallery's name as the server last told it (a rename arrives as a version on the stream).
+  showName() {
+    const option = [...$('gallery-select').options].find((o) => Number(o.value) === this.model.id);
+    const g = this.galleries?.find((x) => x.id === this.model.id);
+    if (!option || !g || g.name === this.model.name) return;
+    g.name = this.model.name;
+    option.textContent = `${g.name} (${g.itemCount})`;
+  },
+
   /// Makes the engine show the server's whole arrangement (a reload, or a change it could
   /// not follow). O(n): the usual way is `follow`.
   reconcile() {
     this.followed.whole++;
+    this.showName();
     this.controller.liveSnapshot(this.model);
     this.controller.allTitles(this.model);
     this.forgetLocalItems();
@@ -227,6 +237,7 @@ export const app = {
   /// window's change meeting ours, section changes — reloads the whole arrangement.
   follow(applied) {
     const c = this.controller;
+    this.showName();
     c.sendTitles(applied.items, applied.sections);
     const ours = this.drag?.inFlight() > 0;
     const shown = !applied.stages.length

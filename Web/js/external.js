@@ -32,8 +32,8 @@ export async function readDrop(dt) {
     }
   }
   if (!urls.length && !files.length) {
-    const text = dt.getData('text/plain');
-    if (/^https?:\/\//.test(text)) urls.push(text.trim());
+    const text = dt.getData('text/plain').trim();
+    if (/^https?:\/\/\S+$/.test(text)) urls.push(text);
   }
   return { files: files.filter((f) => !f.type || f.type.startsWith('image/')), urls };
 }

@@ -114,6 +114,7 @@ export class GalleryModel {
       const k = this.sections.findIndex((x) => x.id === s.id);
       if (k >= 0 && this.sections[k].title !== s.title) this.sections[k] = { ...this.sections[k], title: s.title };
     }
+    if (changes.name != null) this.name = changes.name; // a rename in another window
     this.version = changes.toVersion;
     return { stages, items: changes.items ?? [], sections: changes.sections ?? [], sources: result.sources, check: result.check ?? null };
   }

@@ -30,8 +30,18 @@ export function operationsFor(commit, arrangement, known, trashed) {
     case 'commitPlaceholder':
       return blocks(commit.inserted).map((b) => ({ op: 'move', items: b.ids, to: anchor(arrangement, b) }));
     case 'swap': {
-      const ids = [...new Set(commit.removed.map((p) => p.id))];
-      return ids.length === 2 ? [{ op: 'swap', a: ids[0], b: ids[1] }] : [];
+      // One pair, or a run (several dragged items swap pairwise with the hovered item and
+      // those after it): each item lands where its partner was.
+      const at = new Map(commit.removed.map((p) => [`${p.section}/${p.index}`, p.id]));
+      const ops = [];
+      const paired = new Set();
+      for (const p of commit.inserted) {
+        const partner = at.get(`${p.section}/${p.index}`);
+        if (partner === undefined || partner === p.id || paired.has(p.id) || paired.has(partner)) continue;
+        paired.add(p.id).add(partner);
+        ops.push({ op: 'swap', a: p.id, b: partner });
+      }
+      return ops;
     }
     case 'copy': {
       const first = blocks(commit.inserted)[0];

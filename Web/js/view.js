@@ -55,6 +55,16 @@ export class GridView {
     }
     const h = `${Math.ceil(r.height)}px`;
     if (this.content.style.height !== h) this.content.style.height = h;
+    // The picker's item count follows the gallery (once per version).
+    const model = this.app.model;
+    if (model.version !== this._countedVersion) {
+      this._countedVersion = model.version;
+      const option = document.querySelector(`#gallery-select option[value="${model.id}"]`);
+      if (option) option.textContent = `${model.name} (${model.count})`;
+    }
+    // An empty gallery says what to do (the first screen of a gallery with items shows some).
+    const empty = this.scroller.scrollTop === 0 && !r.cells.some((x) => x.kind === 'item' || x.kind === 'placeholder');
+    if (this.scroller.classList.contains('empty') !== empty) this.scroller.classList.toggle('empty', empty);
     const seen = new Set();
     const sections = this.app.model.sections;
     for (const cell of r.cells) {

@@ -5,8 +5,17 @@ import NIOHTTP1
 
 /// Fetches a dropped URL's bytes: redirects followed by hand (each hop passes the guard again),
 /// one deadline for the whole fetch, and a size limit checked on the header and while streaming.
+///
+/// DNS rebinding: each hop connects only to addresses the guard checked. The host name is
+/// resolved once (by the guard); the hop's connection is made by a client whose `dnsOverride`
+/// maps that name to a checked address, so AsyncHTTPClient never resolves it again — for http
+/// and https alike, IPv4 and IPv6 — while the request keeps the name in its Host header and, for
+/// https, in the TLS SNI and certificate check. When an address does not answer, the next
+/// checked one is tried (a name with ::1 and 127.0.0.1 reaches a server on either). Literal-address
+/// hosts need no resolution at all.
 struct ImageFetcher: Sendable {
-    let client: HTTPClient
+    /// The base client configuration (timeouts, no automatic redirects); each hop adds its pin.
+    let configuration: HTTPClient.Configuration
     let urlGuard: URLGuard
     let maxBytes: Int
     let timeout: Duration
@@ -14,38 +23,20 @@ struct ImageFetcher: Sendable {
 
     struct Failure: Error, Sendable { var reason: String }
 
+    enum Hop { case redirect(URL), bytes([UInt8]) }
+
     func fetch(_ start: URL) async throws(Failure) -> [UInt8] {
         let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
         var current = start
         for hop in 0...Self.maxRedirects {
             do {
                 if hop > 0 { current = try urlGuard.checkSyntax(current.absoluteString) }
-                let address = try await urlGuard.resolve(current)
-                var request = HTTPClientRequest(url: pinned(current, to: address))
-                if current.scheme?.lowercased() == "http", case .v4 = address, let host = current.host {
-                    request.headers.replaceOrAdd(name: "Host", value: current.port.map { "\(host):\($0)" } ?? host)
+                let addresses = try await urlGuard.resolve(current)
+                let result = try await self.hop(current, addresses: addresses, deadline: deadline)
+                switch result {
+                case let .bytes(bytes): return bytes
+                case let .redirect(next): current = next
                 }
-                request.headers.add(name: "User-Agent", value: "gallery-server")
-                request.headers.add(name: "Accept", value: "image/*")
-                let response = try await client.execute(request, deadline: deadline)
-                let status = response.status.code
-                if (300..<400).contains(status), let location = response.headers.first(name: "Location") {
-                    guard let next = URL(string: location, relativeTo: current)?.absoluteURL else {
-                        throw Failure(reason: "redirect to an invalid location \"\(location)\"")
-                    }
-                    current = next
-                    continue
-                }
-                guard status == 200 else { throw Failure(reason: "HTTP \(status) from \(current.host ?? "")") }
-                if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBytes {
-                    throw Failure(reason: "too large: \(length) bytes (limit \(maxBytes))")
-                }
-                var bytes: [UInt8] = []
-                for try await chunk in response.body {
-                    bytes.append(contentsOf: chunk.readableBytesView)
-                    if bytes.count > maxBytes { throw Failure(reason: "too large: more than \(maxBytes) bytes") }
-                }
-                return bytes
             } catch let f as Failure {
                 throw f
             } catch let r as URLGuard.Refusal {
@@ -61,12 +52,71 @@ struct ImageFetcher: Sendable {
         throw Failure(reason: "too many redirects (more than \(Self.maxRedirects))")
     }
 
-    /// Plain http connects to the checked IPv4 address itself, so DNS cannot answer differently
-    /// the second time. https keeps the name (certificate checks need it).
-    func pinned(_ url: URL, to address: IPAddress) -> String {
-        guard url.scheme?.lowercased() == "http", case .v4 = address,
-              var c = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-        c.host = address.description
-        return c.url?.absoluteString ?? url.absoluteString
+    /// No answer from this address (refused, unreachable, TLS failed…): the next checked one is tried.
+    struct NoAnswer: Error { var underlying: Error }
+
+    /// One hop: the checked addresses in order until one answers (IPv6 first where the resolver
+    /// says so, then IPv4, as a connection to the name would); never an address that was not checked.
+    func hop(_ url: URL, addresses: [IPAddress], deadline: NIODeadline) async throws -> Hop {
+        var last: Error = Failure(reason: "no address for \(url.host ?? "")")
+        for address in addresses {
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: pinned(url, to: address))
+            do {
+                let result = try await hop(url, client: client, deadline: deadline)
+                try? await client.shutdown()
+                return result
+            } catch let e as NoAnswer {
+                try? await client.shutdown()
+                last = e.underlying
+                if NIODeadline.now() >= deadline { break }
+            } catch {
+                try? await client.shutdown()
+                throw error
+            }
+        }
+        throw last
+    }
+
+    /// One request on a client pinned to one checked address: the bytes, or where a redirect points.
+    func hop(_ url: URL, client: HTTPClient, deadline: NIODeadline) async throws -> Hop {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: "gallery-server")
+        request.headers.add(name: "Accept", value: "image/*")
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: deadline)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw NoAnswer(underlying: error)
+        }
+        let status = response.status.code
+        if (300..<400).contains(status), let location = response.headers.first(name: "Location") {
+            guard let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                throw Failure(reason: "redirect to an invalid location \"\(location)\"")
+            }
+            return .redirect(next)
+        }
+        guard status == 200 else { throw Failure(reason: "HTTP \(status) from \(url.host ?? "")") }
+        if let length = response.headers.first(name: "Content-Length").flatMap(Int.init), length > maxBytes {
+            throw Failure(reason: "too large: \(length) bytes (limit \(maxBytes))")
+        }
+        var bytes: [UInt8] = []
+        for try await chunk in response.body {
+            bytes.append(contentsOf: chunk.readableBytesView)
+            if bytes.count > maxBytes { throw Failure(reason: "too large: more than \(maxBytes) bytes") }
+        }
+        return .bytes(bytes)
+    }
+
+    /// The client configuration for one hop: a host name is mapped to the address the guard
+    /// checked (AsyncHTTPClient then connects there, sending the name as Host and SNI); a literal
+    /// address is connected to as it is.
+    func pinned(_ url: URL, to address: IPAddress) -> HTTPClient.Configuration {
+        var c = configuration
+        if let host = url.host, URLGuard.parseLiteral(host) == nil {
+            c.dnsOverride = [host: address.description]
+        }
+        return c
     }
 }

@@ -23,9 +23,9 @@ public final class Ingestor: Service, Sendable {
     let configuration: ServerConfiguration
     let logger: Logger
     let urlGuard: URLGuard
-    /// Made when the service starts and shut down when it stops: a server value that never runs
-    /// (a test, the CLI's import) owns no client.
-    private let client = Mutex<HTTPClient?>(nil)
+    /// Set while the service runs: a server value that never runs (a test, the CLI's import)
+    /// fetches nothing. Each fetch hop makes its own client, pinned to the checked address (ImageFetcher).
+    private let clientConfiguration = Mutex<HTTPClient.Configuration?>(nil)
     /// URLs being fetched: a second drop of the same URL (or a copy of its placeholder) waits
     /// for the same fetch instead of starting another.
     private let fetching = Mutex<Set<String>>([])
@@ -51,10 +51,9 @@ public final class Ingestor: Service, Sendable {
     public func run() async throws {
         var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
         config.timeout = .init(connect: .seconds(5), read: .seconds(10))
-        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: config)
-        client.withLock { $0 = httpClient }
-        defer { client.withLock { $0 = nil } }
-        do { try await resumePending() } catch { try? await httpClient.shutdown(); throw error }
+        clientConfiguration.withLock { $0 = config }
+        defer { clientConfiguration.withLock { $0 = nil } }
+        try await resumePending()
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
@@ -69,7 +68,6 @@ public final class Ingestor: Service, Sendable {
             self.continuation.finish()
             self.store.closeAllStreams()
         }
-        try await httpClient.shutdown()
         logger.info("ingestion stopped")
     }
 
@@ -96,8 +94,8 @@ public final class Ingestor: Service, Sendable {
             defer { if !released { _ = fetching.withLock { $0.remove(url) } } }
             var outcome: IngestOutcome
             do {
-                guard let httpClient = client.withLock({ $0 }) else { return }
-                let fetcher = ImageFetcher(client: httpClient, urlGuard: urlGuard, maxBytes: configuration.maxFetchBytes,
+                guard let clientConfiguration = clientConfiguration.withLock({ $0 }) else { return }
+                let fetcher = ImageFetcher(configuration: clientConfiguration, urlGuard: urlGuard, maxBytes: configuration.maxFetchBytes,
                                            timeout: configuration.fetchTimeout)
                 let checked = try urlGuard.checkSyntax(url)
                 let bytes = try await fetcher.fetch(checked)

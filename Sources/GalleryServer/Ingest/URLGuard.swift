@@ -5,16 +5,23 @@ import Glibc
 #endif
 
 /// Server-side request forgery guard for dropped URLs: only http(s), and only to public
-/// addresses. Every redirect hop is checked again, and the connection for plain http goes to
-/// the address that was checked (no second DNS answer can swap it for an internal one).
+/// addresses. Every redirect hop is checked again, and the connection (http and https) goes to
+/// the address that was checked, so a second DNS answer cannot swap it for an internal one
+/// (DNS rebinding; see ImageFetcher).
 ///
 /// Always refused: link-local (169.254/16, fe80::/10, where cloud metadata lives), the
 /// metadata addresses themselves, unspecified and multicast addresses. Refused unless
 /// `allowPrivate`: loopback, RFC 1918, CGNAT, unique-local IPv6.
 public struct URLGuard: Sendable {
     public var allowPrivate: Bool
+    /// Host name → addresses; the system's getaddrinfo unless told otherwise (tests give names
+    /// that only they know, to show that the fetch does not resolve the name a second time).
+    public var resolver: @Sendable (String) -> [IPAddress]
 
-    public init(allowPrivate: Bool) { self.allowPrivate = allowPrivate }
+    public init(allowPrivate: Bool, resolver: @escaping @Sendable (String) -> [IPAddress] = URLGuard.lookup) {
+        self.allowPrivate = allowPrivate
+        self.resolver = resolver
+    }
 
     public struct Refusal: Error, Equatable, Sendable {
         public var reason: String
@@ -32,15 +39,19 @@ public struct URLGuard: Sendable {
         return url
     }
 
-    /// Resolves the host and checks every address it resolves to; returns the first.
-    public func resolve(_ url: URL) async throws(Refusal) -> IPAddress {
+    /// Resolves the host and checks every address it resolves to; returns them all, in the
+    /// resolver's order (a fetch connects to them, and only them, one after the other).
+    public func resolve(_ url: URL) async throws(Refusal) -> [IPAddress] {
         let host = url.host ?? ""
-        if let literal = URLGuard.parseLiteral(host) { try check(literal, host: host); return literal }
+        if let literal = URLGuard.parseLiteral(host) { try check(literal, host: host); return [literal] }
         // getaddrinfo blocks: on NIO's blocking pool, not a cooperative thread.
-        let addresses = (try? await NIOThreadPool.singleton.runIfActive { URLGuard.lookup(host) }) ?? []
+        let resolver = self.resolver
+        let addresses = (try? await NIOThreadPool.singleton.runIfActive { resolver(host) }) ?? []
         guard !addresses.isEmpty else { throw Refusal(reason: "could not resolve host \(host)") }
         for a in addresses { try check(a, host: host) }
-        return addresses[0]
+        var distinct: [IPAddress] = []
+        for a in addresses where !distinct.contains(a) { distinct.append(a) }
+        return distinct
     }
 
     func check(_ address: IPAddress, host: String) throws(Refusal) {
@@ -56,7 +67,7 @@ public struct URLGuard: Sendable {
         throw Refusal(reason: "refused: \(shown) is a \(kind.rawValue) address")
     }
 
-    static func parseLiteral(_ host: String) -> IPAddress? {
+    public static func parseLiteral(_ host: String) -> IPAddress? {
         var h = host
         if h.hasPrefix("[") && h.hasSuffix("]") { h = String(h.dropFirst().dropLast()) }
         var v4 = in_addr()
@@ -67,7 +78,7 @@ public struct URLGuard: Sendable {
     }
 
     /// getaddrinfo (which also understands forms like 0x7f000001 or 2130706433).
-    static func lookup(_ host: String) -> [IPAddress] {
+    public static func lookup(_ host: String) -> [IPAddress] {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
@@ -126,6 +137,17 @@ public enum IPAddress: Equatable, Sendable, CustomStringConvertible {
             // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms are judged by their IPv4 address.
             if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xff && b[11] == 0xff { return IPAddress.v4(Array(b[12..<16])).kind }
             if b[0..<12].allSatisfy({ $0 == 0 }) { return IPAddress.v4(Array(b[12..<16])).kind }
+            // NAT64 (64:ff9b::/96, RFC 6052) reaches the IPv4 address in its last 32 bits through the
+            // translator: judged by it. 64:ff9b:1::/48 is for local networks (RFC 8215).
+            if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b {
+                if b[4..<12].allSatisfy({ $0 == 0 }) { return IPAddress.v4(Array(b[12..<16])).kind }
+                if b[4] == 0x00 && b[5] == 0x01 { return .privateNetwork }
+            }
+            // 6to4 (2002::/16) carries an IPv4 address in bits 16–47: an internal one makes it internal.
+            if b[0] == 0x20 && b[1] == 0x02 {
+                let embedded = IPAddress.v4(Array(b[2..<6])).kind
+                if embedded != .publicAddress { return embedded }
+            }
             // fd00:ec2::254, the AWS metadata address over IPv6.
             if b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && b[4..<14].allSatisfy({ $0 == 0 }) && b[14] == 0x02 && b[15] == 0x54 { return .metadata }
             if b[0] & 0xfe == 0xfc { return .privateNetwork }

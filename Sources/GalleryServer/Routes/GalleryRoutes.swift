@@ -31,11 +31,9 @@ struct GalleryRoutes {
             if let body = server.columnsCache.body(gallery: id, version: head.version, name: head.name) {
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
             }
-            let columns = try await store.columns(id)
-            let body = ByteBuffer(bytes: columns.json())
-            server.columnsCache.store(gallery: id, version: columns.gallery.version, name: columns.gallery.name, body: body)
-            headers[.eTag] = ColumnsCache.etag(gallery: id, version: columns.gallery.version, name: columns.gallery.name)
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            let built = try await server.columnsCache.build(gallery: id, store: store)
+            headers[.eTag] = ColumnsCache.etag(gallery: id, version: built.version, name: built.name)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: built.body))
         }
         api.patch("galleries/:gallery") { request, context in
             let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
@@ -43,7 +41,8 @@ struct GalleryRoutes {
             return try JSONIO.response(try await store.renameGallery(try context.gallery, name: name))
         }
         api.post("galleries/:gallery/duplicate") { request, context in
-            let body = (try? await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)) ?? NameBody(name: nil)
+            // The body is optional; one that is sent must be valid (a bad one is refused, not ignored).
+            let body = try await JSONIO.decodeOptional(NameBody.self, from: request, limit: server.configuration.maxJSONBytes) ?? NameBody(name: nil)
             return try JSONIO.response(try await store.duplicateGallery(try context.gallery, name: body.name), status: .created)
         }
         api.delete("galleries/:gallery") { _, context in

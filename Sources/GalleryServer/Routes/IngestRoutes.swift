@@ -70,19 +70,27 @@ struct IngestRoutes {
             // Each file becomes a pending item as soon as its part is complete, so the live stream
             // shows progress file by file while the rest of the request is still arriving.
             var next = destination
-            for try await chunk in request.body {
-                let finished = try receiver.feed(chunk)
-                for file in finished {
-                    let r = try await store.apply(gallery: gallery, [.insert([NewItem(title: file.name, fileHash: file.hash)], at: next)],
-                                                  payload: ["op": "upload", "file": file.name, "hash": file.hash])
-                    let id = r.createdItems[0]
-                    created.append(contentsOf: r.changes.items.filter { $0.id == id })
-                    version = r.version
-                    next = .after(item: id)
-                    server.ingestor.enqueue(.process(item: id, hash: file.hash))
+            // A destination that cannot take the files is refused before any byte is stored.
+            try await store.check(destination, gallery: gallery)
+            do {
+                for try await chunk in request.body {
+                    let finished = try receiver.feed(chunk)
+                    for file in finished {
+                        let r = try await store.apply(gallery: gallery, [.insert([NewItem(title: file.name, fileHash: file.hash)], at: next)],
+                                                      payload: ["op": "upload", "file": file.name, "hash": file.hash])
+                        let id = r.createdItems[0]
+                        created.append(contentsOf: r.changes.items.filter { $0.id == id })
+                        version = r.version
+                        next = .after(item: id)
+                        server.ingestor.enqueue(.process(item: id, hash: file.hash))
+                    }
                 }
+                try receiver.finish()
+            } catch {
+                // A dropped connection or a refusal: the part being received leaves no temporary file.
+                receiver.discard()
+                throw error
             }
-            try receiver.finish()
             guard !created.isEmpty else { throw APIError(.badRequest, "no file part in the upload") }
             return try JSONIO.response(Created(version: version, items: created), status: .created)
         }
@@ -105,6 +113,9 @@ struct IngestRoutes {
             guard let v = Int64(text) else { throw APIError(.badRequest, "query parameter \"\(key)\" is not an integer") }
             return v
         }
+        let named = ["before", "after", "section"].filter { values[$0] != nil }
+        if named.count > 1 { throw APIError(.badRequest, "query names more than one place (\(named.joined(separator: ", "))): give one") }
+        if values["index"] != nil && values["section"] == nil { throw APIError(.badRequest, "query parameter \"index\" needs \"section\"") }
         if let b = try int("before") { return .before(item: b) }
         if let a = try int("after") { return .after(item: a) }
         if let s = try int("section") {
@@ -148,6 +159,8 @@ final class UploadReceiver: @unchecked Sendable {
     private var headers: [String: String] = [:]
     private var current: (handle: FileHandle, url: URL, digest: SHA256, size: Int, name: String)?
     private var finished: [File] = []
+    /// Files handed out by `feed` so far (they are items by then).
+    private var handedOut = 0
     private var failure: Error?
 
     init(files: ImageFiles, boundary: String, limit: Int) {
@@ -206,11 +219,13 @@ final class UploadReceiver: @unchecked Sendable {
         total += chunk.readableBytes
         if total > limit {
             discard()
-            throw APIError(.contentTooLarge, "upload exceeds the limit of \(limit) bytes" + (finished.isEmpty ? "" : " (the files before it were stored)"))
+            let stored = handedOut + finished.count
+            throw APIError(.contentTooLarge, "upload exceeds the limit of \(limit) bytes"
+                           + (stored == 0 ? "" : " (the \(stored == 1 ? "file" : "\(stored) files") before it \(stored == 1 ? "was" : "were") stored)"))
         }
         do { try parser.execute(chunk) } catch { discard(); throw APIError(.badRequest, "malformed multipart body: \(error)") }
         if let failure { discard(); throw failure }
-        defer { finished = [] }
+        defer { handedOut += finished.count; finished = [] }
         return finished
     }
 
@@ -218,7 +233,7 @@ final class UploadReceiver: @unchecked Sendable {
         if current != nil { discard(); throw APIError(.badRequest, "malformed multipart body: the last part is incomplete") }
     }
 
-    private func discard() {
+    func discard() {
         if let c = current { try? c.handle.close(); try? FileManager.default.removeItem(at: c.url) }
         current = nil
     }

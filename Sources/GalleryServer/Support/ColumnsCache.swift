@@ -1,15 +1,22 @@
 import Hummingbird
+import GalleryStore
 import Synchronization
 
 /// The latest columnar snapshot body of the few most recently loaded galleries, keyed by the
 /// gallery's version and name: a page load at an unchanged version costs one row read.
+///
+/// A cached gallery is watched: once it has been quiet for a moment after a change, the body
+/// of its new version is built in the background, so the next page load does not pay for the
+/// read (~0.2 s at 100k items). Under a steady stream of changes nothing is rebuilt.
 final class ColumnsCache: Sendable {
     private struct Entry { var version: Int64; var name: String; var body: ByteBuffer; var used: UInt64 }
     private let entries = Mutex<[Int64: Entry]>([:])
     private let clock = Atomic<UInt64>(0)
+    private let watchers = Mutex<[Int64: (token: UInt64, task: Task<Void, Never>)]>([:])
     let capacity: Int
+    let quiet: Duration
 
-    init(capacity: Int = 4) { self.capacity = capacity }
+    init(capacity: Int = 4, quiet: Duration = .seconds(1)) { self.capacity = capacity; self.quiet = quiet }
 
     func body(gallery: Int64, version: Int64, name: String) -> ByteBuffer? {
         let now = clock.add(1, ordering: .relaxed).newValue
@@ -23,9 +30,46 @@ final class ColumnsCache: Sendable {
 
     func store(gallery: Int64, version: Int64, name: String, body: ByteBuffer) {
         let now = clock.add(1, ordering: .relaxed).newValue
-        entries.withLock { e in
+        let evicted = entries.withLock { e -> [Int64] in
             e[gallery] = Entry(version: version, name: name, body: body, used: now)
-            while e.count > capacity, let oldest = e.min(by: { $0.value.used < $1.value.used })?.key { e[oldest] = nil }
+            var out: [Int64] = []
+            while e.count > capacity, let oldest = e.min(by: { $0.value.used < $1.value.used })?.key { e[oldest] = nil; out.append(oldest) }
+            return out
+        }
+        for g in evicted { watchers.withLock { $0.removeValue(forKey: g) }?.task.cancel() }
+    }
+
+    /// Reads and caches the gallery's current body.
+    func build(gallery: Int64, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
+        let columns = try await store.columns(gallery)
+        let body = ByteBuffer(bytes: columns.json())
+        self.store(gallery: gallery, version: columns.gallery.version, name: columns.gallery.name, body: body)
+        watch(gallery: gallery, since: columns.gallery.version, store: store)
+        return (body, columns.gallery.version, columns.gallery.name)
+    }
+
+    /// Follows the gallery's live stream; after each burst of changes, once quiet, rebuilds.
+    private func watch(gallery: Int64, since version: Int64, store: GalleryStore) {
+        let quiet = self.quiet
+        let token = clock.add(1, ordering: .relaxed).newValue
+        watchers.withLock { w in
+            guard w[gallery] == nil else { return }
+            w[gallery] = (token, Task { [weak self] in
+                guard let (stream, cancel) = try? await store.subscribe(gallery: gallery, since: version) else { return }
+                var rebuild: Task<Void, Never>?
+                for await event in stream {
+                    if case .deleted = event { break }
+                    rebuild?.cancel()
+                    rebuild = Task { [weak self] in
+                        try? await Task.sleep(for: quiet)
+                        guard !Task.isCancelled, let self else { return }
+                        _ = try? await self.build(gallery: gallery, store: store)
+                    }
+                }
+                rebuild?.cancel()
+                cancel()
+                self?.watchers.withLock { w in if w[gallery]?.token == token { w[gallery] = nil } }
+            })
         }
     }
 

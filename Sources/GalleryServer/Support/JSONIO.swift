@@ -16,6 +16,14 @@ enum JSONIO {
         return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
     }
 
+    /// Like `decode`, but an empty body is nil instead of an error.
+    static func decodeOptional<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T? {
+        var request = request
+        let buffer = try await request.collectBody(upTo: limit)
+        guard buffer.readableBytes > 0 else { return nil }
+        return try JSONDecoder().decode(T.self, from: Data(buffer.readableBytesView))
+    }
+
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
         var h = headers
         h[.contentType] = "application/json; charset=utf-8"

@@ -10,7 +10,13 @@ public struct UndoStack: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         public var kind: CommitKind
         public var change: ArrangementChange
-        public init(kind: CommitKind, change: ArrangementChange) { self.kind = kind; self.change = change }
+        /// For items this entry puts back (when applied in its direction) that sat just
+        /// before a placeholder still loading: that placeholder. Indices are kept among
+        /// model items, which cannot tell the two sides of a placeholder apart; this does.
+        public var beforePlaceholder: [ItemID: ItemID]
+        public init(kind: CommitKind, change: ArrangementChange, beforePlaceholder: [ItemID: ItemID] = [:]) {
+            self.kind = kind; self.change = change; self.beforePlaceholder = beforePlaceholder
+        }
     }
 
     public private(set) var undoEntries: [Entry] = []
@@ -24,9 +30,9 @@ public struct UndoStack: Hashable, Sendable {
     public var canRedo: Bool { !redoEntries.isEmpty }
 
     /// Records a newly committed change; clears redo.
-    public mutating func record(_ change: ArrangementChange, kind: CommitKind) {
+    public mutating func record(_ change: ArrangementChange, kind: CommitKind, beforePlaceholder: [ItemID: ItemID] = [:]) {
         if change.isEmpty { return }
-        undoEntries.append(Entry(kind: kind, change: change))
+        undoEntries.append(Entry(kind: kind, change: change, beforePlaceholder: beforePlaceholder))
         if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
         redoEntries.removeAll()
     }
@@ -42,4 +48,8 @@ public struct UndoStack: Hashable, Sendable {
     }
 
     public mutating func removeAll() { undoEntries.removeAll(); redoEntries.removeAll() }
+
+    /// A new change began that is not recorded yet (a drop of placeholders): what was
+    /// undone can no longer be redone.
+    public mutating func clearRedo() { redoEntries.removeAll() }
 }

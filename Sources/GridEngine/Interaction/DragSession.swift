@@ -45,6 +45,17 @@ public struct DragSession: Hashable, Sendable {
     var _placement: _Placement?
     var _pendingPlacement: _Placement?
     var _pendingSince: Double = 0
+    /// Where the pointer was (content coordinates) when the preview last reflowed: the
+    /// block holds its place until the pointer has moved `GridController._holdDistance`
+    /// from there (hysteresis: the reflow moves other cells under a pointer at rest, which
+    /// must not move the block again; the drop lands where the block shows).
+    var _reflowedAt: Point?
+    /// Whether the live preview shows a copy: the originals stay in place and the
+    /// copies' slots open at the destination (the proposal's operation is copy).
+    var _copyPreview = false
+    /// The ids the copies will have, parallel to `items` once a copy preview was shown
+    /// (the slots on screen carry them, and the drop commits them).
+    var _copyIDs: [ItemID] = []
     /// The drop animation: the preview flies from → to (content coordinates).
     var _flyFrom = Rect.zero
     var _flyTo = Rect.zero

@@ -8,7 +8,8 @@ public enum DropTarget: Hashable, Sendable {
     case insert(at: IndexPath)
     /// The end-of-section gap cell of this section (F27).
     case gapCell(section: Int)
-    /// Onto this item (swap mode, F3).
+    /// Onto this item (swap mode, F3). With k carried items, they swap with this item and
+    /// the k − 1 items after it in reading order (dragged items skipped).
     case item(IndexPath)
     /// An outside drop target (the trash), by its id (F21).
     case outside(id: Int)

@@ -12,7 +12,10 @@ extension GridController {
     /// - Returns: the change as applied (display coordinates, real positions, aspects and
     ///   versions) and the batch update that turns the old snapshot into the new one.
     ///   Missing ids are skipped, indices clamped, an id inserted while present moves.
-    mutating func _apply(_ change: ArrangementChange, modelCoordinates: Bool) -> (applied: ArrangementChange, update: BatchUpdate) {
+    ///   `beforePlaceholder`: items to put just before a placeholder when it still sits at
+    ///   their model index (the side of a loading placeholder they were on).
+    mutating func _apply(_ change: ArrangementChange, modelCoordinates: Bool,
+                         beforePlaceholder: [ItemID: ItemID] = [:]) -> (applied: ArrangementChange, update: BatchUpdate) {
         // No copy of the old snapshot is kept: holding one would make every edit below copy
         // the whole arrangement (copy-on-write). The old paths of the leaving items suffice.
         var leaving: [ItemPlacement] = []
@@ -55,7 +58,8 @@ extension GridController {
             let id = leaving[0].id
             let from = leavingPaths[id]!
             let s = arriving[0].section
-            let wanted = modelCoordinates ? _displayIndex(model: arriving[0].placement.index, section: s, excluding: id) : arriving[0].placement.index
+            let wanted = modelCoordinates ? _displayIndex(model: arriving[0].placement.index, section: s, excluding: id,
+                                                          before: beforePlaceholder[id]) : arriving[0].placement.index
             let limit = snapshot.itemCount(inSection: s) - (s == from.section ? 1 : 0)
             let to = IndexPath(item: min(max(0, wanted), limit), section: s)
             if to != from {
@@ -73,7 +77,8 @@ extension GridController {
             try? snapshot.deleteItems(ids)
             for a in arriving {
                 let s = a.section
-                let wanted = modelCoordinates ? _displayIndex(model: a.placement.index, section: s, excluding: nil) : a.placement.index
+                let wanted = modelCoordinates ? _displayIndex(model: a.placement.index, section: s, excluding: nil,
+                                                              before: beforePlaceholder[a.placement.id]) : a.placement.index
                 let at = IndexPath(item: min(max(0, wanted), snapshot.itemCount(inSection: s)), section: s)
                 try? snapshot.insertItems([a.placement.id], at: at)
                 try? snapshot.setVersion(a.placement.version, of: a.placement.id)
@@ -102,7 +107,24 @@ extension GridController {
 
     /// The display index in section `s` before which exactly `model` non-placeholder items
     /// come (placeholders at the boundary stay before it). `excluding` is an item to skip
-    /// (the one being moved). O(placeholders).
+    /// (the one being moved). `before`: a placeholder of that boundary to stay before
+    /// (the item was on that side of it). O(placeholders).
+    func _displayIndex(model: Int, section s: Int, excluding: ItemID?, before anchor: ItemID? = nil) -> Int {
+        if placeholders.isEmpty { return model }
+        let after = _displayIndex(model: model, section: s, excluding: excluding)
+        guard let anchor, isPlaceholder(anchor), let q = snapshot.indexPath(of: anchor), q.section == s else { return after }
+        // The anchor's index and the model items before it, as if `excluding` were gone.
+        var skip = 0
+        if let excluding, let e = snapshot.indexPath(of: excluding), e.section == s, e.item < q.item { skip = 1 }
+        var placeholdersBefore = 0
+        for p in placeholders {
+            if let ip = snapshot.indexPath(of: p.id.itemID), ip.section == s, ip.item < q.item { placeholdersBefore += 1 }
+        }
+        let modelBefore = q.item - placeholdersBefore - skip
+        return modelBefore == model && q.item - skip < after ? q.item - skip : after
+    }
+
+    /// The display index in section `s` after every placeholder at the model boundary.
     func _displayIndex(model: Int, section s: Int, excluding: ItemID?) -> Int {
         if placeholders.isEmpty { return model }
         var positions: [Int] = []
@@ -159,9 +181,10 @@ extension GridController {
                           copiedFrom: [ItemID] = [], copies: [ItemID] = []) -> GridEffect {
         _applyBlock(nil)   // edits are made in the committed order; the block returns after
         let placeholdersBefore = _placeholderPaths()
+        let anchors = record ? _placeholderAnchors(change.removed) : [:]   // what an undo puts back
         let (applied, update) = _apply(change, modelCoordinates: false)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
-        if record { history.record(model, kind: kind) }
+        if record { history.record(model, kind: kind, beforePlaceholder: anchors) }
         _afterBaseChange()
         return .commit(CommittedChange(kind: kind, change: model, updates: [update], copiedFrom: copiedFrom, copies: copies))
     }
@@ -172,6 +195,9 @@ extension GridController {
         if let f = focusedItem, !snapshot.contains(f) { focusedItem = nil }
         guard var s = session else { return }
         if s.phase == .dropping || s.phase == .settling { return }
+        var keptCopies: [ItemID] = []
+        for (k, item) in s.items.enumerated() where k < s._copyIDs.count && snapshot.contains(item) { keptCopies.append(s._copyIDs[k]) }
+        s._copyIDs = keptCopies
         s.items.removeAll { !snapshot.contains($0) }
         session = s
         if (s.source == .local || s.source == .keyboard) && s.items.isEmpty {

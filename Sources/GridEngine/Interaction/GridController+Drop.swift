@@ -9,15 +9,18 @@ extension GridController {
         let flyFrom = _previewFrame(s)
         // Resolve the target against the order on screen, then put the layout back in the
         // committed order (no gap cells) before any edit.
-        var swapWith: ItemID?
+        var swapWith: [ItemID] = []
         var placement: _Placement?
         switch (proposal.operation, proposal.target) {
         case (.move, .item(let ip)):
-            swapWith = _order.itemID(at: ip)
+            swapWith = _swapPartners(at: ip)?.map { _order.itemID(at: $0) } ?? []
         case (.copy, .item(let ip)):
             placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
         case (.move, _), (.copy, _):
             placement = _placement(for: proposal.target)
+            // A live preview: the drop lands exactly where the block (or the copies' slots)
+            // shows (see `_retarget`: the pointer-up applied any waiting placement).
+            if placement != nil && _showsBlock(s), let shown = s._placement { placement = shown }
         default:
             break
         }
@@ -29,18 +32,23 @@ extension GridController {
         _autoScroller.stop()
 
         var outcome = proposal.operation
+        var copiedIDs: [ItemID] = []
         var flyTo: Rect?
         var scaleTo = 1.0, opacityTo = 1.0, vanishing = false
         switch (proposal.operation, proposal.target) {
         case (.move, .item):
-            // Swap mode (F3): the carried item and the hovered one exchange places.
-            if let a = s.items.first, let other = swapWith, a != other,
-               let pa = snapshot.indexPath(of: a), let pb = snapshot.indexPath(of: other) {
-                var aThere = _placementRecord(a, at: pa), otherThere = _placementRecord(other, at: pb)
-                let removed = [aThere, otherThere]
-                (aThere.section, aThere.index, otherThere.section, otherThere.index) = (otherThere.section, otherThere.index, aThere.section, aThere.index)
-                let change = ArrangementChange(removed: removed, inserted: [aThere, otherThere])
-                effects.append(_commit(change, kind: .swap, record: true))
+            // Swap mode (F3): the carried items and the hovered one with the items after it
+            // (see `_swapPartners`) exchange places pairwise, as one undoable swap.
+            if swapWith.count == s.items.count {
+                var change = ArrangementChange()
+                for (a, other) in zip(s.items, swapWith) where a != other {
+                    guard let pa = snapshot.indexPath(of: a), let pb = snapshot.indexPath(of: other) else { continue }
+                    var aThere = _placementRecord(a, at: pa), otherThere = _placementRecord(other, at: pb)
+                    change.removed += [aThere, otherThere]
+                    (aThere.section, aThere.index, otherThere.section, otherThere.index) = (otherThere.section, otherThere.index, aThere.section, aThere.index)
+                    change.inserted += [aThere, otherThere]
+                }
+                if !change.isEmpty { effects.append(_commit(change, kind: .swap, record: true)) }
             }
         case (.move, .insert), (.move, .gapCell), (.move, .none):
             if let placement, let section = snapshot.indexOfSection(placement.section) {
@@ -61,9 +69,11 @@ extension GridController {
             if let placement, let start = copyStart {
                 var change = ArrangementChange()
                 var sources: [ItemID] = [], copies: [ItemID] = []
+                // The copies keep the ids their slots had in the preview.
+                let previewIDs = s._copyIDs.count >= s.items.count ? s._copyIDs : []
                 for (k, item) in s.items.enumerated() {
                     guard let p = snapshot.indexPath(of: item) else { continue }
-                    let copy = _generateID()
+                    let copy = k < previewIDs.count && !snapshot.contains(previewIDs[k]) ? previewIDs[k] : _generateID()
                     sources.append(item); copies.append(copy)
                     var arrival = _placementRecord(item, at: p)
                     arrival.id = copy
@@ -73,6 +83,7 @@ extension GridController {
                 }
                 effects.append(_commit(change, kind: .copy, record: true, copiedFrom: sources, copies: copies))
                 if let first = copies.first, let p = snapshot.indexPath(of: first) { flyTo = layout.frame(of: p) }
+                copiedIDs = copies
             }
         case (.copy, .outside(let id)), (.move, .outside(let id)):
             var target: OutsideTarget?
@@ -102,6 +113,7 @@ extension GridController {
         s._flyToScale = scaleTo
         s._flyToOpacity = opacityTo
         s._vanishing = vanishing
+        s._copyIDs = copiedIDs
         session = s
     }
 
@@ -112,6 +124,28 @@ extension GridController {
            let f = layout.frame(of: p) { return f }
         let c = _content(s.location)
         return Rect(x: c.x - s.grabOffset.x, y: c.y - s.grabOffset.y, width: s.previewSize.width, height: s.previewSize.height)
+    }
+
+    /// Swap mode with k dragged items over the item at `p` (display coordinates): the
+    /// hovered item and the k − 1 items that follow it in reading order (across sections),
+    /// skipping dragged items and placeholders; the i-th dragged item (in drag order)
+    /// exchanges places with the i-th of them. Nil when fewer than k follow: a swap is
+    /// then ill-defined and `_target` proposes an insert before the hovered item instead.
+    /// O(k + skipped items · log n).
+    func _swapPartners(at p: IndexPath) -> [IndexPath]? {
+        guard let s = session else { return nil }
+        let order = _order
+        let k = max(1, s.items.count)
+        var out: [IndexPath] = []
+        var section = p.section, item = p.item
+        while out.count < k && section < order.sectionCount {
+            if item >= order.itemCount(inSection: section) { section += 1; item = 0; continue }
+            let q = IndexPath(item: item, section: section)
+            let id = order.itemID(at: q)
+            if !_isDragged(id) && !isPlaceholder(id) { out.append(q) }
+            item += 1
+        }
+        return out.count == k ? out : nil
     }
 
     func _placementRecord(_ item: ItemID, at p: IndexPath) -> ItemPlacement {

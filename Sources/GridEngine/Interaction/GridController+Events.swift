@@ -56,8 +56,9 @@ extension GridController {
         return effects
     }
 
-    /// Adds an item to the drag in progress (F17: tapping further items). Insert mode
-    /// only; the item joins the block after the items already carried.
+    /// Adds an item to the drag in progress (F17: tapping further items). In insert mode
+    /// the item joins the block after the items already carried; in swap mode the items
+    /// swap with the hovered item and those after it (see `_swapPartners`).
     public mutating func addToDrag(_ item: ItemID) -> [GridEffect] {
         var effects: [GridEffect] = []
         _addToDrag(item, &effects)
@@ -180,7 +181,7 @@ extension GridController {
             s.location = e.location
             s.modifiers = e.modifiers
             session = s
-            _retarget(now: e.time, &effects)
+            _retarget(now: e.time, flush: true, &effects)
             _drop(now: e.time, &effects)
         default:
             break
@@ -230,22 +231,58 @@ extension GridController {
     }
 
     /// Recomputes the proposal under the pointer and moves the live preview (cadence).
-    mutating func _retarget(now: Double, _ effects: inout [GridEffect]) {
+    /// `flush`: the drop is about to happen, a waiting placement is applied now.
+    ///
+    /// The preview is stable (issue 3): after it reflowed, the block holds its place until
+    /// the pointer has moved `_holdDistance` in the content (a pointer at rest while the
+    /// view auto-scrolls moves in the content, so reordering goes on); meanwhile the
+    /// proposal points where the block shows. The reflow itself moves other cells under
+    /// a resting pointer — in a waterfall or justified layout often onto another
+    /// destination — and without the hold the block would chase its own reflow and flip
+    /// back and forth. The drop lands exactly where the block shows.
+    mutating func _retarget(now: Double, flush: Bool = false, _ effects: inout [GridEffect]) {
         guard var s = session, s.isDragging, s.source != .keyboard else { return }
-        let target = _target(at: s.location)
-        let proposal = _proposal(for: target, session: s)
-        if proposal != s.proposal {
-            s.proposal = proposal
-            effects.append(.proposalChanged(proposal))
-        }
+        var target = _target(at: s.location)
+        var proposal = _proposal(for: target, session: s)
         let reorders = s.source == .local && configuration.reorderMode == .insert
             && (proposal.operation == .move || proposal.operation == .copy)
-        guard reorders, let placement = _placement(for: target), placement != s._placement else {
+        if reorders && s._copyPreview != (proposal.operation == .copy) {
+            // A copy shows as a copy: the originals stay and the copies' slots open at the
+            // destination; a move shows the items themselves there. Same placement.
+            s._copyPreview = proposal.operation == .copy
+            s._reflowedAt = nil   // a new look: the place may follow the pointer once more
+            session = s
+            _applyBlock(nil)
+            if let p = s._placement { _placeBlock(p) }
+            s = session!
+            target = _target(at: s.location)
+            proposal = _proposal(for: target, session: s)
+        }
+        defer {
+            if let s = session, proposal != s.proposal {
+                session!.proposal = proposal
+                effects.append(.proposalChanged(proposal))
+            }
+        }
+        guard reorders, let placement = _placement(for: target) else {
             s._pendingPlacement = nil
             session = s
             return
         }
-        let delay = configuration.cadence.delay
+        if placement == s._placement {
+            s._pendingPlacement = nil
+            session = s
+            return
+        }
+        let here = _content(s.location)
+        if let at = s._reflowedAt, !GridController._farther(at, here, than: GridController._holdDistance) {
+            // Just reflowed and the pointer has not moved on: the block holds its place.
+            s._pendingPlacement = nil
+            session = s
+            proposal = _proposalAtShownPlacement(proposal)
+            return
+        }
+        let delay = flush ? 0 : configuration.cadence.delay
         if delay > 0 && s._pendingPlacement != placement {
             s._pendingPlacement = placement
             s._pendingSince = now
@@ -254,13 +291,31 @@ extension GridController {
         }
         if delay > 0 && now - s._pendingSince < delay { session = s; return }
         s._pendingPlacement = nil
+        s._reflowedAt = here
         session = s
         _placeBlock(placement)
     }
 
+    /// How far (points, in the content) the pointer must move after a reflow before the
+    /// block may move again.
+    static let _holdDistance = 8.0
+
+    /// `proposal` pointing where the live preview shows the block (rest coordinates).
+    func _proposalAtShownPlacement(_ proposal: DropProposal) -> DropProposal {
+        guard let p = session?._placement, let section = snapshot.indexOfSection(p.section) else { return proposal }
+        var out = proposal
+        out.target = .insert(at: IndexPath(item: p.index, section: section))
+        out.intent = .insertAtDestinationIndexPath
+        return out
+    }
+
     func _proposal(for target: DropTarget, session s: DragSession) -> DropProposal {
         var targetReadOnly = false
-        if case .item(let p) = target { targetReadOnly = isReadOnly(_order.itemID(at: p)) }
+        if case .item(let p) = target {
+            // Every item of a swap run must be movable.
+            let order = _order
+            for q in _swapPartners(at: p) ?? [p] where isReadOnly(order.itemID(at: q)) { targetReadOnly = true }
+        }
         var carriesReadOnly = false
         for i in s.items where isReadOnly(i) { carriesReadOnly = true }
         var outside: OutsideTarget?
@@ -273,12 +328,20 @@ extension GridController {
     }
 
     mutating func _addToDrag(_ item: ItemID, _ effects: inout [GridEffect]) {
-        guard var s = session, s.isDragging, s.source == .local, configuration.reorderMode == .insert,
+        guard var s = session, s.isDragging, s.source == .local,
               snapshot.contains(item), !_isDragged(item), !isPlaceholder(item) else { return }
         s.items.append(item)
         session = s
-        // The new item leaves the rest: re-express the block's place without it.
-        if let primary = s.items.first, let ip = _order.indexPath(of: primary) {
+        guard _showsBlock(s) else {
+            // Swap mode: no live block; the carried items swap as a run on the drop.
+            effects.append(.dragBegan(items: [item]))
+            _retarget(now: lastEventTime, &effects)
+            return
+        }
+        // The new item leaves the rest: re-express the block's place without it (a copy
+        // preview keeps its slots before the same neighbour; a move follows the primary).
+        let anchor = _block.flatMap { $0.isCopy ? $0.copies.first : nil } ?? s.items.first
+        if let anchor, let ip = _order.indexPath(of: anchor) {
             s._placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
             session = s
             if let p = s._placement { _placeBlock(p) }

@@ -78,6 +78,10 @@ extension GridController {
         if waiting.isEmpty { return }
         placeholders.append(contentsOf: waiting)
         effects.append(_commit(change, kind: .insertPlaceholders, record: false))
+        // A new change has begun (its commits are recorded as they arrive): nothing undone
+        // before it can be redone over it. A failed load (`deletePlaceholder`) leaves the
+        // history alone: the model never saw the placeholder.
+        history.clearRedo()
         for p in waiting { effects.append(.loadDroppedData(placeholder: p.id, dropItemIndex: p.dropItemIndex, kinds: p.kinds)) }
     }
 

@@ -9,23 +9,42 @@ extension GridController {
     /// Undoes the last committed change. Refused (no effects) while a drag is in progress.
     public mutating func undo() -> [GridEffect] {
         guard session == nil, let entry = history.popUndo() else { return [] }
-        let effect = _replay(entry.change.inverted, kind: .undo)
-        if case .commit(let c) = effect { history.pushRedo(UndoStack.Entry(kind: entry.kind, change: c.change.inverted)) }
+        let anchors = _placeholderAnchors(entry.change.inserted)   // what a redo puts back
+        let effect = _replay(entry.change.inverted, kind: .undo, beforePlaceholder: entry.beforePlaceholder)
+        if case .commit(let c) = effect {
+            history.pushRedo(UndoStack.Entry(kind: entry.kind, change: c.change.inverted, beforePlaceholder: anchors))
+        }
         return [effect]
     }
 
     /// Redoes the last undone change.
     public mutating func redo() -> [GridEffect] {
         guard session == nil, let entry = history.popRedo() else { return [] }
-        let effect = _replay(entry.change, kind: .redo)
-        if case .commit(let c) = effect { history.pushUndo(UndoStack.Entry(kind: entry.kind, change: c.change)) }
+        let anchors = _placeholderAnchors(entry.change.removed)    // what an undo puts back
+        let effect = _replay(entry.change, kind: .redo, beforePlaceholder: entry.beforePlaceholder)
+        if case .commit(let c) = effect {
+            history.pushUndo(UndoStack.Entry(kind: entry.kind, change: c.change, beforePlaceholder: anchors))
+        }
         return [effect]
     }
 
-    mutating func _replay(_ change: ArrangementChange, kind: CommitKind) -> GridEffect {
+    /// For the items of `list` shown just before a placeholder: that placeholder (see
+    /// `UndoStack.Entry.beforePlaceholder`). O(list) lookups.
+    func _placeholderAnchors(_ list: [ItemPlacement]) -> [ItemID: ItemID] {
+        var out: [ItemID: ItemID] = [:]
+        if placeholders.isEmpty { return out }
+        for p in list {
+            guard let ip = snapshot.indexPath(of: p.id), ip.item + 1 < snapshot.itemCount(inSection: ip.section) else { continue }
+            let next = snapshot.itemID(at: IndexPath(item: ip.item + 1, section: ip.section))
+            if isPlaceholder(next) && !isPlaceholder(p.id) { out[p.id] = next }
+        }
+        return out
+    }
+
+    mutating func _replay(_ change: ArrangementChange, kind: CommitKind, beforePlaceholder: [ItemID: ItemID] = [:]) -> GridEffect {
         _applyBlock(nil)
         let placeholdersBefore = _placeholderPaths()
-        let (applied, update) = _apply(change, modelCoordinates: true)
+        let (applied, update) = _apply(change, modelCoordinates: true, beforePlaceholder: beforePlaceholder)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
         _afterBaseChange()
         return .commit(CommittedChange(kind: kind, change: model, updates: [update]))

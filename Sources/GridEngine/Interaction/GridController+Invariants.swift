@@ -26,6 +26,11 @@ extension GridController {
             }
             if s.isDragging && _showsBlock(s) {
                 precondition(_block?.items == s.items, "the block on screen is not the dragged items")
+                precondition(_block?.isCopy == (s._copyPreview && s.source == .local), "a copy preview shows as a move or the reverse")
+                if let b = _block, b.isCopy {
+                    precondition(b.copies == Array(s._copyIDs.prefix(s.items.count)), "the copies' slots are not the session's copy ids")
+                    for c in b.copies { precondition(!snapshot.contains(c), "a copy's slot id is in use") }
+                }
                 precondition(_block.map { _Placement(section: $0.section, index: $0.start) } == s._placement, "the block is not at its placement")
                 if let b = _block, let sec = snapshot.indexOfSection(b.section) {
                     precondition(b.start + b.items.count <= order.itemCount(inSection: sec), "the block overruns its section")

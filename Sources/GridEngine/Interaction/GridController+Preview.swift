@@ -3,6 +3,13 @@
 // drag ends; the committed snapshot stays as the host knows it, and the order on screen is
 // derived from it (``_DisplayOrder``). Places are kept in "rest coordinates": an index
 // among the section's items that are not dragged, the same before and after the drop.
+//
+// A move shows the dragged items themselves at their place. A copy (the proposal's
+// operation is copy: Option held, F29) shows the originals where they are and opens slots
+// for the copies at the place, carrying the ids the copies will get; both kinds use the
+// same rest coordinates, so switching the modifier keeps the place. After a reflow the
+// block holds its place until the pointer moves on (`_retarget`), and the drop commits
+// exactly the place shown.
 
 extension GridController {
     /// The order on screen.
@@ -53,14 +60,29 @@ extension GridController {
         return false
     }
 
-    /// The rest index of a position on screen: how many non-dragged items of its section
-    /// come before it. O(dragged items²).
+    /// Whether `item` is shown in the dragged block's slots: the dragged items of a move,
+    /// the copies' slots of a copy preview (whose originals stay in place); after a copy
+    /// was dropped, the copies (their cells wait for the flying preview).
+    func _isSlot(_ item: ItemID) -> Bool {
+        guard let s = session, s.source != .external else { return false }
+        if let b = _block, b.isCopy { return b.copies.contains(item) }
+        if s.phase == .dropping && s.outcome == .copy { return s._copyIDs.contains(item) }
+        return _isDragged(item)
+    }
+
+    /// The rest index of a position on screen: how many items of its section that are
+    /// neither dragged nor a copy's slot come before it. O(dragged items²).
     func _restIndex(_ p: IndexPath) -> Int {
         guard let s = session, s.source != .external, !s.items.isEmpty else { return p.item }
         let order = _order
         var n = p.item
         for item in s.items {
             if let q = order.indexPath(of: item), q.section == p.section, q.item < p.item { n -= 1 }
+        }
+        if let b = _block, b.isCopy {
+            for item in b.copies {
+                if let q = order.indexPath(of: item), q.section == p.section, q.item < p.item { n -= 1 }
+            }
         }
         return n
     }
@@ -70,11 +92,13 @@ extension GridController {
         _restIndex(IndexPath(item: _order.itemCount(inSection: section), section: section))
     }
 
-    /// Whether a dragged item sits before `p` on screen.
+    /// Whether the block (the dragged items, or a copy preview's slots) sits before `p`
+    /// on screen.
     func _blockBefore(_ p: IndexPath) -> Bool {
         guard let s = session, s.source != .external else { return false }
         let order = _order
-        for item in s.items {
+        let shown = _block.map { $0.isCopy ? $0.copies : s.items } ?? s.items
+        for item in shown {
             if let q = order.indexPath(of: item), q.section == p.section, q.item < p.item { return true }
         }
         return false
@@ -85,8 +109,15 @@ extension GridController {
     mutating func _placeBlock(_ placement: _Placement) {
         guard var s = session, !s.items.isEmpty, let section = snapshot.indexOfSection(placement.section) else { return }
         let probe = _DisplayOrder(base: snapshot, block: _Block(items: s.items, section: placement.section, start: 0))
-        let start = min(max(0, placement.index), probe.restCount(inSection: section))
-        _applyBlock(_Block(items: s.items, section: placement.section, start: start))
+        var rest = snapshot.itemCount(inSection: section)
+        for p in probe.dragged where p.section == section { rest -= 1 }
+        let start = min(max(0, placement.index), rest)
+        var copies: [ItemID] = []
+        if s._copyPreview && s.source == .local {
+            while s._copyIDs.count < s.items.count { s._copyIDs.append(_generateID()) }
+            copies = Array(s._copyIDs.prefix(s.items.count))
+        }
+        _applyBlock(_Block(items: s.items, section: placement.section, start: start, copies: copies))
         s._placement = _Placement(section: placement.section, index: start)
         session = s
     }
@@ -99,11 +130,9 @@ extension GridController {
         let next = _DisplayOrder(base: snapshot, block: new)
         var moving = old.items
         for id in next.items where !moving.contains(id) { moving.append(id) }
-        if moving.count == 1 {
+        if moving.count == 1, let from = old.indexPath(of: moving[0]), let to = next.indexPath(of: moving[0]) {
             // One item (the usual drag): rotate only the span between its two places.
-            if let from = old.indexPath(of: moving[0]), let to = next.indexPath(of: moving[0]), from != to {
-                layout.itemMoved(from: from, to: to)
-            }
+            if from != to { layout.itemMoved(from: from, to: to) }
             _block = new
             return
         }
@@ -111,10 +140,18 @@ extension GridController {
         for id in moving {
             if let p = old.indexPath(of: id) { leaving.append((p, layout.aspect(of: p), id)) }
         }
+        // A copy's slot that appears takes its original's aspect (read before any edit).
+        var slotAspects: [(id: ItemID, aspect: Double)] = []
+        if let b = new, b.isCopy {
+            for (k, id) in b.copies.enumerated() where k < b.items.count && old.indexPath(of: id) == nil {
+                if let p = old.indexPath(of: b.items[k]) { slotAspects.append((id, layout.aspect(of: p))) }
+            }
+        }
         leaving.sort { $0.path > $1.path }
         for l in leaving { layout.itemDeleted(at: l.path) }
         var arriving: [(path: IndexPath, aspect: Double)] = []
         for l in leaving { if let p = next.indexPath(of: l.id) { arriving.append((p, l.aspect)) } }
+        for a in slotAspects { if let p = next.indexPath(of: a.id) { arriving.append((p, a.aspect)) } }
         arriving.sort { $0.path < $1.path }
         for a in arriving { layout.itemInserted(at: a.path, aspect: a.aspect) }
         _block = new
@@ -156,10 +193,15 @@ extension GridController {
             return .insert(at: IndexPath(item: _restIndex(at), section: at.section))
         case .into(let p):
             let item = _order.itemID(at: p)
-            if _isDragged(item) {
+            if _isDragged(item) || _isSlot(item) {
                 return .insert(at: IndexPath(item: _restIndex(p), section: p.section))
             }
-            if swap && !isPlaceholder(item) && session?.source != .external { return .item(p) }
+            if swap && !isPlaceholder(item) && session?.source != .external {
+                // Several items swap with the hovered one and those after it; when too few
+                // follow, the drop inserts them before the hovered item instead.
+                if _swapPartners(at: p) != nil { return .item(p) }
+                return .insert(at: IndexPath(item: _restIndex(p), section: p.section))
+            }
             // Insert mode: the dragged block takes the hovered item's place.
             return .insert(at: IndexPath(item: _restIndex(p) + (_blockBefore(p) ? 1 : 0), section: p.section))
         }

@@ -20,7 +20,7 @@ extension GridController {
         let snap = _order, lay = layout
         let style = configuration.liftStyle
         var out: [RenderedCell] = []
-        var hovered: IndexPath?
+        var hovered: [IndexPath] = []
         var gapTarget = -1
         var hidesDragged = false
         if let s = session {
@@ -28,7 +28,8 @@ extension GridController {
             case .lifted, .dragging:
                 hidesDragged = s.source == .local
                 if s.proposal.operation == .move || s.proposal.operation == .copy {
-                    if case .item(let p) = s.proposal.target { hovered = p }
+                    // Swap mode: every item the carried ones would exchange with (F4).
+                    if case .item(let p) = s.proposal.target { hovered = _swapPartners(at: p) ?? [p] }
                     if case .gapCell(let g) = s.proposal.target { gapTarget = g }
                 }
             case .dropping:
@@ -58,11 +59,11 @@ extension GridController {
                     cell.zIndex = 1000
                     cell.flags.insert(.lifted)
                     if style.tint { cell.flags.insert(.tinted) }
-                } else if hidesDragged && _isDragged(item) {
+                } else if hidesDragged && _isSlot(item) {
                     cell.opacity = style.sourceOpacity
                     cell.flags.insert(.liftedSource)
                 }
-                if a.indexPath == hovered {
+                if !hovered.isEmpty && hovered.contains(a.indexPath) {
                     cell.scale = style.targetScale
                     cell.opacity = style.targetOpacity
                     cell.zIndex = 2

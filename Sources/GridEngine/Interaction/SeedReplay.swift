@@ -71,6 +71,9 @@ public enum SeedReplay {
         r.longPress(3)
         r.drag(to: Point(x: 150, y: 190))
         for _ in 0..<20 { r.tick(1.0 / 60) }
+        // A wheel turn back up during the drag: the engine scrolls and keeps reordering.
+        r.send(.wheel(delta: Point(x: 0, y: -30), time: r.time))
+        r.tick(1.0 / 60)
         r.up(Point(x: 150, y: 190))
         r.settle()
         r.grid.setViewport(Size(width: 400, height: 600))
@@ -113,6 +116,13 @@ public enum SeedReplay {
         var model = r.grid.modelSnapshot
         try? model.insertItems([ItemID(900)], at: IndexPath(item: 0, section: 0))
         r.absorb((try? r.grid.applyLiveSnapshot(model, aspects: [ItemID(900): 0.75])) ?? [])
+        // B6: an image pasted after Apple arrives.
+        r.grid.focus(ItemID(1))
+        let pasted = r.grid.paste([[.image], [.text]])
+        r.absorb(pasted)
+        for e in pasted {
+            if case .loadDroppedData(let p, _, _) = e { r.absorb((try? r.grid.commitInsertion(p, item: ItemID(501), aspect: 0.8)) ?? []) }
+        }
 
         var order: [[UInt64]] = []
         for s in 0..<r.grid.snapshot.sectionCount { order.append(r.grid.snapshot.items(inSection: s).map { $0.rawValue }) }

@@ -4,6 +4,11 @@ struct _Block: Hashable, Sendable {
     var items: [ItemID]
     var section: SectionID
     var start: Int
+    /// A copy preview: the slots carry these ids (parallel to `items`) and the originals
+    /// stay where they are. Empty: a move (the items themselves are the block).
+    var copies: [ItemID] = []
+
+    var isCopy: Bool { !copies.isEmpty }
 }
 
 /// The arrangement on screen during a live reorder, without copying it: the committed
@@ -16,19 +21,32 @@ struct _DisplayOrder {
     /// The block's section index, -1 without a block.
     let section: Int
     let start: Int
-    /// The committed positions of the block's items, ascending.
+    /// The committed positions of the block's items, ascending (taken out of the order;
+    /// none for a copy preview, whose originals stay).
     let dragged: [IndexPath]
+    /// Whether the block is a copy preview: `items` are the copies' slots.
+    let isCopy: Bool
 
     init(base: Snapshot, block: _Block?) {
         self.base = base
         guard let b = block, let s = base.indexOfSection(b.section), !b.items.isEmpty else {
-            items = []; section = -1; start = 0; dragged = []
+            items = []; section = -1; start = 0; dragged = []; isCopy = false
             return
         }
         var paths: [IndexPath] = [], present: [ItemID] = []
-        for id in b.items { if let p = base.indexPath(of: id) { paths.append(p); present.append(id) } }
+        for (k, id) in b.items.enumerated() {
+            if let p = base.indexPath(of: id) { paths.append(p); present.append(b.isCopy && k < b.copies.count ? b.copies[k] : id) }
+        }
         paths.sort()
-        items = present; section = s; start = b.start; dragged = paths
+        if b.isCopy {
+            // The slots open before the `start`-th item that is not dragged, the originals
+            // counted where they are (as the drop inserts the copies).
+            var index = b.start
+            for p in paths where p.section == s && p.item <= index { index += 1 }
+            items = present; section = s; start = index; dragged = []; isCopy = true
+        } else {
+            items = present; section = s; start = b.start; dragged = paths; isCopy = false
+        }
     }
 
     var isIdentity: Bool { items.isEmpty }
@@ -78,6 +96,10 @@ struct _DisplayOrder {
     func materialized() -> Snapshot {
         if items.isEmpty { return base }
         var s = base
+        if isCopy {
+            try? s.insertItems(items, at: IndexPath(item: start, section: section))
+            return s
+        }
         var versions: [UInt32] = []
         for id in items { versions.append(base.version(of: id) ?? 0) }
         try? s.deleteItems(items)

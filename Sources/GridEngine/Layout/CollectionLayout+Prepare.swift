@@ -60,14 +60,112 @@ extension CollectionLayout {
         if case .waterfall = configuration.kind {
             _resizeInt32(&_column, n); _resizeInt32(&_columnItems, n)
             _resizeInt32(&_columnEnd, sections * _m.columns)
+            _prepareWaterfallSections()
+            _recomputeTops(from: 0)
+            return
         } else {
             _column.removeAll(); _columnItems.removeAll(); _columnEnd.removeAll()
+        }
+        if case .justified = configuration.kind {
+            // Every section's rows appended to one array: no per-section search and
+            // splice of the row table (`_layoutJustified` restarts mid-way; a full
+            // prepare starts every section at its first row, at the items' top).
+            var rows = _rowFirst
+            _rowFirst = []
+            for s in 0..<sections {
+                let base = _sectionStart[s]
+                _justifyKernel(base: base, from: 0, count: _sectionStart[s + 1] - base, y0: _m.itemsTop, rows: &rows)
+                _sectionRowStart.append(rows.count)
+                _finishSection(s)
+            }
+            _rowFirst = rows
+            _recomputeTops(from: 0)
+            return
         }
         for s in 0..<sections {
             _layoutSection(s, from: 0)
             _finishSection(s)
         }
         _recomputeTops(from: 0)
+    }
+
+    /// A full waterfall prepare in one pass over every section: the kernel of
+    /// `_layoutWaterfall`, the counting sort of `_rebuildColumns` and the waterfall case of
+    /// `_finishSection`, fused so that a section costs no buffer set-up, no walk back for
+    /// the column state and no second pass (10,000 sections of 10 items spent more on that
+    /// than on their items). The expressions are those of the three functions, so the
+    /// frames, gap cells and heights are bit-identical to theirs (the incremental path).
+    mutating func _prepareWaterfallSections() {
+        let sections = _sectionStart.count - 1
+        let m = _m
+        let columns = m.columns
+        let step = m.cellWidth + m.itemSpacing
+        let gap = configuration.showsGapCells
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * columns) { scratch in
+        let next = scratch.baseAddress!, bottoms = next + columns
+        _sectionStart.withUnsafeBufferPointer { start in
+        _aspect.withUnsafeBufferPointer { a in
+        _x.withUnsafeMutableBufferPointer { x in
+        _y.withUnsafeMutableBufferPointer { y in
+        _w.withUnsafeMutableBufferPointer { w in
+        _h.withUnsafeMutableBufferPointer { h in
+        _column.withUnsafeMutableBufferPointer { col in
+        _columnItems.withUnsafeMutableBufferPointer { items in
+        _columnEnd.withUnsafeMutableBufferPointer { end in
+        _sectionHeight.withUnsafeMutableBufferPointer { height in
+        _gapX.withUnsafeMutableBufferPointer { gapX in
+        _gapY.withUnsafeMutableBufferPointer { gapY in
+        _gapW.withUnsafeMutableBufferPointer { gapW in
+        _gapH.withUnsafeMutableBufferPointer { gapH in
+            for s in 0..<sections {
+                let base = start[s], n = start[s + 1] - base
+                let e = s * columns
+                for c in 0..<columns { next[c] = m.itemsTop; bottoms[c] = m.itemsTop; end[e + c] = 0 }
+                for i in 0..<n {
+                    let g = base + i
+                    var c = 0
+                    var best = next[0]
+                    for j in 1..<columns {
+                        let v = next[j]
+                        let shorter = v < best
+                        best = shorter ? v : best
+                        c = shorter ? j : c
+                    }
+                    let hi = m.cellWidth / _sanitizedAspect(a[g])
+                    x[g] = m.left + Double(c) * step
+                    y[g] = best
+                    w[g] = m.cellWidth
+                    h[g] = hi
+                    col[g] = Int32(truncatingIfNeeded: c)
+                    bottoms[c] = best + hi
+                    next[c] = best + hi + m.lineSpacing
+                    end[e + c] += 1
+                }
+                // Group the section's items by column (as `_rebuildColumns`).
+                var running: Int32 = 0
+                for c in 0..<columns { running += end[e + c]; end[e + c] = running - end[e + c] }
+                for i in 0..<n {
+                    let c = e + Int(col[base + i])
+                    items[base + Int(end[c])] = Int32(truncatingIfNeeded: i)
+                    end[c] += 1
+                }
+                // Gap cell and height (as the waterfall case of `_finishSection`).
+                var bottom = m.itemsTop
+                var c = 0
+                for j in 0..<columns {
+                    if next[j] < next[c] { c = j }
+                    bottom = max(bottom, bottoms[j])
+                }
+                var gx = 0.0, gy = 0.0, gw = 0.0, gh = 0.0
+                if gap {
+                    gx = m.left + Double(c) * (m.cellWidth + m.itemSpacing)
+                    gy = next[c]; gw = m.cellWidth; gh = m.cellWidth
+                    bottom = max(bottom, gy + gh)
+                }
+                gapX[s] = gx; gapY[s] = gy; gapW[s] = gw; gapH[s] = gh
+                height[s] = bottom + m.bottomInset
+            }
+        }}}}}}}}}}}}}}}
     }
 
     /// Lays out items `from ..< count` of section `s`, assuming items before `from` are

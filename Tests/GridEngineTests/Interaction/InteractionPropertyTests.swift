@@ -1,8 +1,9 @@
 import Testing
 @testable import GridEngine
 
-/// Random sessions: any sequence of pointer, keyboard, scroll, external-drag, placeholder,
-/// live-update and undo events keeps the controller's invariants, keeps every item
+/// Random sessions: any sequence of pointer (with Option: copies, previewed as copies;
+/// taps adding items in insert and swap mode), keyboard, scroll, wheel, external-drag,
+/// paste, placeholder, live-update and undo events keeps the controller's invariants, keeps every item
 /// exactly once (except the operations that mean to add or remove), and emits only batch
 /// updates valid against the snapshot they apply to (the ``Hand`` checks all three after
 /// every event). Undoing everything returns the first snapshot.
@@ -62,17 +63,24 @@ import Testing
             // Mostly where the pointer already is (a drop on what it hovers).
             let here = hand.grid.session?.location
             hand.up(here != nil && roll >= 43 ? here! : point(&rng), id: roll < 42 ? 1 : 0)
-        case 48..<50:
+        case 48:
             hand.time += 0.01
             hand.send(.pointerCancel(id: 0, time: hand.time))
+        case 49:
+            // A tap adds an item to the drag in progress (F17): multi-item moves, copies, swap runs.
+            let ids = hand.grid.snapshot.allItemIDs
+            if !ids.isEmpty { hand.absorb(hand.grid.addToDrag(ids[Int.random(in: 0..<ids.count, using: &rng)])) }
         case 50..<62:
             hand.tick(0.005 + 0.6 * rng.nextUnit())
         case 62..<70:
             let keys: [Key] = [.space, .enter, .escape, .up, .down, .left, .right, .tab]
             hand.key(keys[Int.random(in: 0..<keys.count, using: &rng)])
-        case 70..<72:
+        case 70:
             let maxY = max(0, hand.grid.contentSize.height - 500)
             hand.send(.scroll(offset: Point(x: 0, y: maxY * rng.nextUnit()), time: hand.time))
+        case 71:
+            // A wheel turn, possibly mid-drag (the drag retargets).
+            hand.send(.wheel(delta: Point(x: 0, y: -300 + 600 * rng.nextUnit()), time: hand.time))
         case 72..<78:
             let kinds: [DropDataKinds] = [[.url, .image], [.text], [.file], [.image]]
             var items: [DropDataKinds] = []
@@ -83,7 +91,11 @@ import Testing
             case 2: hand.send(.externalDrop(location: point(&rng), time: hand.time))
             default: hand.send(.externalDragLeave(time: hand.time))
             }
-        case 78..<84:
+        case 78:
+            // A paste (B6), after the focused item or at the end; refused during a drag.
+            let kinds: [DropDataKinds] = [[.image], [.text], [.file]]
+            hand.absorb(hand.grid.paste((0..<Int.random(in: 1...2, using: &rng)).map { _ in kinds[Int.random(in: 0..<3, using: &rng)] }))
+        case 79..<84:
             if let p = hand.grid.placeholders.randomElement(using: &rng) {
                 if Bool.random(using: &rng) {
                     hand.absorb(try! hand.grid.commitInsertion(p.id, item: ItemID(nextID), aspect: 0.5 + rng.nextUnit()))

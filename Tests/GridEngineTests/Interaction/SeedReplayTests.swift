@@ -19,12 +19,14 @@ import Testing
         }
         #expect(shown == a.final)
         #expect(kinds == [.swap, .move, .move, .insertPlaceholders, .move, .deletePlaceholder, .commitPlaceholder,
-                          .move, .delete, .copy, .undo, .undo, .redo, .liveUpdate])
+                          .move, .delete, .copy, .undo, .undo, .redo, .liveUpdate, .insertPlaceholders, .commitPlaceholder])
         let all = a.finalOrder.flatMap { $0 }
         #expect(all.first == 900)                         // the live insert
+        #expect(all.firstIndex(of: 501) == all.firstIndex(of: 1).map { $0 + 1 })   // the pasted image, after Apple
+        #expect(a.effects.contains { if case .scrollBy(let dy) = $0 { return dy < 0 } else { return false } })   // the wheel
         #expect(all.contains(500) && !all.contains(4))    // the committed URL; Date went to the trash, redone
         #expect(Set(all).count == all.count)
-        #expect(a.effects.contains(.announce("TaiTan picked up, position 2 of 6, in section 2")))
+        #expect(a.effects.contains(.announce("TaiTan picked up, position 3 of 6, in section 2")))
         #expect(a.effects.contains { if case .scrollBy = $0 { return true } else { return false } })
     }
 

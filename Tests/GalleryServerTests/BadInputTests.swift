@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import GalleryCore
+import GalleryServer
+
+/// Requests that cannot be carried out are refused with a JSON error naming the problem, and
+/// change nothing.
+@Suite struct BadInputTests {
+    @Test func ambiguousDestinationsAreRefusedNotGuessed() async throws {
+        let server = try await makeServer()
+        let start = try await seeded(server)
+        let g = start.gallery.id
+        let ids = start.sections[0].items.map(\.id)
+        let s1 = start.sections[1].id
+        try await server.application().test(.router) { client in
+            let m1 = try await client.error(.post, "/api/galleries/\(g)/batch",
+                                            ops(#"{"op": "move", "items": [\#(ids[0])], "to": {"before": \#(ids[2]), "section": \#(s1)}}"#), status: .badRequest)
+            #expect(m1.contains("destination names more than one place (\"before\", \"section\")"), "\(m1)")
+            let m2 = try await client.error(.post, "/api/galleries/\(g)/batch",
+                                            ops(#"{"op": "copy", "items": [\#(ids[0])], "to": {"index": 2}}"#), status: .badRequest)
+            #expect(m2.contains("\"index\" needs \"section\""), "\(m2)")
+            let m3 = try await client.error(.post, "/api/galleries/\(g)/urls",
+                                            #"{"url": "http://example.com/a.jpg", "to": {"before": \#(ids[1]), "after": \#(ids[2])}}"#, status: .badRequest)
+            #expect(m3.contains("more than one place"))
+            let r4 = try await client.execute(uri: "/api/galleries/\(g)/uploads?before=\(ids[1])&section=\(s1)", method: .post,
+                                              headers: [.contentType: "multipart/form-data; boundary=gallery-test-boundary"],
+                                              body: multipart([("a.jpg", [1, 2, 3])]))
+            #expect(r4.status == .badRequest)
+            #expect(String(buffer: r4.body).contains("query names more than one place (before, section)"))
+            #expect(try await client.snapshot(g) == start, "nothing changed")
+        }
+    }
+
+    @Test func impossibleIndicesAndUnknownIdsNameTheProblem() async throws {
+        let server = try await makeServer()
+        let start = try await seeded(server)
+        let g = start.gallery.id
+        let ids = start.sections[0].items.map(\.id)
+        let s0 = start.sections[0].id
+        try await server.application().test(.router) { client in
+            let cases: [(String, HTTPResponse.Status, String)] = [
+                (#"{"op": "move", "items": [\#(ids[0])], "to": {"section": \#(s0), "index": 4}}"#, .unprocessableContent, "index 4 is out of range 0...3"),
+                (#"{"op": "move", "items": [\#(ids[0])], "to": {"section": \#(s0), "index": -1}}"#, .unprocessableContent, "index -1 is out of range"),
+                (#"{"op": "moveSection", "section": \#(s0), "index": 2}"#, .unprocessableContent, "section index 2 is out of range 0..<2"),
+                (#"{"op": "createSection", "title": "x", "index": 9}"#, .unprocessableContent, "section index 9 is out of range 0...2"),
+                (#"{"op": "swap", "a": \#(ids[0]), "b": 99999}"#, .notFound, "unknown item 99999"),
+                (#"{"op": "move", "items": [\#(ids[0])], "to": {"section": 4242}}"#, .notFound, "unknown section 4242"),
+                (#"{"op": "move", "items": [\#(ids[0])], "to": {"after": \#(ids[0])}}"#, .unprocessableContent, "is one of the items being placed"),
+                (#"{"op": "teleport", "items": [1]}"#, .badRequest, "unknown op \"teleport\""),
+            ]
+            for (op, status, text) in cases {
+                let message = try await client.error(.post, "/api/galleries/\(g)/batch", ops(op), status: status)
+                #expect(message.contains(text), "\(op): \(message)")
+            }
+            // Upload to an impossible place: refused before the body is stored.
+            let r = try await client.execute(uri: "/api/galleries/\(g)/uploads?section=\(s0)&index=7", method: .post,
+                                             headers: [.contentType: "multipart/form-data; boundary=gallery-test-boundary"],
+                                             body: multipart([("a.jpg", [1, 2, 3])]))
+            #expect(r.status == .unprocessableContent)
+            #expect(String(buffer: r.body).contains("index 7 is out of range 0...4"))
+            #expect(try await client.snapshot(g) == start, "nothing changed")
+            let tmp = server.store.files.root.appendingPathComponent("tmp")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.path).isEmpty, "no stray upload file")
+        }
+    }
+
+    @Test func duplicateTakesAnOptionalBodyButRefusesAMalformedOne() async throws {
+        let server = try await makeServer()
+        try await server.application().test(.router) { client in
+            let g = try await client.newGallery("Original")
+            let plain: GalleryInfo = try await client.json(.post, "/api/galleries/\(g.gallery.id)/duplicate", status: .created)
+            #expect(plain.name == "Original copy")
+            let message = try await client.error(.post, "/api/galleries/\(g.gallery.id)/duplicate", #"{"name": 5}"#, status: .badRequest)
+            #expect(message.contains("name"), "\(message)")
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            #expect(list.map(\.name) == ["Original", "Original copy"], "the malformed request made no copy")
+        }
+    }
+}

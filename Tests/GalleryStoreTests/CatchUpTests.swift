@@ -1,0 +1,212 @@
+import Testing
+import Foundation
+import GRDB
+import GridEngine
+import GalleryCore
+@testable import GalleryStore
+
+/// The catch-up window outlives the process: stages are logged with every version and
+/// checkpoints are kept in SQLite, so a reopened store answers `changes(since:)` with the staged
+/// diff — and never with a wrong one when the persisted history does not add up.
+@Suite struct CatchUpTests {
+    /// Opens a store on `folder`, runs `body`, and lets the store (and its database pool) go.
+    func withStore<T>(_ folder: URL, _ body: (GalleryStore) async throws -> T) async throws -> T {
+        let store = try GalleryStore(folder: folder)
+        return try await body(store)
+    }
+
+    /// Some versions of every kind: moves, swap, copy, trash, restore, section ops, renames.
+    func mixedBatches(_ store: GalleryStore, _ g: Int64) async throws {
+        let snap = try await store.snapshot(g)
+        let a = snap.sections[0].items.map(\.id), b = snap.sections[1].items.map(\.id)
+        _ = try await store.apply(gallery: g, [.move(items: [a[0]], to: .index(section: snap.sections[1].id, index: 2))])
+        _ = try await store.apply(gallery: g, [.swap(a[1], b[3])])
+        _ = try await store.apply(gallery: g, [.copy(items: [a[2], b[0]], to: .before(item: a[4]))])
+        _ = try await store.apply(gallery: g, [.trash(items: [a[5], b[1]])])
+        _ = try await store.apply(gallery: g, [.restore(items: [a[5]])])
+        _ = try await store.apply(gallery: g, [.renameItem(a[3], title: "renamed")])
+        let created = try await store.apply(gallery: g, [.createSection(title: "New", index: 0)]).createdSections[0]
+        _ = try await store.apply(gallery: g, [.move(items: [a[6], a[7]], to: .end(section: created))])
+        _ = try await store.apply(gallery: g, [.renameSection(created, title: "Newer"), .moveSection(created, index: 2)])
+        _ = try await store.renameGallery(g, name: "Renamed gallery")
+    }
+
+    @Test func aReopenedStoreAnswersCatchUpWithTheStagedDiff() async throws {
+        let (first, folder) = try makeStore()
+        let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
+        let old = try await first.snapshot(g.id)
+        try await mixedBatches(first, g.id)
+        let middle = try await first.snapshot(g.id)
+        try first.pool.close()
+
+        try await withStore(folder) { store in
+            let now = try await store.snapshot(g.id)
+            #expect(now.version == old.version + 10)
+            for from in [old, middle] {
+                let changes = try #require(try await store.changes(gallery: g.id, since: from.version), "a diff from \(from.version), not nil")
+                #expect(changes.fromVersion == from.version && changes.toVersion == now.version)
+                #expect(changes.name == "Renamed gallery")
+                var s = try Snapshot(gallery: from)
+                try replay(changes, on: &s)
+                #expect(s == (try Snapshot(gallery: now)))
+            }
+            // Every inserted or reloaded item comes with its data.
+            let changes = try #require(try await store.changes(gallery: g.id, since: old.version))
+            let sent = Set(changes.items.map(\.id))
+            for stage in changes.stages {
+                for i in stage.itemInserts { #expect(sent.contains(Int64(i.id))) }
+            }
+        }
+    }
+
+    @Test func catchUpReachesAcrossTwoRestarts() async throws {
+        let (first, folder) = try makeStore()
+        let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
+        let early = try await first.snapshot(g.id)
+        let ids = early.sections[0].items.map(\.id)
+        _ = try await first.apply(gallery: g.id, [.move(items: [ids[0]], to: .end(section: early.sections[1].id))])
+        try first.pool.close()
+        try await withStore(folder) { store in
+            _ = try await store.apply(gallery: g.id, [.trash(items: [ids[1]])])
+            try store.pool.close()
+        }
+        try await withStore(folder) { store in
+            _ = try await store.apply(gallery: g.id, [.swap(ids[2], ids[3])])
+            let now = try await store.snapshot(g.id)
+            let changes = try #require(try await store.changes(gallery: g.id, since: early.version))
+            var s = try Snapshot(gallery: early)
+            try replay(changes, on: &s)
+            #expect(s == (try Snapshot(gallery: now)))
+        }
+    }
+
+    @Test func aHoleInTheLogOrABadCheckpointGivesTheSnapshotNeverAWrongDiff() async throws {
+        let (first, folder) = try makeStore()
+        let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
+        let old = try await first.snapshot(g.id)
+        try await mixedBatches(first, g.id)
+        try first.pool.close()
+
+        // A version whose stages are missing (as for versions logged before migration v2).
+        try await withStore(folder) { store in
+            try await store.pool.write { db in
+                try db.execute(sql: "UPDATE operation SET stages = NULL WHERE galleryId = ? AND version = ?", arguments: [g.id, old.version + 4])
+            }
+            #expect(try await store.changes(gallery: g.id, since: old.version) == nil, "before the hole: full snapshot")
+            #expect(try await store.changes(gallery: g.id, since: old.version + 3) == nil)
+            try store.pool.close()
+        }
+        // The run with the hole checkpointed the version it loaded at (old + 10): after another
+        // version and a restart, catch-up reaches back to there, not past the hole.
+        try await withStore(folder) { store in
+            let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
+            _ = try await store.apply(gallery: g.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g.id).sections[0].id))])
+            try store.pool.close()
+        }
+        try await withStore(folder) { store in
+            let now = try await store.snapshot(g.id)
+            #expect(now.version == old.version + 11)
+            #expect(try await store.changes(gallery: g.id, since: old.version + 5) == nil)
+            let c = try #require(try await store.changes(gallery: g.id, since: old.version + 10))
+            #expect(c.stages.count == 1 && c.stages[0].itemMoves.count == 1)
+            try store.pool.close()
+        }
+
+        // Stages that do not lead where the checkpoints say (tampered). Run 1 makes versions from
+        // its load checkpoint (v0); run 2 loads at old + 10 (a checkpoint) and adds one version.
+        let (other, folder2) = try makeStore()
+        let (g2, _) = try await makeGallery(other, sections: 2, perSection: 8)
+        let old2 = try await other.snapshot(g2.id)
+        try await mixedBatches(other, g2.id)
+        try other.pool.close()
+        try await withStore(folder2) { store in
+            let ids = try await store.snapshot(g2.id).sections[0].items.map(\.id)
+            _ = try await store.apply(gallery: g2.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g2.id).sections[0].id))])
+            try await store.pool.write { db in
+                let swapStages = try String.fetchOne(db, sql: "SELECT stages FROM operation WHERE galleryId = ? AND version = ?", arguments: [g2.id, old2.version + 2])!
+                try db.execute(sql: "UPDATE operation SET stages = ? WHERE galleryId = ? AND version = ?", arguments: [swapStages, g2.id, old2.version + 1])
+            }
+            try store.pool.close()
+        }
+        try await withStore(folder2) { store in
+            let now = try await store.snapshot(g2.id)
+            // The newest stretch (checked at load) serves catch-up…
+            let recent = try #require(try await store.changes(gallery: g2.id, since: old2.version + 10))
+            #expect(recent.stages.count == 1)
+            // …the older one does not arrive at the checkpoint after it: the snapshot instead, every time.
+            let early = try await store.changes(gallery: g2.id, since: old2.version)
+            #expect(early == nil, "tampered stages are not used")
+            let early2 = try await store.changes(gallery: g2.id, since: old2.version + 5)
+            #expect(early2 == nil, "the window was cut after the bad stretch")
+            let again = try #require(try await store.changes(gallery: g2.id, since: old2.version + 10))
+            #expect(again.toVersion == now.version)
+        }
+        // Untampered, the same older stretch is checked once and then serves catch-up.
+        let (third, folder3) = try makeStore()
+        let (g3, _) = try await makeGallery(third, sections: 2, perSection: 8)
+        let old3 = try await third.snapshot(g3.id)
+        try await mixedBatches(third, g3.id)
+        try third.pool.close()
+        try await withStore(folder3) { store in
+            let ids = try await store.snapshot(g3.id).sections[0].items.map(\.id)
+            _ = try await store.apply(gallery: g3.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g3.id).sections[0].id))])
+            try store.pool.close()
+        }
+        try await withStore(folder3) { store in
+            let now = try await store.snapshot(g3.id)
+            for _ in 0..<2 {
+                var s = try Snapshot(gallery: old3)
+                try replay(try #require(try await store.changes(gallery: g3.id, since: old3.version)), on: &s)
+                #expect(s == (try Snapshot(gallery: now)))
+            }
+        }
+    }
+
+    @Test func checkpointsEvery250VersionsAndTheWindowAfterRestart() async throws {
+        let (first, folder) = try makeStore()
+        let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
+        let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
+        var snapshots: [Int64: GallerySnapshotJSON] = [:]
+        for k in 0..<260 {
+            let r = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
+            if r.version == 100 || r.version == 251 { snapshots[r.version] = try await first.snapshot(g.id) }
+        }
+        let versions = try await first.pool.read { db in
+            try Int64.fetchAll(db, sql: "SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", arguments: [g.id])
+        }
+        #expect(versions == [0, 250], "the load checkpoint of this run and the 250th version")
+        try first.pool.close()
+
+        // Without the load checkpoint, the window starts at version 250.
+        try await withStore(folder) { store in
+            try await store.pool.write { db in try db.execute(sql: "DELETE FROM checkpoint WHERE version = 0") }
+            let now = try await store.snapshot(g.id)
+            #expect(try await store.changes(gallery: g.id, since: 100) == nil, "older than the oldest checkpoint")
+            let c = try #require(try await store.changes(gallery: g.id, since: 251))
+            var s = try Snapshot(gallery: snapshots[251]!)
+            try replay(c, on: &s)
+            #expect(s == (try Snapshot(gallery: now)))
+        }
+    }
+
+    @Test func snapshotBlobsRoundTripAndRejectDamage() throws {
+        let s = try Snapshot([(id: SectionID(7), items: [ItemID(1), ItemID(99)], versions: [0, 3]),
+                              (id: SectionID(2), items: [], versions: []),
+                              (id: SectionID(1 << 40), items: [ItemID(1 << 50)], versions: [UInt32.max])])
+        let blob = CatchUpLog.encode(s)
+        #expect(blob.count == 8 + 3 * 12 + 3 * 12)
+        #expect(CatchUpLog.decode(blob) == s)
+        #expect(CatchUpLog.decode(blob.dropLast()) == nil)
+        #expect(CatchUpLog.decode(blob + [0]) == nil)
+        var wrongTag = blob
+        wrongTag[0] = 0
+        #expect(CatchUpLog.decode(wrongTag) == nil)
+        // Well-formed bytes that are not a snapshot (one item in two sections) are refused too.
+        var dup = Data([0x47, 0x53, 0x31, 0, 2, 0, 0, 0])
+        for section in [UInt8(1), 2] {
+            dup += [section, 0, 0, 0, 0, 0, 0, 0] + [1, 0, 0, 0] + [5, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0]
+        }
+        #expect(CatchUpLog.decode(dup) == nil)
+        #expect(CatchUpLog.decode(dup.prefix(8 + 24) + Data([1, 0, 0, 0])) == nil, "count says 2 sections, 1 present")
+    }
+}
