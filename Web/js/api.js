@@ -15,7 +15,11 @@ async function request(method, path, body, headers = {}) {
     if (body instanceof FormData || body instanceof Blob) init.body = body;
     else { init.body = JSON.stringify(body); init.headers['content-type'] = 'application/json'; }
   }
-  const res = await fetch(path, init);
+  return answer(await fetch(path, init));
+}
+
+/// A response's JSON, or an ApiError carrying the server's message and status.
+export async function answer(res) {
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = { error: text }; }

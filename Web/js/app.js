@@ -1,7 +1,7 @@
 // The page: wires the browser to the engine (engine.wasm) and the server. Arrangement is
 // decided by the engine; this file moves data between them and the DOM.
 import { Engine, Op } from './engine.js';
-import { api, ApiError } from './api.js';
+import { api, answer, ApiError } from './api.js';
 import { GalleryModel } from './gallery.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
@@ -18,17 +18,18 @@ export const app = {
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
-    // The gallery named in the address loads while the engine compiles and the list arrives.
-    const named = location.hash.match(/^#\/g\/(\d+)/);
-    if (named) {
-      const columns = api.columns(Number(named[1]));
+    // index.html started the downloads (engine, gallery list, the gallery named in the
+    // address); the engine compiles while the others arrive.
+    const early = window.early ?? {};
+    window.early = null;
+    if (early.columns) {
+      const columns = early.columns.response.then(answer);
       columns.catch(() => {}); // a failure surfaces when open() awaits it
-      this._prefetch = { id: Number(named[1]), columns };
+      this._prefetch = { id: early.columns.id, columns };
     }
-    // The engine compiles while the gallery list arrives.
-    const galleries = api.galleries();
+    const galleries = early.galleries ? early.galleries.then(answer) : api.galleries();
     galleries.catch(() => {});
-    this.engine = await Engine.load(fetch('/engine.wasm'));
+    this.engine = await Engine.load(early.wasm ?? fetch('/engine.wasm'));
     window.bootMarks = { engine: performance.now() };
     this.model = new GalleryModel(this.engine);
     this.controller = new Controller(this.engine);

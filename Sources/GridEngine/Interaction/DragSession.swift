@@ -53,6 +53,13 @@ public struct DragSession: Hashable, Sendable {
     /// Whether the live preview shows a copy: the originals stay in place and the
     /// copies' slots open at the destination (the proposal's operation is copy).
     var _copyPreview = false
+    /// Whether the pointer has placed the block since the lift (`_retarget` applied a
+    /// placement): a copy preview's slots show only then. Before, nothing moved — a copy
+    /// shows the collection as it is, exactly as a move does at lift, instead of opening a
+    /// slot beside the original that reflows the layout under a pointer which never asked
+    /// for it (in a waterfall that slot can cover the pointer's whole way to its target,
+    /// and a pointer on the slot or on the original means "stay": it never followed).
+    var _placedByPointer = false
     /// The ids the copies will have, parallel to `items` once a copy preview was shown
     /// (the slots on screen carry them, and the drop commits them).
     var _copyIDs: [ItemID] = []

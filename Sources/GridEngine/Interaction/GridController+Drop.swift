@@ -21,6 +21,9 @@ extension GridController {
             // A live preview: the drop lands exactly where the block (or the copies' slots)
             // shows (see `_retarget`: the pointer-up applied any waiting placement).
             if placement != nil && _showsBlock(s), let shown = s._placement { placement = shown }
+            // A copy whose slots never opened shows nothing new: nothing is copied (as a
+            // move dropped where it was lifted moves nothing); the preview flies home.
+            if proposal.operation == .copy, let b = _block, b.isCopy, !b.slotsOpen { placement = nil }
         default:
             break
         }
@@ -66,6 +69,7 @@ extension GridController {
                 if !inPlace { effects.append(_commit(change, kind: .move, record: true)) }
             }
         case (.copy, .insert), (.copy, .gapCell), (.copy, .none), (.copy, .item):
+            if placement == nil { outcome = .cancel }
             if let placement, let start = copyStart {
                 var change = ArrangementChange()
                 var sources: [ItemID] = [], copies: [ItemID] = []

@@ -269,7 +269,20 @@ extension GridController {
             session = s
             return
         }
-        if placement == s._placement {
+        // A copy whose slots have not opened yet shows the collection as it is (as a move
+        // does at lift): they open where the pointer first aims off the dragged items —
+        // at the originals' own place only when it is on a cell that puts them there (the
+        // item after the original), not while it crosses the spacing beside the original —
+        // never beside the original on their own.
+        let closed = s._copyPreview && !s._placedByPointer
+        if closed && (_overDraggedItem(s.location)
+                      || placement == s._placement && !_onCell(s.location, target)) {
+            s._pendingPlacement = nil
+            session = s
+            proposal = _proposalAtShownPlacement(proposal)
+            return
+        }
+        if placement == s._placement && !closed {
             s._pendingPlacement = nil
             session = s
             return
@@ -292,6 +305,7 @@ extension GridController {
         if delay > 0 && now - s._pendingSince < delay { session = s; return }
         s._pendingPlacement = nil
         s._reflowedAt = here
+        s._placedByPointer = true
         session = s
         _placeBlock(placement)
     }
@@ -340,7 +354,7 @@ extension GridController {
         }
         // The new item leaves the rest: re-express the block's place without it (a copy
         // preview keeps its slots before the same neighbour; a move follows the primary).
-        let anchor = _block.flatMap { $0.isCopy ? $0.copies.first : nil } ?? s.items.first
+        let anchor = _block.flatMap { $0.isCopy && $0.slotsOpen ? $0.copies.first : nil } ?? s.items.first
         if let anchor, let ip = _order.indexPath(of: anchor) {
             s._placement = _Placement(section: _order.sectionID(at: ip.section), index: _restIndex(ip))
             session = s

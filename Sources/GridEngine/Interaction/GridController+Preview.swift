@@ -7,9 +7,12 @@
 // A move shows the dragged items themselves at their place. A copy (the proposal's
 // operation is copy: Option held, F29) shows the originals where they are and opens slots
 // for the copies at the place, carrying the ids the copies will get; both kinds use the
-// same rest coordinates, so switching the modifier keeps the place. After a reflow the
-// block holds its place until the pointer moves on (`_retarget`), and the drop commits
-// exactly the place shown.
+// same rest coordinates, so switching the modifier keeps the place. A copy's slots open
+// only once the pointer has placed the block: until the pointer leaves the originals a
+// copy shows the collection as it is, as a move does at lift (see `_placedByPointer`), so
+// the pointer aims at the cells it sees and the slot follows it exactly as a move does.
+// After a reflow the block holds its place until the pointer moves on (`_retarget`), and
+// the drop commits exactly the place shown (a copy whose slots never opened: nothing).
 
 extension GridController {
     /// The order on screen.
@@ -117,7 +120,8 @@ extension GridController {
             while s._copyIDs.count < s.items.count { s._copyIDs.append(_generateID()) }
             copies = Array(s._copyIDs.prefix(s.items.count))
         }
-        _applyBlock(_Block(items: s.items, section: placement.section, start: start, copies: copies))
+        _applyBlock(_Block(items: s.items, section: placement.section, start: start, copies: copies,
+                           slotsOpen: copies.isEmpty || s._placedByPointer))
         s._placement = _Placement(section: placement.section, index: start)
         session = s
     }
@@ -155,6 +159,19 @@ extension GridController {
         arriving.sort { $0.path < $1.path }
         for a in arriving { layout.itemInserted(at: a.path, aspect: a.aspect) }
         _block = new
+    }
+
+    /// Whether the pointer at `location` (view coordinates) is on a cell of a dragged item.
+    func _overDraggedItem(_ location: Point) -> Bool {
+        guard let ip = layout.indexPath(at: _content(location)) else { return false }
+        return _isDragged(_order.itemID(at: ip))
+    }
+
+    /// Whether the pointer at `location` (view coordinates) is on an item's cell or on the
+    /// gap cell `target` names (not in the spacing between cells, nor past the content).
+    func _onCell(_ location: Point, _ target: DropTarget) -> Bool {
+        if case .gapCell = target { return true }
+        return layout.indexPath(at: _content(location)) != nil
     }
 
     /// Where the dragged block goes for a target (nil: it stays).

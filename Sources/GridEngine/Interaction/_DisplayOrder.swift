@@ -7,6 +7,10 @@ struct _Block: Hashable, Sendable {
     /// A copy preview: the slots carry these ids (parallel to `items`) and the originals
     /// stay where they are. Empty: a move (the items themselves are the block).
     var copies: [ItemID] = []
+    /// Whether a copy preview's slots show. Closed until the pointer first placed the
+    /// block: at lift a copy shows the collection as it is, as a move does (whose block is
+    /// the lifted item itself, in its own place), so the pointer aims at what it sees.
+    var slotsOpen = true
 
     var isCopy: Bool { !copies.isEmpty }
 }
@@ -29,7 +33,7 @@ struct _DisplayOrder {
 
     init(base: Snapshot, block: _Block?) {
         self.base = base
-        guard let b = block, let s = base.indexOfSection(b.section), !b.items.isEmpty else {
+        guard let b = block, let s = base.indexOfSection(b.section), !b.items.isEmpty, !b.isCopy || b.slotsOpen else {
             items = []; section = -1; start = 0; dragged = []; isCopy = false
             return
         }

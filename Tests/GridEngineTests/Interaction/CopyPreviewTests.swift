@@ -11,31 +11,35 @@ import Testing
         return s.items(inSection: 0).map { $0.rawValue >= 1 << 48 ? "copy" : Fruit.name($0) }
     }
 
-    @Test func optionDragBananaOntoDragonKeepsBananaInPlaceAndOpensAGapAfterDragonWhereTheCopyLands() {
+    @Test func optionDragBananaOntoDragonKeepsBananaInPlaceAndOpensAGapAtDragonsPlaceWhereTheCopyLands() {
         var hand = Hand(Fruit.grid())
         hand.modifiers = [.option]
         hand.longPress("Banana")
         #expect(hand.grid.session?.proposal.operation == .copy)
+        // At lift nothing moves (as for a move): no slot opens beside Banana before the
+        // pointer asks for one.
+        #expect(hand.grid.displayedSnapshot == hand.grid.snapshot)
         hand.drag(to: hand.centre("Dragon"))
         // Banana stays second; the copy's gap took Dragon's place and Dragon shifted back one.
-        #expect(CopyPreviewTests.shown(hand.grid) == ["Apple", "Banana", "Cherry", "Date", "Dragon", "copy", "Sheep",
+        #expect(CopyPreviewTests.shown(hand.grid) == ["Apple", "Banana", "Cherry", "Date", "copy", "Dragon", "Sheep",
                                                       "V-Malicious", "X-Code", "GreatWall", "TaiTan", "Milk", "🥸"])
         #expect(hand.grid.snapshot == hand.shown && hand.grid.snapshot.itemCount == 12)   // nothing committed yet
         let banana = hand.cell("Banana")!
         #expect(banana.opacity == 1 && !banana.flags.contains(.liftedSource))               // the original is not lifted away
         let slot = hand.grid.visibleCells().first { $0.kind == .item && $0.item.rawValue >= 1 << 48 }!
-        #expect(slot.flags.contains(.liftedSource) && slot.opacity == 0 && slot.indexPath.item == 5)
-        #expect(slot.frame == Rect(x: 100, y: 100, width: 100, height: 100))                // under the pointer
+        #expect(slot.flags.contains(.liftedSource) && slot.opacity == 0 && slot.indexPath.item == 4)
+        #expect(slot.frame == Rect(x: 0, y: 100, width: 100, height: 100))                  // under the pointer
+        #expect(slot.frame.contains(hand.grid.session!.location))
         #expect(hand.grid.visibleCells().filter { $0.kind == .preview }.map(\.item) == [Fruit.id("Banana")])
         #expect(hand.grid.session?.proposal == DropProposal(operation: .copy, intent: .insertAtDestinationIndexPath,
-                                                            target: .insert(at: IndexPath(item: 4, section: 0))))
+                                                            target: .insert(at: IndexPath(item: 3, section: 0))))
 
         let preview = hand.grid.displayedSnapshot
         hand.up(hand.grid.session!.location)
         let copy = hand.commits.last!
         #expect(copy.kind == .copy && copy.copiedFrom == [Fruit.id("Banana")] && copy.copies == [slot.item])
         #expect(hand.grid.snapshot == preview)                                              // exactly where it showed
-        #expect(copy.updates[0].itemInserts.map(\.at) == [IndexPath(item: 5, section: 0)] && copy.updates[0].itemMoves.isEmpty)
+        #expect(copy.updates[0].itemInserts.map(\.at) == [IndexPath(item: 4, section: 0)] && copy.updates[0].itemMoves.isEmpty)
         // The preview flies into the copy's slot; Banana stays visible where it was.
         hand.tick(0.1)
         #expect(hand.grid.visibleCells().first { $0.kind == .item && $0.item == slot.item }?.flags.contains(.liftedSource) == true)
@@ -137,5 +141,134 @@ import Testing
         #expect(flips == 0)
         #expect(drops >= 50)
         #expect(followed >= 45, "the preview must follow the pointer, not hold still to be stable")
+    }
+}
+
+/// The page's Alt-drag in Chromium (Tests/browser/test_copy.py): a mouse drags Apple onto
+/// Dragon in the page's configuration (a waterfall of 4 columns, two sections, insert mode,
+/// fast cadence), Alt pressed while it moves. The copy's slot follows the pointer as a move
+/// does and the drop lands where it shows — it does not open beside Apple at lift and stay
+/// there because the pointer only ever crosses the original and the slot.
+@Suite struct MouseCopyPreviewTests {
+    /// The page's sample gallery: the fruit, then "More pictures" (ids 13–16).
+    static func page() -> GridController {
+        let aspects: [[Double]] = [[1, 2, 0.6666666666666666, 1.5, 1.4285714285714286, 1, 0.6, 1.5714285714285714,
+                                    2.6666666666666665, 0.6666666666666666, 0.8, 1],
+                                   [2.142857142857143, 0.45454545454545453, 1.3333333333333333, 1]]
+        let snapshot = try! Snapshot([(id: SectionID(1), items: (1...12).map { ItemID(UInt64($0)) }),
+                                      (id: SectionID(2), items: (13...16).map { ItemID(UInt64($0)) })])
+        let config = LayoutConfiguration(kind: .waterfall(columns: 4), containerWidth: 1200, headerHeight: 44,
+                                         sectionInsets: EdgeInsets(all: 8), itemSpacing: 6, lineSpacing: 6)
+        var interaction = InteractionConfiguration()
+        interaction.cadence = .fast
+        return try! GridController(snapshot: snapshot, aspects: aspects, layout: config,
+                                   viewport: Size(width: 1200, height: 719), interaction: interaction)
+    }
+
+    /// The page's pointer path (recorded in Chromium): down on Apple's centre, a first move
+    /// inside the lift distance, the move that lifts, then on to Dragon's centre (as it was
+    /// before the drag), the browser's own timing, a tick per frame (60 Hz); then 0.3 s at
+    /// rest while the page repeats the pointer's position every 50 ms (HTML5 dragover).
+    /// `option`: nil, a move; 0, Alt arrives with the move that lifts (as recorded); 1,
+    /// Alt is pressed after the lift.
+    static func drag(option: Int?) -> (hand: Hand, to: Point) {
+        var hand = Hand(page())
+        hand.kind = .mouse
+        let from = hand.centre("Apple"), to = hand.centre("Dragon")
+        #expect(from == Point(x: 153.75, y: 197.75) && abs(to.x - 451.25) < 1 && abs(to.y - 305.625) < 1)
+        let path: [(x: Double, y: Double, t: Double)] = [
+            (153, 197.625, 0.0), (178, 206.625, 0.0731), (203, 215.625, 0.0972), (228, 224.625, 0.1261),
+            (252, 233.625, 0.1463), (277, 242.625, 0.1656), (352, 269.625, 0.2377), (376, 278.625, 0.2660),
+            (401, 287.625, 0.2986), (426, 296.625, 0.3267), (to.x, to.y, 0.3486)]
+        hand.down(from)
+        var frame = 0.0
+        for (k, p) in path.enumerated() {
+            while frame + 1.0 / 60 < p.t { frame += 1.0 / 60; hand.tick(frame - hand.time) }
+            if k == (option == 1 ? 2 : 1) && option != nil { hand.modifiers = [.option] }
+            hand.move(Point(x: p.x, y: p.y), after: p.t - hand.time)
+            if k == 1 { #expect(hand.grid.session?.phase == .dragging) }
+        }
+        var repeated = hand.time
+        for _ in 0..<18 {
+            frame += 1.0 / 60
+            hand.tick(frame - hand.time)
+            if hand.time - repeated >= 0.05 { repeated = hand.time; hand.move(to, after: 0) }
+        }
+        return (hand, to)
+    }
+
+    @Test(arguments: [0, 1])
+    func anAltMouseDragOfAppleOntoDragonShowsTheCopyUnderThePointerAndCommitsItAtDragonsPlace(option: Int) {
+        var (hand, to) = MouseCopyPreviewTests.drag(option: option)
+        #expect(hand.grid.session?.proposal == DropProposal(operation: .copy, intent: .insertAtDestinationIndexPath,
+                                                            target: .insert(at: IndexPath(item: 3, section: 0))))
+        // Apple stays first; the copy's slot took Dragon's place, under the pointer.
+        #expect(CopyPreviewTests.shown(hand.grid) == ["Apple", "Banana", "Cherry", "Date", "copy", "Dragon", "Sheep",
+                                                      "V-Malicious", "X-Code", "GreatWall", "TaiTan", "Milk", "🥸"])
+        let slot = hand.grid.visibleCells().first { $0.kind == .item && $0.item.rawValue >= 1 << 48 }!
+        let pointer = Point(x: to.x + hand.grid.contentOffset.x, y: to.y + hand.grid.contentOffset.y)
+        #expect(slot.flags.contains(.liftedSource) && slot.frame.contains(pointer))
+        #expect(hand.cell("Apple")?.opacity == 1)
+
+        let preview = hand.grid.displayedSnapshot
+        hand.up(to)
+        let copy = hand.commits.last!
+        #expect(copy.kind == .copy && copy.copiedFrom == [Fruit.id("Apple")] && copy.copies == [slot.item])
+        #expect(copy.change.inserted.map(\.index) == [4])
+        #expect(hand.grid.snapshot == preview)
+        hand.settle()
+
+        // A move along the same path lands Apple at the same index: Dragon's place.
+        var (moved, _) = MouseCopyPreviewTests.drag(option: nil)
+        moved.up(to)
+        #expect(moved.commits.last?.kind == .move && moved.commits.last?.change.inserted.map(\.index) == [4])
+    }
+
+    @Test func aPointerCrossingTheSpacingBesideTheOriginalDoesNotOpenTheSlotThere() {
+        var grid = MouseCopyPreviewTests.page()
+        grid.configuration.cadence = .immediate
+        var hand = Hand(grid)
+        hand.kind = .mouse
+        let apple = hand.centre("Apple"), dragon = hand.centre("Dragon")
+        hand.down(apple)
+        hand.modifiers = [.option]
+        hand.move(Point(x: apple.x + 6, y: apple.y))
+        hand.move(Point(x: 302.5, y: 250))                  // between Apple's column and Dragon's: no cell
+        #expect(hand.grid.displayedSnapshot == hand.grid.snapshot)
+        hand.move(dragon)
+        for _ in 0..<10 { hand.tick(); hand.move(dragon, after: 0) }
+        #expect(CopyPreviewTests.shown(hand.grid).prefix(6) == ["Apple", "Banana", "Cherry", "Date", "copy", "Dragon"])
+        hand.up(dragon)
+        #expect(hand.commits.last?.kind == .copy && hand.commits.last?.change.inserted.map(\.index) == [4])
+    }
+
+    @Test func aimingAtTheItemAfterTheOriginalOpensTheSlotRightAfterItAndTheCopyLandsThere() {
+        var hand = Hand(Fruit.grid())
+        hand.modifiers = [.option]
+        hand.longPress("Banana")
+        hand.drag(to: hand.centre("Cherry"))
+        // The copy takes Cherry's place, which is right after Banana.
+        #expect(CopyPreviewTests.shown(hand.grid).prefix(4) == ["Apple", "Banana", "copy", "Cherry"])
+        let preview = hand.grid.displayedSnapshot
+        hand.up(hand.grid.session!.location)
+        #expect(hand.commits.last?.kind == .copy && hand.commits.last?.change.inserted.map(\.index) == [2])
+        #expect(hand.grid.snapshot == preview)
+    }
+
+    @Test func anAltDragThatNeverLeavesTheOriginalShowsNoSlotAndCopiesNothing() {
+        var hand = Hand(MouseCopyPreviewTests.page())
+        hand.kind = .mouse
+        let apple = hand.centre("Apple")
+        hand.down(apple)
+        hand.move(Point(x: apple.x + 6, y: apple.y))
+        hand.modifiers = [.option]
+        hand.move(Point(x: apple.x + 40, y: apple.y + 30))
+        for _ in 0..<10 { hand.tick() }
+        #expect(hand.grid.session?.proposal.operation == .copy)
+        #expect(hand.grid.displayedSnapshot == hand.grid.snapshot)      // as a move shows at lift: nothing moved
+        hand.up(Point(x: apple.x + 40, y: apple.y + 30))
+        #expect(hand.commits.isEmpty)
+        hand.settle()
+        #expect(hand.grid.snapshot.itemCount == 16)
     }
 }
