@@ -91,6 +91,26 @@ RAF_RECORDER = """() => { window.__frames = []; let last = performance.now();
 RAF_STOP = "() => { window.__recording = false; return window.__frames.slice(1); }"
 
 
+# --trace: long tasks (PerformanceObserver) and the time spent in the page's calls that
+# touch the whole gallery, so a slow frame can be named.
+TRACER = """() => { window.__trace = { long: [], spans: {} };
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__trace.long.push(Math.round(e.duration)); })
+    .observe({ type: 'longtask' });
+  const wrap = (obj, name, label) => { if (!obj || typeof obj[name] !== 'function') return; const f = obj[name];
+    obj[name] = function (...a) { const t = performance.now(); try { return f.apply(this, a); } finally {
+      const d = performance.now() - t; const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 });
+      s.n++; s.total += d; s.max = Math.max(s.max, d); } }; };
+  const app = window.app;
+  for (const n of ['reconcile', 'applyChanges', 'applyServerChanges', 'catchUp', 'commit']) wrap(app, n, 'app.' + n);
+  for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(app.controller))) if (n !== 'constructor') wrap(app.controller, n, 'controller.' + n);
+  for (const n of ['apply', 'encode', 'load']) wrap(app.model, n, 'model.' + n);
+  wrap(app.view, 'render', 'view.render'); }"""
+TRACE_TAKE = """() => { const t = window.__trace; const spans = Object.entries(t.spans).filter(([, s]) => s.max >= 1)
+    .map(([k, s]) => `${k} ×${s.n} max ${s.max.toFixed(1)} ms`).join(', ');
+  const out = `long tasks [${t.long.join(', ')}] ms; calls ≥ 1 ms: ${spans || 'none'}`;
+  t.long = []; t.spans = {}; return out; }"""
+
+
 def stats(frames):
     if not frames:
         return {"p95": None, "max": None, "n": 0}
@@ -114,6 +134,40 @@ def drag_sweep(page, selector):
     page.mouse.up()
     page.wait_for_timeout(300)
     return stats(frames)
+
+
+def drop_commit(page, selector, settle_ms=1500):
+    """One real reorder: drag the first cell onto the seventh and drop it; frames from the
+    first move until the commit, the server's answer and the reconcile have settled."""
+    centers = page.evaluate("""() => [...document.querySelectorAll('#content .cell[aria-label]:not(.preview):not([hidden])')]
+      .map((c) => c.getBoundingClientRect()).filter((r) => r.top + r.height / 2 > 80 && r.top + r.height / 2 < innerHeight - 40 && r.left >= 0)
+      .sort((a, b) => (a.top - b.top) || (a.left - b.left)).map((r) => [r.left + r.width / 2, r.top + r.height / 2, r.width])""")
+    (x0, y0, _), (x1, y1, w1) = centers[0], centers[min(5, len(centers) - 1)]
+    x1 += w1 / 4
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.evaluate(RAF_RECORDER)
+    page.mouse.move(x0 + 6, y0 + 6, steps=2)  # the engine lifts after 4 pt
+    for i in range(1, 21):
+        page.mouse.move(x0 + (x1 - x0) * i / 20, y0 + (y1 - y0) * i / 20)
+        page.wait_for_timeout(16)
+    page.wait_for_timeout(300)  # the last dragover's answer reaches the browser
+    page.mouse.up()
+    page.wait_for_timeout(settle_ms)
+    return stats(page.evaluate(RAF_STOP))
+
+
+def live_change(page, base, gallery, settle_ms=1500):
+    """Another window's change: a move made through the API while this page records frames;
+    it arrives on the live stream."""
+    cols = call(base, "GET", f"/api/galleries/{gallery}/columns")  # before recording: the server's work
+    ids = cols["id"]
+    page.evaluate(RAF_RECORDER)
+    page.wait_for_timeout(100)
+    call(base, "POST", f"/api/galleries/{gallery}/batch",
+         {"baseVersion": cols["version"], "operations": [{"op": "move", "items": [ids[3]], "to": {"after": ids[10]}}]})
+    page.wait_for_timeout(settle_ms)
+    return stats(page.evaluate(RAF_STOP))
 
 
 def fast_scroll(page, scroller_js):
@@ -151,6 +205,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,20000,100000")
     ap.add_argument("--images", type=int, default=200)
+    ap.add_argument("--no-plain", action="store_true", help="skip the plain DOM grid baseline")
+    ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
+    ap.add_argument("--trace", action="store_true",
+                    help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
@@ -185,7 +243,9 @@ def main():
         def launch(p):
             return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
 
-        def measure(p, name, size, url, selector, scroller_js, route=None):
+        extra = []
+
+        def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None):
             # A fresh browser per measurement: nothing left over from the previous drag.
             browser = launch(p)
             ctx = browser.new_context(viewport={"width": 1200, "height": 800})
@@ -193,6 +253,18 @@ def main():
             page.set_default_timeout(300000)
             if route:
                 page.route(url, route)
+            else:
+                # Every frame from the start, to see the frames between ready and the first input.
+                page.add_init_script("""window.__all = []; (() => { let last = 0; const f = (t) => {
+                  if (last) window.__all.push([t, t - last]); last = t; requestAnimationFrame(f); };
+                  requestAnimationFrame(f); })();""")
+                if args.trace:
+                    # Idle callbacks (titles, warm-up) and long tasks from the start, with their times.
+                    page.add_init_script("""window.__slow = []; (() => { const ric = window.requestIdleCallback;
+                      window.requestIdleCallback = (f, o) => ric((d) => { const t = performance.now(); try { f(d); } finally {
+                        const ms = performance.now() - t; if (ms > 8) window.__slow.push(`idle ${f.toString().slice(0, 40).replace(/\\s+/g, ' ')} ${ms.toFixed(0)} ms at ${t.toFixed(0)}`); } }, o);
+                      new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__slow.push(`long task ${e.duration.toFixed(0)} ms at ${e.startTime.toFixed(0)}`); })
+                        .observe({ type: 'longtask', buffered: true }); })();""")
             t0 = time.time()
             page.goto(url)
             page.wait_for_selector("body[data-ready='1']")
@@ -206,10 +278,39 @@ def main():
             page.reload()
             page.wait_for_selector("body[data-ready='1']")
             reload = page.evaluate("window.readyAt")
+            if route is None:
+                # Scrolling at once after ready: the idle-time work after loading falls here
+                # (frames that began after ready, to the end of the scroll).
+                fast_scroll(page, scroller_js)
+                early = stats(page.evaluate("() => window.__all.filter(([t, d]) => t - d >= window.readyAt).map(([, d]) => d)"))
+                if args.trace:
+                    slow = page.evaluate("window.__slow.join('; ')")
+                    print(f"{name} at {size}: after ready (at {page.evaluate('window.readyAt'):.0f} ms): {slow}", file=sys.stderr)
+                    slow = page.evaluate("() => window.__all.filter(([t, d]) => t - d >= window.readyAt && d > 40).map(([t, d]) => `${d.toFixed(0)} ms ending at ${t.toFixed(0)}`).join(', ')")
+                    print(f"{name} at {size}: frames over 40 ms after ready: {slow}", file=sys.stderr)
+                page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
             page.wait_for_timeout(500)
             nodes = page.evaluate("document.getElementsByTagName('*').length")
+            if args.trace and route is None:
+                page.evaluate(TRACER)
             sweep = drag_sweep(page, selector)
+            if args.trace and route is None:
+                print(f"{name} at {size}: sweep + drop {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
             scroll = fast_scroll(page, scroller_js)
+            if args.trace and route is None:
+                print(f"{name} at {size}: scroll {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+            if route is None:
+                page.evaluate(f"() => {{ {scroller_js}.scrollTop = 0; }}")
+                page.wait_for_timeout(300)
+                drop = drop_commit(page, selector)
+                if args.screenshot:
+                    page.screenshot(path=args.screenshot)
+                if args.trace:
+                    print(f"{name} at {size}: drop commit {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+                live = live_change(page, base, gallery_id)
+                if args.trace:
+                    print(f"{name} at {size}: live change {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+                extra.append((size, early, drop, live))
             browser.close()
             rows.append((name, size, load, wall, reload, sweep, scroll, nodes))
             print(f"measured {name} at {size}", file=sys.stderr)
@@ -218,7 +319,10 @@ def main():
         with sync_playwright() as p:
             for size in sizes:
                 measure(p, "gallery (engine.wasm, virtualised)", size, f"{base}/#/g/{galleries[size]}",
-                        ".cell:not([hidden])", "document.getElementById('scroller')")
+                        ".cell:not([hidden])", "document.getElementById('scroller')",
+                        gallery_id=galleries[size])
+                if args.no_plain:
+                    continue
                 measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",
                         "document.getElementById('s')", route=plain_page(PLAIN % (size, base + sample_thumb)))
         print("| page | items | ready (performance.now) | navigation → ready (wall) | ready after a reload | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
@@ -226,6 +330,12 @@ def main():
         for name, size, load, wall, reload, sweep, scroll, nodes in rows:
             print(f"| {name} | {size} | {load:.0f} ms | {wall:.0f} ms | {reload:.0f} ms | {sweep['p95']} / {sweep['max']} ms ({sweep['n']} frames) | "
                   f"{scroll['p95']} / {scroll['max']} ms ({scroll['n']} frames) | {nodes} |")
+        print()
+        print("| gallery | items | from ready through a fast scroll at once p95 / max | drop with commit (drag, drop, answer, reconcile) p95 / max | another window's move (live stream) p95 / max |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        for size, early, drop, live in extra:
+            print(f"| engine.wasm | {size} | {early['p95']} / {early['max']} ms ({early['n']} frames) | "
+                  f"{drop['p95']} / {drop['max']} ms ({drop['n']} frames) | {live['p95']} / {live['max']} ms ({live['n']} frames) |")
     finally:
         server.terminate()
         server.wait(10)

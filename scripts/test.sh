@@ -16,6 +16,7 @@ swift test --skip-build --parallel
 echo "== wasm parity (engine.wasm under node vs the native engine)"
 swift build --product engine-cli
 node Tests/wasm/parity.mjs .build/debug/engine-cli .build-wasm/engine.wasm
+node Tests/wasm/model.mjs .build-wasm/engine.wasm
 
 echo "== page modules under node"
 for t in Tests/web/*.test.mjs; do node "$t"; done

@@ -45,6 +45,9 @@ public enum BridgeOp: Int32, Sendable {
     /// The seeds' scenarios as one deterministic session (`SeedReplay.run()`): its digests,
     /// so the parity test compares the whole replay natively and in engine.wasm.
     case seedReplay = 61
+    case controllerLiveChanges = 70
+    case controllerModelMatches = 71
+    case controllerModelItems = 72
 }
 
 /// The first value of every answer.

@@ -242,6 +242,74 @@ extension EngineBridge {
         }
     }
 
+    // [handle, stage count, stages (as diff answers them), count, per item: id, aspect,
+    //  count, ids the first stage takes away] → effects (a liveUpdate commit). The server's
+    // changes applied where they are (GridController.applyLiveChanges: O(k + touched
+    // sections) for one stage of item changes). The ids are those at the first stage's
+    // deletes, then its move sources, in the model the page applied them to: when the
+    // engine holds other items there (it did not start from the same arrangement), the call
+    // is refused with invalidBatch and changes nothing, as when a stage breaks UIKit's rules.
+    mutating func _controllerLiveChanges(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        var stages: [BatchUpdate] = []
+        for _ in 0..<(try r.count(stride: 8)) { stages.append(try Self._decodeStage(&r)) }
+        var aspects: [ItemID: Double] = [:]
+        for _ in 0..<(try r.count(stride: 2)) { let id = ItemID(try r.id()); aspects[id] = try r.double() }
+        var expected: [ItemID] = []
+        for _ in 0..<(try r.count(stride: 1)) { expected.append(ItemID(try r.id())) }
+        let sources = stages.first.map { $0.itemDeletes.count + $0.itemMoves.count } ?? 0
+        guard expected.count == sources else { throw _BridgeFailure(.malformedInput) }
+        var c = _controllers[h]!
+        _controllers[h] = nil // keep the controller uniquely referenced while it changes
+        defer { _controllers[h] = c }
+        // The sources of the first stage are checked against the engine's model; later
+        // stages apply to intermediate arrangements the engine validates by UIKit's rules.
+        if let first = stages.first {
+            var k = 0
+            for p in first.itemDeletes + first.itemMoves.map({ $0.from }) {
+                guard p.section >= 0, p.section < c.snapshot.sectionCount,
+                      c.modelItem(section: c.snapshot.sectionID(at: p.section), index: p.item) == expected[k]
+                else { throw _BridgeFailure(.invalidBatch) }
+                k += 1
+            }
+        }
+        do throws(GridControllerError) {
+            Self._encode(try c.applyLiveChanges(StagedChangeset(stages: stages), aspects: aspects), into: &out)
+        } catch {
+            throw _BridgeFailure(.invalidBatch)
+        }
+    }
+
+    // [handle, section count, item count per section, count, per item: id, section, item,
+    //  version, count, absent ids] → [1 when the model (without placeholders) has exactly
+    //  these counts, these items at these places with these versions and none of the absent
+    //  ids; else 0]. O(k) without placeholders.
+    func _controllerModelMatches(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        var counts: [Int] = []
+        for _ in 0..<(try r.count(stride: 1)) { counts.append(try r.int()) }
+        var placed: [(id: ItemID, at: IndexPath, version: UInt32)] = []
+        for _ in 0..<(try r.count(stride: 4)) {
+            let id = ItemID(try r.id()), s = try r.int(), i = try r.int()
+            placed.append((id, IndexPath(item: i, section: s), try r.version()))
+        }
+        var absent: [ItemID] = []
+        for _ in 0..<(try r.count(stride: 1)) { absent.append(ItemID(try r.id())) }
+        out.append(c.modelMatches(counts: counts, placed: placed, absent: absent) ? 1 : 0)
+    }
+
+    // [handle, count, per query: section id, index among the model's items] → per query the
+    // item id there (−1: none). Where a commit's blocks go, named by neighbours, without
+    // reading the whole arrangement.
+    func _controllerModelItems(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        for _ in 0..<(try r.count(stride: 2)) {
+            let section = SectionID(try r.id())
+            let index = try r.int(in: -1...Int(Int32.max))
+            if let id = c.modelItem(section: section, index: index) { out.append(Double(id.rawValue)) } else { out.append(-1) }
+        }
+    }
+
     // [handle, placeholder id, item id, aspect, version] → effects
     mutating func _controllerCommitInsertion(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)

@@ -58,6 +58,9 @@ public struct EngineBridge {
             case .controllerDestroy: try _controllerDestroy(&r)
             case .controllerPaste: try _controllerPaste(&r, &out)
             case .seedReplay: Self._seedReplay(&out)
+            case .controllerLiveChanges: try _controllerLiveChanges(&r, &out)
+            case .controllerModelMatches: try _controllerModelMatches(&r, &out)
+            case .controllerModelItems: try _controllerModelItems(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Engine, Op } from '../../Web/js/engine.js';
 import { rng, layoutConfig, aspects, encodeSnapshot } from './random.mjs';
-import { readEffects, readRender } from '../../Web/js/effects.js';
+import { readEffects, readRender, readStages } from '../../Web/js/effects.js';
 
 const cli = process.argv[2] ?? '.build/debug/engine-cli';
 // Ops the page's table may not name yet (docs/engine-bridge.md): paste and the seed session.
@@ -215,6 +215,94 @@ for (let c = 0; c < 24; c++) {
   call(Op.controllerDestroy, [h]);
 }
 
+// Live changes (ops 70–72): the server's stages applied where they are. The engine's model
+// afterwards must be exactly the target, its frames those of a controller created from the
+// target (incremental layout edits lay out like a full prepare), and a stale change (the
+// same stages again, whose sources are gone) is refused and changes nothing.
+let liveIncremental = 0, liveWhole = 0, liveRefused = 0;
+for (let c = 0; c < 48; c++) {
+  const r = rng(12000 + c);
+  const source = randomSnapshot(r);
+  if (!source.some((s) => s.items.length > 2)) source[0].items.push(...Array.from({ length: 5 }, () => ({ id: nextID++, version: 0 })));
+  const target = clone(source);
+  const edits = {
+    move(t) {
+      const from = r.pick(t.filter((s) => s.items.length));
+      const [item] = from.items.splice(r.int(0, from.items.length - 1), 1);
+      const to = r.pick(t);
+      to.items.splice(r.int(0, to.items.length), 0, item);
+    },
+    insert(t) { const s = r.pick(t); s.items.splice(r.int(0, s.items.length), 0, { id: nextID++, version: r.int(0, 2) }); },
+    remove(t) { const s = r.pick(t.filter((x) => x.items.length)); s.items.splice(r.int(0, s.items.length - 1), 1); },
+    reload(t) { const s = r.pick(t.filter((x) => x.items.length)); s.items[r.int(0, s.items.length - 1)].version++; },
+  };
+  const kinds = Object.keys(edits);
+  if (c % 12 === 11) workloads.sections(r, target);                          // section changes: the O(n) path
+  else if (c % 12 === 10) { workloads.moves(r, target); workloads.deletesInserts(r, target); } // many items
+  else for (let e = r.int(1, 4); e > 0; e--) edits[c % 4 === 3 ? r.pick(kinds) : kinds[c % 4]](target);
+  const total = source.reduce((n, s) => n + s.items.length, 0);
+  const asp = aspects(r, total).map((a) => (Number.isFinite(a) && a > 0 ? a : 1));
+  const aspectOf = new Map();
+  source.flatMap((s) => s.items).forEach((it, k) => aspectOf.set(it.id, asp[k]));
+  const config = layoutConfig(r, c % 4);
+  const width = config[3];
+  const h = call(Op.controllerCreate, [...encodeSnapshot(source), ...asp, ...config, width, 700, 0, 1, 0])[1];
+  const withPlaceholders = c % 8 === 7;
+  if (withPlaceholders) {
+    // An external drop of two URLs leaves two placeholders in the arrangement.
+    call(Op.controllerEvent, [h, 7, width / 2, 100, 1, 2, 2, 2]);
+    call(Op.controllerEvent, [h, 8, width / 2, 120, 0, 1.1]);
+    call(Op.controllerEvent, [h, 10, width / 2, 120, 1.2]);
+    for (let k = 0; k < 30; k++) call(Op.controllerTick, [h, 1.2 + k / 60]);
+  }
+  const diff = call(Op.diff, [...encodeSnapshot(source), ...encodeSnapshot(target)]);
+  const [stages] = readStages(diff, 1);
+  const fresh = [];
+  for (const s of target) for (const it of s.items) if (!aspectOf.has(it.id)) { aspectOf.set(it.id, r.range(0.3, 3)); fresh.push(it.id, aspectOf.get(it.id)); }
+  const first = stages[0];
+  const sources = first ? [...first.itemDeletes, ...first.itemMoves.map((m) => m.from)].map(([s, i]) => source[s].items[i].id) : [];
+  const live = [h, ...diff.slice(1), fresh.length / 2, ...fresh, sources.length, ...sources];
+  const answer = call(Op.controllerLiveChanges, live);
+  if (answer[0] !== 0) throw new Error(`live change ${c} refused: ${answer[0]}`);
+  const itemsOnly = stages.every((st) => !st.sectionDeletes.length && !st.sectionInserts.length && !st.sectionMoves.length);
+  const named = stages.reduce((n, st) => n + st.itemDeletes.length + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length, 0);
+  if (itemsOnly && !withPlaceholders && named <= 32) liveIncremental++; else liveWhole++;
+  if (!readEffects(answer).some((e) => e.type === 'commit' && e.kind === 'liveUpdate')) throw new Error(`live change ${c}: no liveUpdate commit`);
+  const expected = [0, ...encodeSnapshot(target)];
+  const model = call(Op.controllerSnapshot, [h]);
+  if (model.length !== expected.length || model.some((v, k) => v !== expected[k])) throw new Error(`live change ${c}: the model is not the target`);
+  if (!withPlaceholders) {
+    const ref = call(Op.controllerCreate, [...encodeSnapshot(target), ...target.flatMap((s) => s.items.map((it) => aspectOf.get(it.id))), ...config, width, 700, 0, 1, 0])[1];
+    const mine = call(Op.controllerRender, [h, 0, 0, width, 1e7]), theirs = call(Op.controllerRender, [ref, 0, 0, width, 1e7]);
+    if (mine.length !== theirs.length || mine.some((v, k) => !Object.is(v, theirs[k]))) throw new Error(`live change ${c}: frames differ from a fresh layout of the target`);
+    call(Op.controllerDestroy, [ref]);
+  }
+  // Op 71: the target's counts and a few items at their places match; a wrong version does not.
+  const counts = target.map((s) => s.items.length);
+  const placed = [];
+  target.forEach((s, si) => s.items.forEach((it, i) => { if (r.next() < 0.1) placed.push(it.id, si, i, it.version); }));
+  const gone = source.flatMap((s) => s.items).filter((it) => !target.some((t) => t.items.some((x) => x.id === it.id))).map((it) => it.id);
+  if (call(Op.controllerModelMatches, [h, counts.length, ...counts, placed.length / 4, ...placed, gone.length, ...gone])[1] !== 1) throw new Error(`live change ${c}: model does not match`);
+  if (placed.length && call(Op.controllerModelMatches, [h, counts.length, ...counts, 1, placed[0], placed[1], placed[2], placed[3] + 1, 0])[1] !== 0) throw new Error(`live change ${c}: a wrong version matched`);
+  // Op 72: model items by section id and index.
+  const queries = target.flatMap((s) => [[s.id, 0], [s.id, s.items.length - 1], [s.id, s.items.length]]);
+  const ids = call(Op.controllerModelItems, [h, queries.length, ...queries.flat()]);
+  queries.forEach(([sid, i], k) => {
+    const want = target.find((s) => s.id === sid).items[i]?.id ?? -1;
+    if (ids[1 + k] !== want) throw new Error(`live change ${c}: item ${i} of section ${sid} is ${ids[1 + k]}, not ${want}`);
+  });
+  // The same change again no longer applies: its sources moved on, or its inserted ids exist.
+  if (sources.length || (first && first.itemInserts.length)) {
+    const again = call(Op.controllerLiveChanges, live);
+    if (again[0] !== -7) throw new Error(`live change ${c}: a stale change was not refused (${again[0]})`);
+    const still = call(Op.controllerSnapshot, [h]);
+    if (still.some((v, k) => v !== expected[k])) throw new Error(`live change ${c}: a refused change changed the model`);
+    liveRefused++;
+  }
+  call(Op.controllerDestroy, [h]);
+}
+if (liveIncremental < 20 || liveWhole < 5) throw new Error(`live changes: ${liveIncremental} incremental, ${liveWhole} whole — both paths must be exercised`);
+
 // The seeds' whole scenario (SeedReplay.run(): swap, reorder with auto-scroll and a wheel
 // turn, multi-drag, placeholders, trash, gap cells, keyboard, copy, undo/redo, live update,
 // paste) once more as one call: its digests must match too.
@@ -263,4 +351,4 @@ for (let i = 0; i < calls.length; i++) {
 }
 if (at !== native.length) { console.error('native answered more calls than were made'); process.exit(1); }
 console.log(`commits in the replayed sessions: ${JSON.stringify(commits)}; wheel scrolls: ${wheelScrolls}`);
-console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions with wheel turns and pastes; the seed scenario's digests)`);
+console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions with wheel turns and pastes; the seed scenario's digests; ${liveIncremental} incremental and ${liveWhole} whole live changes, ${liveRefused} stale ones refused)`);

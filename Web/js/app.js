@@ -14,6 +14,7 @@ const $ = (id) => document.getElementById(id);
 export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
+  followed: { inPlace: 0, whole: 0 }, // server changes the engine followed in place / by a whole reload
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
@@ -219,13 +220,37 @@ export const app = {
     option.textContent = `${g.name} (${g.itemCount})`;
   },
 
-  /// Makes the engine show the server's arrangement (after any server change).
+  /// Makes the engine show the server's whole arrangement (a reload, or a change it could
+  /// not follow). O(n): the usual way is `follow`.
   reconcile() {
+    this.followed.whole++;
     this.showName();
-    this.controller.titles(this.model);
     this.controller.liveSnapshot(this.model);
-    for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);
+    this.controller.allTitles(this.model);
+    this.forgetLocalItems();
     this.view.render();
+  },
+
+  /// Makes the engine follow server changes the model just applied (`GalleryModel.apply`'s
+  /// answer), where they are. While our own batches are on their way the engine already
+  /// shows them: it is asked whether it shows this change (our batch coming back); with
+  /// nothing on its way it applies the change. Anything else — a change it refuses, another
+  /// window's change meeting ours, section changes — reloads the whole arrangement.
+  follow(applied) {
+    const c = this.controller;
+    this.showName();
+    c.sendTitles(applied.items, applied.sections);
+    const ours = this.drag?.inFlight() > 0;
+    const shown = !applied.stages.length
+      || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);
+    if (shown) this.followed.inPlace++;
+    else { this.followed.whole++; c.liveSnapshot(this.model); }
+    this.forgetLocalItems();
+    this.view.render();
+  },
+
+  forgetLocalItems() {
+    for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);
   },
 
   async trashedIDs() {
@@ -362,26 +387,27 @@ export const app = {
     }
   },
 
-  /// Server changes into the page's copy of the gallery only (the engine follows in reconcile).
-  applyServerChanges(changes) {
-    if (!changes || changes.toVersion == null) return true;
-    return this.model.apply(changes);
-  },
-
+  /// Server changes (an answer to our batch, the live stream) into the page's copy of the
+  /// gallery and the engine; a change that does not follow our version catches up.
   applyChanges(changes) {
-    if (!this.applyServerChanges(changes)) { this.catchUp(); return; }
-    this.reconcile();
+    if (!changes || changes.toVersion == null) return;
+    const applied = this.model.apply(changes);
+    if (!applied) { this.catchUp(); return; }
+    if (applied.skipped) return;
+    this.follow(applied);
     this.detail.refresh();
   },
 
   async catchUp() {
     try {
       const answer = await api.changesSince(this.model.id, this.model.version);
-      if (!(answer.changes && this.model.apply(answer.changes))) {
+      const applied = answer.changes ? this.model.apply(answer.changes) : false;
+      if (applied && !applied.skipped) this.follow(applied);
+      else if (!applied) {
         if (answer.snapshot) this.model.load(answer.snapshot);
         else this.model.loadColumns(await api.columns(this.model.id));
+        this.reconcile();
       }
-      this.reconcile();
       this.refreshTrash();
     } catch (e) {
       this.toast(`Could not catch up: ${e.message}`);

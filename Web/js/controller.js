@@ -2,9 +2,78 @@
 // page feeds it events and draws what it answers. Calls answer decoded effects.
 import { Op, Kind } from './engine.js';
 import { readEffects, readRender } from './effects.js';
+import { GalleryModel } from './gallery.js';
 
 export const Snap = Object.freeze({ none: 0, paging: 1, viewAligned: 4 });
 const LAYOUT = { header: 44, inset: 8, spacing: 6 };
+const TITLE_CHUNK = 1000; // titles per idle slice at most
+
+/// Titles for one Op.controllerTitles call; only new or renamed ones are sent.
+class TitleBatch {
+  constructor(controller) { this.c = controller; this.input = [controller.handle, 0]; this.count = 0; }
+  put(kind, id, title = '') {
+    const key = kind ? -1 - id : id;
+    if (this.c.titled.get(key) === title) return;
+    this.c.titled.set(key, title);
+    const b = utf8.encode(title);
+    this.input.push(kind, id, b.length);
+    for (const x of b) this.input.push(x);
+    this.count++;
+  }
+  send() {
+    if (!this.count) return;
+    this.input[1] = this.count;
+    this.c.engine.call(Op.controllerTitles, this.input);
+  }
+}
+const utf8 = new TextEncoder();
+const idle = (f) => (window.requestIdleCallback ?? ((g) => setTimeout(() => g({ timeRemaining: () => 8 }), 50)))(f);
+
+/// V8 first runs wasm as baseline (Liftoff) code and optimises a function once it has run
+/// enough: the first drag would run the drag paths cold — 2–5 ms more engine time in the
+/// first frames of a drag in a 100k waterfall (BENCHMARKS.md). A small throwaway drag per
+/// layout kind on a separate 180-item controller, in idle slices after the first gallery
+/// loads, gets those paths optimised before a person drags. Once per page.
+let warmed = false;
+function warmUp(engine) {
+  if (warmed) return;
+  warmed = true;
+  const kinds = [Kind.grid, Kind.waterfall, Kind.justified];
+  let k = 0, h = -1, f = 0, t = 1;
+  const step = (deadline) => {
+    while (k < kinds.length && deadline.timeRemaining() > 2) {
+      if (h < 0) {
+        const kind = kinds[k], snap = [3];
+        for (let s = 0, id = 1; s < 3; s++) {
+          snap.push(10 + s, 60);
+          for (let i = 0; i < 60; i++) snap.push(id++);
+          for (let i = 0; i < 60; i++) snap.push(0);
+        }
+        const aspects = Array.from({ length: 180 }, (_, i) => 0.4 + (i % 9) / 4);
+        const a = engine.call(Op.controllerCreate, [...snap, ...aspects, kind, kind === Kind.justified ? 120 : 4,
+          kind === Kind.grid ? 1 : 0, 600, 40, 8, 8, 8, 8, 4, 4, 0, 0.5, 600, 400, 0, 0, 0]);
+        if (a[0] !== 0) return;
+        h = a[1];
+        f = 0;
+      }
+      for (let n = 0; n < 12 && f < 240; n++, f++) {
+        t += 1 / 60;
+        if (f % 120 === 0) engine.callView(Op.controllerEvent, [h, 1, 1, 60, 60, t, 0, 0]);
+        engine.callView(Op.controllerEvent, [h, 2, 1, 20 + (f * 37) % 560, 20 + (f * 23) % 360, t, 0, 0]);
+        engine.callView(Op.controllerTick, [h, t]);
+        engine.callView(Op.controllerRender, [h, 0, (f * 97) % 2000, 600, 400]);
+        if (f % 10 === 0) engine.callView(Op.controllerEvent, [h, 6, 0, (f * 131) % 3000, t]);
+        if (f % 120 === 119) {
+          engine.callView(Op.controllerEvent, [h, 3, 1, 300, 200, t, 0, 0]);
+          for (let q = 0; q < 40; q++) engine.callView(Op.controllerTick, [h, (t += 1 / 60)]);
+        }
+      }
+      if (f >= 240) { engine.call(Op.controllerDestroy, [h]); h = -1; k++; }
+    }
+    if (k < kinds.length) idle(step);
+  };
+  idle(step);
+}
 
 export class Controller {
   constructor(engine) {
@@ -56,30 +125,50 @@ export class Controller {
     if (answer[0] !== 0) throw new Error(`engine refused the gallery (status ${answer[0]})`);
     this.handle = answer[1];
     this.titled = new Map();
-    // Titles only serve announcements: send them when the page is idle, not before the first frame.
-    const handle = this.handle;
-    (window.requestIdleCallback ?? setTimeout)(() => { if (this.handle === handle) this.titles(model); });
+    this.allTitles(model);
+    warmUp(this.engine);
   }
 
-  /// Titles for the screen-reader announcements; only new or renamed ones are sent.
-  titles(model) {
-    const input = [this.handle, 0];
-    const enc = new TextEncoder();
-    let n = 0;
-    const put = (kind, id, title) => {
-      const key = kind ? -1 - id : id;
-      if (this.titled.get(key) === title) return;
-      this.titled.set(key, title);
-      const b = enc.encode(title);
-      input.push(kind, id, b.length, ...b);
-      n++;
+  /// Titles only serve announcements (B3): every title of `model` goes to the engine in
+  /// small chunks while the page is idle, never more than a few milliseconds per frame.
+  /// Titles already sent are skipped; keyboard use sends the visible ones first
+  /// (`ensureTitles`), changes send theirs at once (`sendTitles`).
+  allTitles(model) {
+    const handle = this.handle;
+    const queue = (this._titleQueue = { model, section: 0, item: -1 });
+    const step = (deadline) => {
+      if (this.handle !== handle || this._titleQueue !== queue) return;
+      const batch = new TitleBatch(this);
+      const sections = queue.model.sections;
+      let steps = 0;
+      while (queue.section < sections.length) {
+        const s = sections[queue.section];
+        if (queue.item < 0) batch.put(1, s.id, s.title);
+        else if (queue.item < s.items.length) batch.put(0, s.items[queue.item].id, s.items[queue.item].title);
+        else { queue.section++; queue.item = -1; continue; }
+        queue.item++;
+        if ((++steps & 31) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
+      }
+      batch.send();
+      if (queue.section < sections.length) idle(step);
+      else this._titleQueue = null;
     };
-    for (const s of model.sections) {
-      put(1, s.id, s.title);
-      for (const it of s.items) put(0, it.id, it.title);
-    }
-    input[1] = n;
-    if (n) this.engine.call(Op.controllerTitles, input);
+    idle(step);
+  }
+
+  /// Titles of changed items and sections (a change from the server), at once.
+  sendTitles(items = [], sections = []) {
+    const batch = new TitleBatch(this);
+    for (const s of sections) batch.put(1, s.id, s.title);
+    for (const it of items) batch.put(0, it.id, it.title);
+    batch.send();
+  }
+
+  /// Titles of these items (say, the visible ones before a key press) if not sent yet.
+  ensureTitles(items) {
+    const batch = new TitleBatch(this);
+    for (const it of items) if (it) batch.put(0, it.id, it.title);
+    batch.send();
   }
 
   configure() {
@@ -96,12 +185,43 @@ export class Controller {
     return a[0] === 0 ? a[2] : null;
   }
 
-  /// The server's arrangement (after our batch, another window's, or a catch-up).
+  /// The server's whole arrangement (a reload, or a change the engine could not follow). O(n).
   liveSnapshot(model) {
     const aspects = [];
     let n = 0;
     for (const s of model.sections) for (const it of s.items) { aspects.push(it.id, it.aspect || 1); n++; }
     return readEffects(this.engine.call(Op.controllerLiveSnapshot, [this.handle, ...model.encode(), n, ...aspects]));
+  }
+
+  /// The server's changes as `GalleryModel.apply` answered them, applied where they are
+  /// (Op.controllerLiveChanges). Answers the effects, or null when the engine refused them
+  /// (it does not hold the arrangement they start from): then `liveSnapshot`.
+  liveChanges(applied) {
+    const input = [this.handle, ...GalleryModel.encodeStages(applied.stages), applied.items.length];
+    for (const it of applied.items) input.push(it.id, it.aspect || 1);
+    input.push(applied.sources.length, ...applied.sources);
+    const a = this.engine.call(Op.controllerLiveChanges, input);
+    return a[0] === 0 ? readEffects(a) : null;
+  }
+
+  /// Whether the engine's model already is what `check` describes ({counts, placed: [id,
+  /// section, item, version], absent}) — after our own batch comes back. O(k).
+  modelMatches(check) {
+    const input = [this.handle, check.counts.length, ...check.counts, check.placed.length];
+    for (const p of check.placed) input.push(...p);
+    input.push(check.absent.length, ...check.absent);
+    const a = this.engine.call(Op.controllerModelMatches, input);
+    return a[0] === 0 && a[1] === 1;
+  }
+
+  /// The model's item ids at [section id, index] places (undefined: none). O(queries).
+  modelItems(queries) {
+    if (!queries.length) return [];
+    const input = [this.handle, queries.length];
+    for (const [section, index] of queries) input.push(section, index);
+    const a = this.engine.call(Op.controllerModelItems, input);
+    if (a[0] !== 0) return queries.map(() => undefined);
+    return Array.from(a.subarray(1), (id) => (id < 0 ? undefined : id));
   }
 
   event(type, fields) { return readEffects(this.engine.call(Op.controllerEvent, [this.handle, type, ...fields])); }

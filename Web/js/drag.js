@@ -28,6 +28,7 @@ export function installDrag(app) {
     gathering: false,    // adding the selection to a drag that began
     pendingDrop: null,   // data read from an external drop, by drop item index
     queue: Promise.resolve(),
+    inFlight: 0,         // commits sent (or queued) whose server answer is not applied yet
   };
 
   const point = (e) => {
@@ -87,18 +88,38 @@ export function installDrag(app) {
       });
     }
     if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') app.updateHistoryButtons?.();
-    const arrangement = c.snapshot();
+    if (e.kind === 'liveUpdate') return;
+    // Blocks are placed by their neighbours in the engine's arrangement as it is now: the
+    // item before each inserted placement (not the whole arrangement: O(k)).
+    const before = c.modelItems(e.inserted.filter((p) => p.index > 0).map((p) => [p.section, p.index - 1]));
+    const neighbours = new Map();
+    e.inserted.filter((p) => p.index > 0).forEach((p, k) => neighbours.set(`${p.section}:${p.index - 1}`, before[k]));
+    const arrangement = (section, index) => neighbours.get(`${section}:${index}`);
+    // Until its answer is applied the engine shows this change and the server does not:
+    // app.follow must not apply server changes on top of it.
+    state.inFlight++;
     state.queue = state.queue.then(async () => {
-      const trashed = new Set((await app.trashedIDs()) ?? []);
-      const ops = operationsFor(e, arrangement, (id) => app.model.items.has(id) && !trashed.has(id), (id) => trashed.has(id));
-      if (!ops.length) return;
       try {
-        await app.commit(ops);
-      } catch {
-        // app.commit told the user and caught up; the engine follows the server again.
+        const trashed = new Set((await app.trashedIDs()) ?? []);
+        const ops = operationsFor(e, arrangement, (id) => app.model.items.has(id) && !trashed.has(id), (id) => trashed.has(id));
+        if (!ops.length) return;
+        try {
+          await app.commit(ops);
+        } catch {
+          // app.commit told the user and caught up; the engine shows the server's arrangement again.
+          app.reconcile();
+        }
+      } finally {
+        state.inFlight--;
       }
-      app.reconcile();
     });
+  }
+
+  /// Before a key drives the engine, the titles it may announce: the visible items' and sections'.
+  function ensureVisibleTitles() {
+    const cells = view.last?.cells ?? [];
+    c.ensureTitles(cells.filter((x) => x.kind === 'item').map((x) => app.model.items.get(x.id)));
+    c.sendTitles([], [...new Set(cells.map((x) => x.section))].map((s) => app.model.sections[s]).filter(Boolean));
   }
 
   // One frame loop while the engine is not idle. The effects of a tick go through run(),
@@ -268,6 +289,7 @@ export function installDrag(app) {
     if (key === undefined) return;
     if (key === KEYS.Tab && view.last?.phase === 'idle' && !e.shiftKey) return; // leave the grid
     e.preventDefault();
+    ensureVisibleTitles();
     run(c.event(5, [key, mods(e), e.timeStamp / 1000]));
   });
   function firstVisible() { return view.last?.cells.find((x) => x.kind === 'item')?.id ?? -1; }
@@ -305,6 +327,7 @@ export function installDrag(app) {
   return {
     run,
     registerTargets,
+    inFlight: () => state.inFlight,
     setMode(mode) { c.mode = mode === 'swap' ? 1 : 0; c.configure(); },
     setSnapping(name) { c.snapping = { none: 0, paging: 1, viewAligned: 4 }[name] ?? 0; c.configure(); if (c.snapping) snap(); },
     undo() { run(c.history(false)); scroller.focus(); },

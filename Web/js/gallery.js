@@ -1,8 +1,11 @@
 // The page's copy of one gallery: sections of item JSON at a version. Staged changes from
-// the server (answers to our batches, the live stream, catch-up diffs) are applied by the
-// engine (Op.snapshotApply), which validates every stage; this module only keeps the item
-// data beside the ids the engine orders.
+// the server (answers to our batches, the live stream, catch-up diffs) are applied here
+// where they touch (item changes) or by the engine (Op.snapshotApply, section changes);
+// this module keeps the item data beside the ids the engine orders.
 import { Op } from './engine.js';
+
+const SPLICE_LIMIT = 32; // items per section edited by splice; past it one pass rebuilds the section
+const CHECK_LIMIT = 32;  // items the engine is asked about after our own batch
 
 export class GalleryModel {
   constructor(engine) {
@@ -89,15 +92,120 @@ export class GalleryModel {
   }
 
   /// Applies a ChangesJSON ({fromVersion, toVersion, stages, items, sections}). Returns false
-  /// when it does not follow our version or the engine refuses a stage: the caller reloads.
+  /// when it does not follow our version or a stage does not apply: the caller reloads.
+  /// Otherwise what the engine needs to follow (`app.follow`): {skipped} when we had it
+  /// already (our own batch, seen on the live stream first), else {stages, items, sections,
+  /// sources, check}. Stages of item changes are applied here, touching only the sections
+  /// they name (a splice per item in a big section, a rebuild past SPLICE_LIMIT items);
+  /// stages that change sections go through the engine (Op.snapshotApply, O(n)).
   apply(changes) {
-    if (changes.toVersion <= this.version) return true; // already have it (our own batch)
+    if (changes.toVersion <= this.version) return { skipped: true }; // already have it (our own batch)
     if (changes.fromVersion !== this.version) return false;
+    const stages = changes.stages ?? [];
+    const fresh = new Map();
+    for (const it of changes.items ?? []) fresh.set(it.id, it);
+    const itemsOnly = stages.every((st) => !st.sectionDeletes.length && !st.sectionInserts.length && !st.sectionMoves.length);
+    const result = itemsOnly ? this._applyItemStages(stages, fresh) : this._applyWhole(stages, fresh);
+    if (!result) return false;
     for (const it of changes.items ?? []) this.items.set(it.id, it);
-    for (const s of changes.sections ?? []) this.titles.set(s.id, s.title);
+    this.sections = result.sections;
+    for (const s of changes.sections ?? []) {
+      this.titles.set(s.id, s.title);
+      const k = this.sections.findIndex((x) => x.id === s.id);
+      if (k >= 0 && this.sections[k].title !== s.title) this.sections[k] = { ...this.sections[k], title: s.title };
+    }
     if (changes.name != null) this.name = changes.name; // a rename in another window
-    const answer = this.engine.call(Op.snapshotApply, [...this.encode(), ...GalleryModel.encodeStages(changes.stages)]);
-    if (answer[0] !== 0) return false;
+    this.version = changes.toVersion;
+    return { stages, items: changes.items ?? [], sections: changes.sections ?? [], sources: result.sources, check: result.check ?? null };
+  }
+
+  /// Item-only stages on copies of the touched sections (the model stays as it was when one
+  /// does not apply). UIKit's order: reloads and leaving items by old index paths, then
+  /// inserts and moves by new ones, in ascending order; counts must match.
+  _applyItemStages(stages, fresh) {
+    const sections = this.sections.slice();
+    const sources = [];
+    let check = null;
+    for (const st of stages) {
+      const n = sections.length;
+      if (st.itemCountsAfter.length !== n) return null;
+      const copied = new Set();
+      const own = (s) => {
+        if (!copied.has(s)) { sections[s] = { ...sections[s], items: sections[s].items.slice() }; copied.add(s); }
+        return sections[s].items;
+      };
+      const at = (p) => (p[0] >= 0 && p[0] < n ? sections[p[0]].items[p[1]] : undefined);
+      // Reloaded items take their new data in place (a reloaded item neither leaves nor moves).
+      const reloaded = [];
+      for (const r of st.itemReloads) {
+        const old = at(r.at);
+        if (!old) return null;
+        const item = fresh.get(old.id) ?? Object.assign(Object.create(Object.getPrototypeOf(old)), old, { version: r.version });
+        own(r.at[0])[r.at[1]] = item;
+        reloaded.push([r.at[0], item]);
+      }
+      const leaving = [...st.itemDeletes, ...st.itemMoves.map((m) => m.from)];
+      const gone = [];
+      for (const p of leaving) {
+        const item = at(p);
+        if (!item) return null;
+        if (st === stages[0]) sources.push(item.id); // the engine checks the first stage's
+        gone.push(item);
+      }
+      const moved = gone.slice(st.itemDeletes.length);
+      const arrivals = st.itemInserts.map((x) => ({ at: x.at, item: fresh.get(x.id) ?? this.items.get(x.id) }))
+        .concat(st.itemMoves.map((m, k) => ({ at: m.to, item: moved[k] })));
+      arrivals.sort((a, b) => (a.at[0] - b.at[0]) || (a.at[1] - b.at[1]));
+      const bySection = new Map();
+      for (const p of leaving) { if (!bySection.has(p[0])) bySection.set(p[0], []); bySection.get(p[0]).push(p[1]); }
+      for (const [s, list] of bySection) {
+        list.sort((a, b) => b - a);
+        for (let k = 1; k < list.length; k++) if (list[k] === list[k - 1]) return null;
+        const items = own(s);
+        if (list.length <= SPLICE_LIMIT) { for (const i of list) items.splice(i, 1); continue; }
+        const drop = new Set(list);
+        sections[s].items = items.filter((_, i) => !drop.has(i));
+      }
+      const arriving = new Map();
+      for (const a of arrivals) {
+        if (!a.item || a.at[0] < 0 || a.at[0] >= n) return null;
+        if (!arriving.has(a.at[0])) arriving.set(a.at[0], []);
+        arriving.get(a.at[0]).push(a);
+      }
+      for (const [s, list] of arriving) {
+        let items = own(s);
+        if (list.length <= SPLICE_LIMIT) {
+          for (const a of list) { if (a.at[1] > items.length) return null; items.splice(a.at[1], 0, a.item); }
+          continue;
+        }
+        // Many arrivals: one merge pass instead of a splice each.
+        const out = new Array(items.length + list.length);
+        let k = 0, j = 0;
+        for (let i = 0; i < out.length; i++) {
+          if (k < list.length && list[k].at[1] === i) out[i] = list[k++].item; else if (j < items.length) out[i] = items[j++]; else return null;
+        }
+        sections[s].items = items = out;
+      }
+      for (let s = 0; s < n; s++) if (sections[s].items.length !== st.itemCountsAfter[s]) return null;
+      // What the engine shows when it already made this change itself (our own batch):
+      // the counts, every arriving and reloaded item at its place, none of the deleted.
+      const placed = arrivals.map((a) => [a.item.id, a.at[0], a.at[1], a.item.version ?? 0]);
+      if (placed.length + reloaded.length <= CHECK_LIMIT) {
+        for (const [s, item] of reloaded) placed.push([item.id, s, sections[s].items.indexOf(item), item.version ?? 0]);
+        const arrived = new Set(arrivals.map((a) => a.item.id));
+        check = { counts: st.itemCountsAfter, placed, absent: gone.map((it) => it.id).filter((id) => !arrived.has(id)) };
+      } else {
+        check = null;
+      }
+    }
+    // A check speaks for one stage only.
+    return { sections, sources, check: stages.length === 1 ? check : null };
+  }
+
+  /// Stages that change sections: applied by the engine to an encoded copy. O(n).
+  _applyWhole(stages, fresh) {
+    const answer = this.engine.call(Op.snapshotApply, [...this.encode(), ...GalleryModel.encodeStages(stages)]);
+    if (answer[0] !== 0) return null;
     const sections = [];
     let k = 1;
     const n = answer[k++];
@@ -105,16 +213,24 @@ export class GalleryModel {
       const id = answer[k++], count = answer[k++];
       const items = [];
       for (let i = 0; i < count; i++) {
-        const item = this.items.get(answer[k + i]);
-        if (!item) return false; // the server did not send an inserted item's data
+        const item = fresh.get(answer[k + i]) ?? this.items.get(answer[k + i]);
+        if (!item) return null; // the server did not send an inserted item's data
         items.push(item);
       }
       k += 2 * count;
       sections.push({ id, title: this.titles.get(id) ?? '', items });
     }
-    this.sections = sections;
-    this.version = changes.toVersion;
-    return true;
+    // The ids at the first stage's deletes and move sources: the engine checks them.
+    const sources = [];
+    const first = stages[0];
+    if (first) {
+      for (const p of [...first.itemDeletes, ...first.itemMoves.map((m) => m.from)]) {
+        const item = this.sections[p[0]]?.items[p[1]];
+        if (!item) return null;
+        sources.push(item.id);
+      }
+    }
+    return { sections, sources, check: null };
   }
 
   indexPathOf(id) {

@@ -17,12 +17,13 @@ function blocks(placements) {
 /// Where a block goes: after the item before it in the engine's arrangement, else first
 /// in its section.
 function anchor(arrangement, block) {
-  const section = arrangement.find((s) => s.id === block.section);
-  const before = block.index > 0 ? section?.items[block.index - 1] : undefined;
+  const before = block.index > 0 ? arrangement(block.section, block.index - 1) : undefined;
   return before !== undefined ? { after: before } : { section: block.section, index: 0 };
 }
 
 /// The server operations for one engine commit effect; [] when the server has nothing to do.
+/// `arrangement(sectionId, index)` answers the id of the engine's model item there (at the
+/// commit), at least before every inserted placement.
 export function operationsFor(commit, arrangement, known, trashed) {
   switch (commit.kind) {
     case 'move':
