@@ -24,6 +24,7 @@ public struct GalleryServer: Sendable {
             let g = try await SampleGallery.create(in: store, maxPixels: configuration.maxPixels)
             logger.info("created the sample gallery", metadata: ["gallery": "\(g.id)", "items": "\(g.itemCount)"])
         }
+        Task.detached(priority: .background) { [columnsCache, store] in await columnsCache.prewarm(store: store) }
     }
 
     public func router() -> Router<BasicRequestContext> {

@@ -149,4 +149,16 @@ import GalleryCore
             try Self.expectSame(body, try await client.snapshot(g))
         }
     }
+
+    @Test func aStartingServerPreparesTheBodiesOfItsGalleries() async throws {
+        let server = try await makeServer { $0.createSampleGallery = true }
+        let g = try #require(try await server.store.listGalleries().first)
+        var cached: ByteBuffer?
+        for _ in 0..<50 where cached == nil {
+            try await Task.sleep(for: .milliseconds(100))
+            cached = server.columnsCache.body(gallery: g.id, version: g.version, name: g.name)
+        }
+        // No request was made: the start built it.
+        try Self.expectSame(try #require(cached), try await server.store.snapshot(g.id))
+    }
 }

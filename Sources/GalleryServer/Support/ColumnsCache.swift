@@ -48,6 +48,16 @@ final class ColumnsCache: Sendable {
         return (body, columns.gallery.version, columns.gallery.name)
     }
 
+    /// At start: the bodies of the most active galleries (highest versions), built in the
+    /// background, so the first page load after a start does not pay the read either.
+    func prewarm(store: GalleryStore) async {
+        guard let galleries = try? await store.listGalleries() else { return }
+        for g in galleries.sorted(by: { $0.version > $1.version }).prefix(capacity) {
+            if Task.isCancelled { return }
+            _ = try? await build(gallery: g.id, store: store)
+        }
+    }
+
     /// Follows the gallery's live stream; after each burst of changes, once quiet, rebuilds.
     private func watch(gallery: Int64, since version: Int64, store: GalleryStore) {
         let quiet = self.quiet
