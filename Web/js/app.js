@@ -14,6 +14,7 @@ const $ = (id) => document.getElementById(id);
 export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
+  _loading: new Set(),   // external drops on their way to the server: {placeholder, data}
   followed: { inPlace: 0, whole: 0 }, // server changes the engine followed in place / by a whole reload
   async start() {
     const theme = localStorage.getItem('theme');
@@ -276,6 +277,8 @@ export const app = {
     // after the remaining placeholders when the live stream brought it first).
     const to = previous?.created != null && this.model.items.has(previous.created)
       ? { after: previous.created } : this.placeholderDestination(placeholder);
+    const loading = { placeholder, data };
+    this._loading.add(loading);
     try {
       let answer;
       if (data.file) {
@@ -294,6 +297,7 @@ export const app = {
       // the version): the answer's pending item must not overwrite it.
       const known = this.model.items.get(item.id);
       if (!known || (known.version ?? 0) < (item.version ?? 0)) this.model.items.set(item.id, item);
+      if (data.claimed) return; // the live stream brought it first and it took over (claimDropped)
       // The item now exists on the server; put it where the placeholder is now. Not for the
       // later items of a drop: the server put each right after the one before, while the
       // engine may hold that one after this placeholder (when the live stream brought it
@@ -304,8 +308,33 @@ export const app = {
     } catch (e) {
       this.view.progress.delete(placeholder);
       this.toast(e.status === 413 ? 'That file is too large.' : `Could not add it: ${e.message}`);
-      this.drag.run(c.deletePlaceholder(placeholder));
+      if (!data.claimed) this.drag.run(c.deletePlaceholder(placeholder));
       this.reconcile();
+    } finally {
+      this._loading.delete(loading);
+    }
+  },
+
+  /// Our own dropped item may come on the live stream before the server's answer to the
+  /// drop: it takes over from its placeholder at once, so one spinner shows, not two. A URL
+  /// drop is known by its source URL, an upload by its file name (pending, no source URL).
+  claimDropped(items) {
+    if (!this._loading.size || !items?.length) return;
+    for (const item of items) {
+      if (this.model.items.has(item.id)) continue; // not new to us
+      for (const loading of this._loading) {
+        const { data } = loading;
+        if (data.claimed || data.created != null) continue;
+        const same = data.url
+          ? item.sourceURL === data.url || item.sourceURL === URL.parse?.(data.url)?.href
+          : !item.sourceURL && item.title === data.file?.name;
+        if (!same) continue;
+        data.claimed = true;
+        data.created = item.id;
+        this.view.progress.delete(loading.placeholder);
+        this.drag.run(this.controller.deletePlaceholder(loading.placeholder));
+        break;
+      }
     }
   },
 
@@ -391,6 +420,7 @@ export const app = {
   /// gallery and the engine; a change that does not follow our version catches up.
   applyChanges(changes) {
     if (!changes || changes.toVersion == null) return;
+    this.claimDropped(changes.items);
     const applied = this.model.apply(changes);
     if (!applied) { this.catchUp(); return; }
     if (applied.skipped) return;
