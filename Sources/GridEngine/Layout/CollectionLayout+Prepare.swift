@@ -123,14 +123,7 @@ extension CollectionLayout {
                 for c in 0..<columns { next[c] = m.itemsTop; bottoms[c] = m.itemsTop; end[e + c] = 0 }
                 for i in 0..<n {
                     let g = base + i
-                    var c = 0
-                    var best = next[0]
-                    for j in 1..<columns {
-                        let v = next[j]
-                        let shorter = v < best
-                        best = shorter ? v : best
-                        c = shorter ? j : c
-                    }
+                    let (c, best) = _shortestColumn(next, columns)
                     let hi = m.cellWidth / _sanitizedAspect(a[g])
                     x[g] = m.left + Double(c) * step
                     y[g] = best
@@ -316,16 +309,7 @@ extension CollectionLayout {
         _column.withUnsafeMutableBufferPointer { col in
             for i in from..<n {
                 let g = base + i
-                var c = 0
-                var best = next[0]
-                // Strict < keeps ties on the leftmost column. Written as selects: which
-                // column is shortest is unpredictable, and branches on it mispredict.
-                for j in 1..<columns {
-                    let v = next[j]
-                    let shorter = v < best
-                    best = shorter ? v : best
-                    c = shorter ? j : c
-                }
+                let (c, best) = _shortestColumn(next, columns)
                 let hi = m.cellWidth / _sanitizedAspect(a[g])
                 x[g] = m.left + Double(c) * step
                 y[g] = best
@@ -454,4 +438,20 @@ extension CollectionLayout {
 
 @inlinable func _resizeInt32(_ a: inout [Int32], _ n: Int) {
     if a.count > n { a.removeLast(a.count - n) } else if a.count < n { a.append(contentsOf: repeatElement(0, count: n - a.count)) }
+}
+
+/// The waterfall's next column: the shortest of `count` column tops, ties on the leftmost
+/// (strict <). Written as selects: which column is shortest is unpredictable, and branches
+/// on it mispredict.
+@inline(__always)
+func _shortestColumn(_ next: UnsafeMutablePointer<Double>, _ count: Int) -> (column: Int, top: Double) {
+    var c = 0
+    var best = next[0]
+    for j in 1..<count {
+        let v = next[j]
+        let shorter = v < best
+        best = shorter ? v : best
+        c = shorter ? j : c
+    }
+    return (c, best)
 }
