@@ -54,15 +54,29 @@ RECORD_EVENTS = """() => { window.__liveEvents = [];
   app.live.receive = (e) => { window.__liveEvents.push(e.type); receive(e); }; }"""
 
 
+def cut_stream(page):
+    """Records the live events the page receives from now on, then cuts its stream (as a lost
+    connection does; Chromium's offline emulation leaves an open EventSource alone, so the page
+    closes it)."""
+    page.wait_for_selector("#live-state.on")
+    page.evaluate(RECORD_EVENTS)
+    page.evaluate("app.live.close()")
+
+
+def reconnect_expecting_a_diff(page, expected):
+    """Reconnects as the page's error handler does (with the version it has) and checks that
+    it caught up to `expected` (section 0's titles) with staged changes, not a whole snapshot."""
+    page.evaluate("app.live.follow(app.model.id, app.model.version)")
+    wait_titles(page, expected, timeout=3000)
+    events = page.evaluate("window.__liveEvents")
+    assert "changes" in events and "snapshot" not in events, events
+
+
 def test_a_window_whose_stream_was_cut_catches_up_by_diff(browser, server):
     a = open_page(browser, server)
     b = open_page(browser, server)
     try:
-        b.wait_for_selector("#live-state.on")
-        b.evaluate(RECORD_EVENTS)
-        # The stream is cut (as a lost connection does; Chromium's offline emulation leaves an
-        # open EventSource alone, so the page closes it).
-        b.evaluate("app.live.close()")
+        cut_stream(b)
         before = titles(a)
         mouse_drag(a, center(a, "Apple"), center(a, "Date"))
         wait_idle(a)
@@ -73,13 +87,8 @@ def test_a_window_whose_stream_was_cut_catches_up_by_diff(browser, server):
         swapped = wait_changed(a, moved)
         b.wait_for_timeout(300)
         assert titles(b) == before  # cut off: it has seen nothing
-        # It reconnects as its error handler does: with the version it has.
-        b.evaluate("app.live.follow(app.model.id, app.model.version)")
-        wait_titles(b, swapped[0], timeout=3000)
+        reconnect_expecting_a_diff(b, swapped[0])
         b.wait_for_selector("#live-state.on")
-        # It caught up from its version with the staged changes, not a whole snapshot.
-        events = b.evaluate("window.__liveEvents")
-        assert "changes" in events and "snapshot" not in events, events
         wait_images(b)
         shot(b, "live-caught-up")
     finally:
@@ -91,9 +100,7 @@ def test_a_window_that_reconnects_after_a_server_restart_catches_up_by_diff(brow
     a = open_page(browser, server)
     b = open_page(browser, server)
     try:
-        b.wait_for_selector("#live-state.on")
-        b.evaluate(RECORD_EVENTS)
-        b.evaluate("app.live.close()")
+        cut_stream(b)
         before = titles(a)
         mouse_drag(a, center(a, "Apple"), center(a, "Date"))
         wait_idle(a)
@@ -102,10 +109,7 @@ def test_a_window_that_reconnects_after_a_server_restart_catches_up_by_diff(brow
         # The server restarts (its catch-up window is rebuilt from SQLite), then the cut-off
         # window comes back with the version it has.
         server.restart()
-        b.evaluate("app.live.follow(app.model.id, app.model.version)")
-        wait_titles(b, moved[0], timeout=3000)
-        events = b.evaluate("window.__liveEvents")
-        assert "changes" in events and "snapshot" not in events, events
+        reconnect_expecting_a_diff(b, moved[0])
         assert b.evaluate("app.model.version") > page_version
     finally:
         a.context.close()
