@@ -40,22 +40,6 @@ public struct SnapshotColumns: Sendable, Equatable {
 
     public var count: Int { ids.count }
 
-    /// The same gallery as nested objects: what `GET /api/galleries/:id` answers.
-    public var snapshot: GallerySnapshotJSON {
-        var k = 0
-        return GallerySnapshotJSON(gallery: gallery, version: gallery.version, sections: sections.map { s in
-            let items = (k ..< k + s.count).map { i in
-                let hash = hashIndex[i] >= 0 ? hashes[Int(hashIndex[i])] : nil
-                return ItemJSON(id: ids[i], sectionId: s.id, title: titles[i], sourceURL: sourceURLs[ids[i]], fileHash: hash,
-                                width: widths[i] > 0 ? Int(widths[i]) : nil, height: heights[i] > 0 ? Int(heights[i]) : nil,
-                                aspect: aspects[i], state: states[i], reason: reasons[ids[i]], version: contentVersions[i],
-                                thumbnails: states[i] == .ready ? hash.map(Thumbnails.init(hash:)) : nil, trashed: false)
-            }
-            k += s.count
-            return SectionJSON(id: s.id, title: s.title, items: items)
-        })
-    }
-
     /// The JSON text described above, as UTF-8 bytes.
     public func json() -> [UInt8] {
         var w = JSONWriter()
