@@ -3,13 +3,16 @@ import Foundation
 import Logging
 import GalleryServer
 import GalleryStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "The drag-and-drop image gallery server.",
-        subcommands: [Serve.self, Export.self, Import.self],
+        subcommands: [Serve.self, Export.self, Import.self, User.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -34,6 +37,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Largest image in megapixels (decompression-bomb guard).") var maxMegapixels: Int = 100
     @Flag(name: .long, help: "Do not create the sample gallery on first start.") var noSample = false
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
+    @Option(name: .long, help: "The address people use, e.g. https://photos.example.org behind a proxy: accepted as Host and Origin; https makes the session cookie Secure.")
+    var publicUrl: String?
 
     func run() async throws {
         var logger = Logger(label: "gallery")
@@ -50,8 +55,18 @@ struct Serve: AsyncParsableCommand {
         config.fetchTimeout = .seconds(fetchTimeout)
         config.maxPixels = maxMegapixels * 1_000_000
         config.createSampleGallery = !noSample
+        if let publicUrl {
+            guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--public-url must be an http or https URL, e.g. https://photos.example.org")
+            }
+            config.publicURL = url
+        }
         let server = try await GalleryServer(configuration: config, logger: logger)
         logger.info("serving", metadata: ["address": "http://\(host):\(port)/", "data": "\(data.data)", "web": "\(web)", "wasm": "\(wasm)"])
+        if let link = try await server.setupLink() {
+            // No account yet: the first one is made from this one-time link (or `gallery user add`).
+            logger.notice("no account yet: open \(link) to create the owner account")
+        }
         // SIGINT / SIGTERM: graceful shutdown (streams closed, ingestion stopped, server drained).
         try await server.application().runService()
         logger.info("stopped")
@@ -81,5 +96,79 @@ struct Import: AsyncParsableCommand {
         let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
         let (gallery, _) = try await GalleryArchive.importArchive(at: URL(fileURLWithPath: input), store: store, name: name)
         print("imported gallery \(gallery.id) \"\(gallery.name)\" with \(gallery.itemCount) items")
+    }
+}
+
+struct User: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Manage accounts: add, list, passwd, remove (works beside a running server).",
+        subcommands: [Add.self, List.self, Passwd.self, Remove.self])
+
+    /// The password from standard input (one line), or asked for on a terminal without echo.
+    static func readPassword(_ prompt: String, fromStdin: Bool) throws -> String {
+        if fromStdin {
+            guard let line = readLine(strippingNewline: true) else { throw ValidationError("no password on standard input") }
+            return line
+        }
+        guard isatty(STDIN_FILENO) != 0, let p = getpass(prompt) else { throw ValidationError("no terminal: pass --password-stdin") }
+        return String(cString: p)
+    }
+
+    static func checked(_ password: String) throws -> String {
+        if let problem = Secrets.passwordProblem(password) { throw ValidationError(problem) }
+        return password
+    }
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an account (the first one is an admin and owns every gallery).")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Account name.") var name: String
+        @Flag(name: .long, help: "Make it an admin (manages users).") var admin = false
+        @Flag(name: .long, help: "Read the password from standard input.") var passwordStdin = false
+
+        func run() async throws {
+            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            let password = try checked(try readPassword("Password for \(name): ", fromStdin: passwordStdin))
+            let account = try await store.createAccount(name: name, passwordHash: try await Secrets.hashPassword(password), admin: admin)
+            print("added \(account.admin ? "admin" : "user") \(account.name) (id \(account.id))")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List accounts.")
+        @OptionGroup var data: DataOptions
+        func run() async throws {
+            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            for a in try await store.accounts() {
+                print("\(a.id)\t\(a.name)\t\(a.admin ? "admin" : "user")\(a.totp ? "\t2fa" : "")")
+            }
+        }
+    }
+
+    struct Passwd: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set an account's password (ends its sessions).")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Account name.") var name: String
+        @Flag(name: .long, help: "Read the password from standard input.") var passwordStdin = false
+        func run() async throws {
+            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            guard let account = try await store.account(named: name) else { throw ValidationError("no account named \(name)") }
+            let password = try checked(try readPassword("New password for \(name): ", fromStdin: passwordStdin))
+            try await store.setPassword(account: account.id, passwordHash: try await Secrets.hashPassword(password))
+            try await store.deleteSessions(account: account.id)
+            print("password of \(account.name) changed; its sessions ended")
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an account with its sessions and tokens.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Account name.") var name: String
+        func run() async throws {
+            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            guard let account = try await store.account(named: name) else { throw ValidationError("no account named \(name)") }
+            try await store.deleteAccount(account.id)
+            print("removed \(account.name)")
+        }
     }
 }

@@ -5,9 +5,11 @@ public struct GalleryInfo: Codable, Equatable, Sendable {
     public var version: Int64
     public var itemCount: Int
     public var createdAt: Double
+    /// The caller's role in the gallery, in lists (nil where the answer is not for one caller).
+    public var role: String?
 
-    public init(id: Int64, name: String, version: Int64, itemCount: Int, createdAt: Double) {
-        self.id = id; self.name = name; self.version = version; self.itemCount = itemCount; self.createdAt = createdAt
+    public init(id: Int64, name: String, version: Int64, itemCount: Int, createdAt: Double, role: String? = nil) {
+        self.id = id; self.name = name; self.version = version; self.itemCount = itemCount; self.createdAt = createdAt; self.role = role
     }
 }
 

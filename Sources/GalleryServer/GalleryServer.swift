@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import GalleryStore
+import NIOPosix
 
 /// The gallery server assembled in one place: the store, background ingestion, the JSON API
 /// under `/api`, the live streams, `/engine.wasm` and the page's static files at `/`.
@@ -13,6 +14,8 @@ public struct GalleryServer: Sendable {
     public let store: GalleryStore
     public let ingestor: Ingestor
     public let logger: Logger
+    /// Identities, roles and the end of access (B8).
+    public let access: AccessControl
     let columnsCache = ColumnsCache()
 
     public init(configuration: ServerConfiguration, logger: Logger) async throws {
@@ -20,18 +23,37 @@ public struct GalleryServer: Sendable {
         self.logger = logger
         store = try GalleryStore(folder: configuration.dataFolder)
         ingestor = Ingestor(store: store, configuration: configuration, logger: logger)
+        access = AccessControl(store: store, configuration: configuration)
         if configuration.createSampleGallery, try await store.listGalleries().isEmpty {
             let g = try await SampleGallery.create(in: store, maxPixels: configuration.maxPixels)
             logger.info("created the sample gallery", metadata: ["gallery": "\(g.id)", "items": "\(g.itemCount)"])
         }
+        // Galleries without an owner (the sample, an offline import) go to the first admin.
+        try await store.adoptOwnerlessGalleries()
+        _ = try await NIOThreadPool.singleton.runIfActive { Secrets.decoyHash }
         Task.detached(priority: .background) { [columnsCache, store] in await columnsCache.prewarm(store: store) }
     }
 
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    /// The address of the first-account form while no account exists (printed at start).
+    public func setupLink() async throws -> String? {
+        guard let token = try await access.prepareSetup() else { return nil }
+        let base = configuration.publicURL?.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            ?? "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(configuration.port)"
+        return "\(base)/setup#\(token)"
+    }
+
+    public func router() -> Router<GalleryRequestContext> {
+        let router = Router(context: GalleryRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: RequestGuard(configuration: configuration))
         router.add(middleware: APIErrorMiddleware())
+        router.add(middleware: AccessMiddleware(access: access))
         let api = router.group("api")
+        SessionRoutes(server: self).register(api)
+        UserRoutes(server: self).register(api)
+        ShareRoutes(server: self).register(api)
+        DownloadRoutes(server: self).register(api)
         GalleryRoutes(server: self).register(api)
         BatchRoutes(server: self).register(api)
         IngestRoutes(server: self).register(api)
@@ -39,6 +61,7 @@ public struct GalleryServer: Sendable {
         ImageRoutes(server: self).register(api)
         ArchiveRoutes(server: self).register(api)
         StaticRoutes(server: self).register(router)
+        PageRoutes(server: self).register(router)
         router.add(middleware: FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         return router
     }

@@ -28,5 +28,13 @@ public struct ServerConfiguration: Sendable {
     /// Create the sample gallery when the store has no gallery at all.
     public var createSampleGallery = true
 
+    /// The address people use (behind a proxy: its https URL). Its host is accepted in `Host`
+    /// and `Origin`; https makes the session cookie `Secure`.
+    public var publicURL: URL?
+    /// A session unused this long (seconds) is over.
+    public var sessionIdleLifetime: Double = 7 * 24 * 3600
+    /// A session ends this long (seconds) after sign-in, used or not.
+    public var sessionAbsoluteLifetime: Double = 30 * 24 * 3600
+
     public init() {}
 }

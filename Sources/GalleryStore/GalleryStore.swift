@@ -66,8 +66,8 @@ public final class GalleryStore: Sendable {
         return galleryInfo(row)
     }
 
-    /// A new gallery with one empty section.
-    public func createGallery(name: String, firstSection: String = "Section 1") async throws -> GalleryInfo {
+    /// A new gallery with one empty section, owned by `owner` when given.
+    public func createGallery(name: String, firstSection: String = "Section 1", owner: Int64? = nil) async throws -> GalleryInfo {
         let name = try Self.checkName(name)
         return try await pool.write { db in
             var g = GalleryRecord(id: nil, name: name, version: 0, createdAt: Self.now())
@@ -75,8 +75,14 @@ public final class GalleryStore: Sendable {
             g.id = db.lastInsertedRowID
             let s = SectionRecord(id: nil, galleryId: g.id!, title: firstSection, rank: RankKey.between(nil, nil), deleted: false)
             try s.insert(db)
+            try Self.makeOwner(db, gallery: g.id!, account: owner)
             return try Self.galleryInfo(db, g.id!)
         }
+    }
+
+    static func makeOwner(_ db: Database, gallery: Int64, account: Int64?) throws {
+        guard let account else { return }
+        try db.execute(sql: "INSERT INTO member (galleryId, accountId, role) VALUES (?, ?, 'owner')", arguments: [gallery, account])
     }
 
     static func checkName(_ name: String) throws -> String {
@@ -95,7 +101,7 @@ public final class GalleryStore: Sendable {
     }
 
     /// A copy of the gallery: same sections, items (with new ids), ranks and images; the trash is not copied.
-    public func duplicateGallery(_ id: Int64, name: String?) async throws -> GalleryInfo {
+    public func duplicateGallery(_ id: Int64, name: String?, owner: Int64? = nil) async throws -> GalleryInfo {
         try await pool.write { db in
             let source = try Self.galleryInfo(db, id)
             let newName = try Self.checkName(name ?? "\(source.name) copy")
@@ -111,6 +117,7 @@ public final class GalleryStore: Sendable {
                     FROM item WHERE sectionId = ? AND trashed = 0
                     """, arguments: [newId, newSection, Self.now(), s.id])
             }
+            try Self.makeOwner(db, gallery: newId, account: owner)
             return try Self.galleryInfo(db, newId)
         }
     }

@@ -69,6 +69,77 @@ enum Migrations {
                 );
                 """)
         }
+        m.registerMigration("v3 accounts, sessions, API tokens, members, share links") { db in
+            try db.execute(sql: """
+                -- Secrets are never stored as given: passwords as bcrypt hashes, session ids, API
+                -- tokens, link tokens and recovery codes (all 256-bit random) as SHA-256 hex.
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    passwordHash TEXT NOT NULL,
+                    admin INTEGER NOT NULL DEFAULT 0,
+                    totpSecret TEXT,          -- base32; set once confirmed
+                    totpPending TEXT,         -- base32; between "enable" and the first code
+                    totpLastStep INTEGER,     -- the last time step used: a code is accepted once
+                    createdAt REAL NOT NULL
+                );
+                CREATE TABLE recovery_code (
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    codeHash TEXT NOT NULL,
+                    usedAt REAL,
+                    PRIMARY KEY (accountId, codeHash)
+                );
+                -- The first account owns every gallery that was there before it.
+                CREATE TABLE member (
+                    galleryId INTEGER NOT NULL REFERENCES gallery(id) ON DELETE CASCADE,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+                    PRIMARY KEY (galleryId, accountId)
+                );
+                CREATE INDEX member_by_account ON member(accountId);
+                CREATE TABLE share_link (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    galleryId INTEGER NOT NULL REFERENCES gallery(id) ON DELETE CASCADE,
+                    createdBy INTEGER REFERENCES account(id) ON DELETE SET NULL,
+                    role TEXT NOT NULL CHECK (role IN ('viewer', 'editor', 'uploader')),
+                    tokenHash TEXT NOT NULL UNIQUE,
+                    passwordHash TEXT,
+                    expiresAt REAL,
+                    allowDownload INTEGER NOT NULL DEFAULT 0,
+                    showMetadata INTEGER NOT NULL DEFAULT 0,
+                    createdAt REAL NOT NULL,
+                    lastUsedAt REAL,
+                    revokedAt REAL
+                );
+                CREATE INDEX share_link_by_gallery ON share_link(galleryId);
+                -- What an uploader link added: the only items its visitors see.
+                CREATE TABLE link_item (
+                    linkId INTEGER NOT NULL REFERENCES share_link(id) ON DELETE CASCADE,
+                    itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                    PRIMARY KEY (linkId, itemId)
+                );
+                -- A signed-in browser (accountId) or a share-link visitor (linkId).
+                CREATE TABLE session (
+                    idHash TEXT PRIMARY KEY,
+                    accountId INTEGER REFERENCES account(id) ON DELETE CASCADE,
+                    linkId INTEGER REFERENCES share_link(id) ON DELETE CASCADE,
+                    createdAt REAL NOT NULL,
+                    lastSeenAt REAL NOT NULL,
+                    CHECK ((accountId IS NULL) <> (linkId IS NULL))
+                );
+                CREATE INDEX session_by_account ON session(accountId);
+                CREATE INDEX session_by_link ON session(linkId);
+                CREATE TABLE api_token (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    accountId INTEGER NOT NULL REFERENCES account(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    scope TEXT NOT NULL CHECK (scope IN ('read', 'write')),
+                    tokenHash TEXT NOT NULL UNIQUE,
+                    createdAt REAL NOT NULL,
+                    lastUsedAt REAL
+                );
+                """)
+        }
         return m
     }
 }

@@ -10,11 +10,11 @@ import GalleryServer
 @Suite struct ArchiveTests {
     @Test func exportThenImportGivesTheSameGalleryWithItsImages() async throws {
         let server = try await makeServer { $0.createSampleGallery = true; $0.maxUploadBytes = 32 << 20 }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let source = try await client.snapshot(1)
             let zip = try await client.execute(uri: "/api/galleries/1/export", method: .get)
             #expect(zip.status == .ok && zip.headers[.contentType] == "application/zip")
-            let imported = try await client.execute(uri: "/api/galleries/import?name=Restored", method: .post, body: zip.body)
+            let imported = try await client.execute(uri: "/api/galleries/import?name=Restored", method: .post, headers: [.contentType: "application/zip"], body: zip.body)
             #expect(imported.status == .created, "\(String(buffer: imported.body))")
             let info = try JSONDecoder().decode(GalleryInfo.self, from: Data(imported.body.readableBytesView))
             #expect(info.name == "Restored")
@@ -37,10 +37,10 @@ import GalleryServer
         let fake = Data("not the image".utf8)
         try archive.addEntry(with: "images/\(hash)", type: .file, uncompressedSize: Int64(fake.count)) { p, s in fake.subdata(in: Int(p)..<Int(p) + s) }
         let body = ByteBuffer(bytes: try Data(contentsOf: url))
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let m = try await client.error(.post, "/api/galleries/import", nil, status: .unprocessableContent)
             #expect(m.contains("not a zip"))
-            let r = try await client.execute(uri: "/api/galleries/import", method: .post, body: body)
+            let r = try await client.execute(uri: "/api/galleries/import", method: .post, headers: [.contentType: "application/zip"], body: body)
             #expect(r.status == .unprocessableContent)
             #expect(String(buffer: r.body).contains("does not match its hash"))
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")

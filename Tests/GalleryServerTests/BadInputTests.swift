@@ -15,7 +15,7 @@ import GalleryServer
         let g = start.gallery.id
         let ids = start.sections[0].items.map(\.id)
         let s1 = start.sections[1].id
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let m1 = try await client.error(.post, "/api/galleries/\(g)/batch",
                                             ops(#"{"op": "move", "items": [\#(ids[0])], "to": {"before": \#(ids[2]), "section": \#(s1)}}"#), status: .badRequest)
             #expect(m1.contains("destination names more than one place (\"before\", \"section\")"), "\(m1)")
@@ -40,7 +40,7 @@ import GalleryServer
         let g = start.gallery.id
         let ids = start.sections[0].items.map(\.id)
         let s0 = start.sections[0].id
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let cases: [(String, HTTPResponse.Status, String)] = [
                 (#"{"op": "move", "items": [\#(ids[0])], "to": {"section": \#(s0), "index": 4}}"#, .unprocessableContent, "index 4 is out of range 0...3"),
                 (#"{"op": "move", "items": [\#(ids[0])], "to": {"section": \#(s0), "index": -1}}"#, .unprocessableContent, "index -1 is out of range"),
@@ -69,7 +69,7 @@ import GalleryServer
 
     @Test func duplicateTakesAnOptionalBodyButRefusesAMalformedOne() async throws {
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery("Original")
             let plain: GalleryInfo = try await client.json(.post, "/api/galleries/\(g.gallery.id)/duplicate", status: .created)
             #expect(plain.name == "Original copy")

@@ -26,7 +26,7 @@ func seeded(_ server: GalleryServer, n: Int = 4) async throws -> GallerySnapshot
         let g = start.gallery.id
         let (s0, s1) = (start.sections[0].id, start.sections[1].id)
         let ids = start.sections.map { $0.items.map(\.id) }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             var shown = try Snapshot(gallery: start)
             var version = start.version
             func run(_ body: String, _ check: ([[String]]) -> Bool, sourceLocation: SourceLocation = #_sourceLocation) async throws {
@@ -61,7 +61,7 @@ func seeded(_ server: GalleryServer, n: Int = 4) async throws -> GallerySnapshot
         let start = try await seeded(server)
         let g = start.gallery.id
         let ids = start.sections[0].items.map(\.id)
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", ops(#"{"op": "move", "items": [\#(ids[0])], "to": {"after": \#(ids[3])}}"#, base: start.version))
             let r = try await client.execute(uri: "/api/galleries/\(g)/batch", method: .post,
                                              body: ByteBuffer(string: ops(#"{"op": "trash", "items": [\#(ids[1])]}"#, base: start.version)))
@@ -87,7 +87,7 @@ func seeded(_ server: GalleryServer, n: Int = 4) async throws -> GallerySnapshot
         let g = start.gallery.id
         let s0 = start.sections[0].id
         let ids = start.sections[0].items.map(\.id)
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let url = "/api/galleries/\(g)/batch"
             let message1 = try await client.error(.post, url, ops(#"{"op": "move", "items": [\#(ids[0])], "to": {"section": \#(s0), "index": 7}}"#), status: .unprocessableContent)
             #expect(message1
@@ -124,7 +124,7 @@ func seeded(_ server: GalleryServer, n: Int = 4) async throws -> GallerySnapshot
         let start = try await seeded(server, n: 6)
         let g = start.gallery.id
         let ids = start.sections.flatMap { $0.items.map(\.id) }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             for k in 0..<5 {
                 let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch",
                                                            ops(#"{"op": "move", "items": [\#(ids[k])], "to": {"after": \#(ids[11 - k])}}"#))

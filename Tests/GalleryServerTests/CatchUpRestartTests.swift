@@ -21,7 +21,7 @@ import GalleryServer
             let g = start.gallery.id
             let ids = start.sections.flatMap { $0.items.map(\.id) }
             live = try StreamReplayer(start: start)
-            offlineVersion = try await first.application().test(.live) { client in
+            offlineVersion = try await first.test(.live) { client in
                 let port = try #require(client.port)
                 live.connect(port: port, gallery: g)
                 for k in 0..<2 {
@@ -39,7 +39,7 @@ import GalleryServer
         }
         // A new process on the same data folder: nothing of the first one's memory is left.
         let second = try await GalleryServer(configuration: configuration, logger: quietLogger)
-        try await second.application().test(.live) { client in
+        try await second.test(.live) { client in
             let port = try #require(client.port)
             let g = start.gallery.id
             let ids = start.sections.flatMap { $0.items.map(\.id) }
@@ -66,7 +66,7 @@ import GalleryServer
 
     @Test func renamingAGalleryIsAVersionOnTheStreamAndInCatchUp() async throws {
         let server = try await makeServer()
-        try await server.application().test(.live) { client in
+        try await server.test(.live) { client in
             let port = try #require(client.port)
             let g = try await client.newGallery("Before")
             let live = try StreamReplayer(start: g)

@@ -71,7 +71,7 @@ import GalleryCore
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
         let server = try await makeServer { $0.createSampleGallery = true }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             let g = list[0].id
             let first = try await client.snapshot(g)
@@ -99,7 +99,7 @@ import GalleryCore
 
     @Test func anUnchangedGalleryRevalidatesAndEveryChangeGivesANewBody() async throws {
         let server = try await makeServer { $0.createSampleGallery = true }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             let g = list[0].id
             let r1 = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
@@ -129,7 +129,7 @@ import GalleryCore
 
     @Test func afterAChangeAndAQuietMomentTheNewVersionIsCachedWithoutARequest() async throws {
         let server = try await makeServer { $0.createSampleGallery = true }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             let g = list[0].id
             let first = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)

@@ -42,9 +42,15 @@ import Glibc
         return p
     }
 
+    static func authorized(_ url: String) -> HTTPClientRequest {
+        var r = HTTPClientRequest(url: url)
+        r.headers.add(name: "Authorization", value: testOwnerAuthorization)
+        return r
+    }
+
     static func waitReady(_ port: Int) async throws {
         for _ in 0..<200 {
-            if let r = try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries"), timeout: .seconds(2)),
+            if let r = try? await HTTPClient.shared.execute(authorized("http://127.0.0.1:\(port)/api/galleries"), timeout: .seconds(2)),
                r.status == .ok { return }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -52,7 +58,7 @@ import Glibc
     }
 
     static func get<T: Decodable>(_ port: Int, _ path: String, as: T.Type = T.self) async throws -> T {
-        let r = try await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
+        let r = try await HTTPClient.shared.execute(authorized("http://127.0.0.1:\(port)\(path)"), timeout: .seconds(10))
         return try JSONDecoder().decode(T.self, from: Data(try await r.body.collect(upTo: 16 << 20).readableBytesView))
     }
 
@@ -64,6 +70,7 @@ import Glibc
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
         let port = Self.freePort()
+        try await seedOwner(folder: data)
         var child = try Self.spawn(data: data, port: port)
         try await Self.waitReady(port)
 

@@ -8,7 +8,7 @@ import GalleryServer
 @Suite struct GalleryRouteTests {
     @Test func galleriesAreDocumentsCreatedRenamedDuplicatedAndDeleted() async throws {
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let list0: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             #expect(list0.isEmpty)
             let fruit = try await client.newGallery("Fruit")
@@ -28,7 +28,7 @@ import GalleryServer
 
     @Test func unknownIdsAndMalformedBodiesAreRefusedWithJSONErrors() async throws {
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let message1 = try await client.error(.get, "/api/galleries/42", status: .notFound)
             #expect(message1 == "unknown gallery 42")
             let message2 = try await client.error(.get, "/api/galleries/abc", status: .badRequest)
@@ -52,7 +52,7 @@ import GalleryServer
 
     @Test func firstStartCreatesTheSampleGalleryWithTheSeedTitles() async throws {
         let server = try await makeServer { $0.createSampleGallery = true }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             #expect(list.count == 1)
             let s = try await client.snapshot(list[0].id)
@@ -76,14 +76,14 @@ import GalleryServer
         let server = try await makeServer { $0.wasmPath = wasm }
         try FileManager.default.createDirectory(at: server.configuration.webFolder, withIntermediateDirectories: true)
         try Data("<!doctype html><title>Gallery</title>".utf8).write(to: server.configuration.webFolder.appendingPathComponent("index.html"))
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let page = try await client.execute(uri: "/", method: .get)
             #expect(page.status == .ok && String(buffer: page.body).contains("<title>Gallery</title>"))
             let w = try await client.execute(uri: "/engine.wasm", method: .get)
             #expect(w.status == .ok && w.headers[.contentType] == "application/wasm" && w.body.readableBytes == 8)
         }
         let missing = try await makeServer { $0.wasmPath = URL(fileURLWithPath: "/nonexistent/engine.wasm") }
-        try await missing.application().test(.router) { client in
+        try await missing.test(.router) { client in
             let message8 = try await client.error(.get, "/engine.wasm", status: .notFound)
             #expect(message8.contains("engine.wasm not found"))
         }

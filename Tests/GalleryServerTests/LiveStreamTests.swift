@@ -12,6 +12,7 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
     var request = HTTPClientRequest(url: "http://localhost:\(port)\(path)")
     request.method = .POST
     request.headers.add(name: "Content-Type", value: "application/json")
+    request.headers.add(name: "Authorization", value: testOwnerAuthorization)
     request.body = .bytes(ByteBuffer(string: body))
     let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
     let bytes = try await response.body.collect(upTo: 16 << 20)
@@ -24,7 +25,7 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
         let start = try await seeded(server, n: 5)
         let g = start.gallery.id
         let ids = start.sections.flatMap { $0.items.map(\.id) }
-        try await server.application().test(.live) { client in
+        try await server.test(.live) { client in
             let port = try #require(client.port)
             let live = try StreamReplayer(start: start)
             live.connect(port: port, gallery: g)
@@ -53,7 +54,7 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
         let server = try await makeServer()
-        try await server.application().test(.live) { client in
+        try await server.test(.live) { client in
             let port = try #require(client.port)
             let g = try await client.newGallery()
             let live = try StreamReplayer(start: g)
@@ -73,7 +74,7 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
         let start = try await seeded(server, n: 20)
         let g = start.gallery.id
         let initialIds = Set(start.sections.flatMap { $0.items.map(\.id) })
-        try await server.application().test(.live) { client in
+        try await server.test(.live) { client in
             let port = try #require(client.port)
             let replayers = try (0..<4).map { _ in try StreamReplayer(start: start) }
             for r in replayers { r.connect(port: port, gallery: g) }

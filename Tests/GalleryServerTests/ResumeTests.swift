@@ -27,7 +27,7 @@ import Imaging
         ], at: .end(section: section))], payload: "crash").createdItems
 
         let server = try await GalleryServer(configuration: configuration, logger: quietLogger)
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let settled = try await created.asyncMap { try await client.settled($0) }
             #expect(settled.map(\.state) == [.ready, .ready, .failed])
             #expect(settled[0].width == 320 && settled[1].width == 300)

@@ -38,6 +38,7 @@ final class StreamReplayer: @unchecked Sendable {
             do {
                 var request = HTTPClientRequest(url: "http://localhost:\(port)/api/galleries/\(gallery)/events?since=\(since)")
                 request.headers.add(name: "Accept", value: "text/event-stream")
+                request.headers.add(name: "Authorization", value: testOwnerAuthorization)
                 let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
                 var buffer = ""
                 for try await chunk in response.body {

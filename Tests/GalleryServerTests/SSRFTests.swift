@@ -38,7 +38,7 @@ import GalleryServer
     ])
     func internalAndNonHTTPURLsAreRefusedWithoutAnItem(url: String, reason: String) async throws {
         let server = try await makeServer { $0.allowPrivateAddresses = false }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let message = try await client.error(.post, "/api/galleries/\(g.gallery.id)/urls", #"{"url": "\#(url)"}"#, status: .unprocessableContent)
             #expect(message.contains(reason), "\(message)")
@@ -52,7 +52,7 @@ import GalleryServer
                       "https://localhost:9/x.jpg", "https://017700000001/x.jpg"])
     func namesThatResolveInsideFailTheItemBeforeAnyConnection(url: String) async throws {
         let server = try await makeServer { $0.allowPrivateAddresses = false }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let r = try await client.execute(uri: "/api/galleries/\(g.gallery.id)/urls", method: .post, body: ByteBuffer(string: #"{"url": "\#(url)"}"#))
             if r.status == .unprocessableContent {
@@ -70,7 +70,7 @@ import GalleryServer
 
     @Test func theAllowPrivateFlagStillRefusesMetadataAndLinkLocal() async throws {
         let server = try await makeServer { $0.allowPrivateAddresses = true }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let m1 = try await client.error(.post, "/api/galleries/\(g.gallery.id)/urls", #"{"url": "http://169.254.169.254/"}"#, status: .unprocessableContent)
             #expect(m1.contains("cloud metadata"))

@@ -10,6 +10,7 @@ import NIOCore
 import GalleryCore
 import GalleryServer
 import GalleryStore
+import HummingbirdBcrypt
 
 /// Every test folder lives under one root that each run of the suite empties first, so runs do
 /// not pile up data folders in /tmp.
@@ -119,3 +120,68 @@ func ops(_ json: String, base: Int64? = nil) -> String {
 }
 
 func titles(_ s: GallerySnapshotJSON) -> [[String]] { s.sections.map { $0.items.map(\.title) } }
+
+// MARK: Signed in (B8): every request of the existing suites acts as the gallery's owner.
+
+/// A test client that sends an identity's headers (a bearer token or a session cookie with
+/// the same-origin headers a browser sends) with every request, unless the request sets its own.
+struct SignedInClient: TestClientProtocol {
+    let base: any TestClientProtocol
+    let headers: HTTPFields
+
+    func executeRequest(uri: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {
+        var h = headers
+        for f in self.headers where h[f.name] == nil { h.append(f) }
+        // A real client names its body's type (the server refuses an unnamed one).
+        if body != nil && h[.contentType] == nil { h[.contentType] = "application/json" }
+        return try await base.executeRequest(uri: uri, method: method, headers: h, body: body)
+    }
+
+    var port: Int? { base.port }
+}
+
+/// An owner account and a write token made straight in the store (no bcrypt round per test).
+struct TestOwner {
+    var account: Account
+    var token: String
+    var headers: HTTPFields { [.authorization: "Bearer \(token)"] }
+}
+
+/// The owner's write token in every test data folder (tests that speak HTTP themselves send it).
+let testOwnerToken = "gat_test_owner_token"
+let testOwnerAuthorization = "Bearer \(testOwnerToken)"
+
+/// bcrypt of "test password" at cost 4: verifies like any other hash, costs nothing.
+let testPasswordHash = Bcrypt.hash("test password", cost: 4)
+
+extension GalleryServer {
+    /// The owner of the test data (the first account: an admin who owns every gallery).
+    func owner() async throws -> TestOwner {
+        let account: Account
+        if let existing = try await store.account(named: "owner") { account = existing } else {
+            account = try await store.createAccount(name: "owner", passwordHash: testPasswordHash, admin: true)
+        }
+        if try await store.token(hash: Secrets.digest(testOwnerToken)) == nil {
+            _ = try await store.createToken(account: account.id, name: "tests", scope: .write, tokenHash: Secrets.digest(testOwnerToken))
+        }
+        return TestOwner(account: account, token: testOwnerToken)
+    }
+
+    /// Runs the application's test client signed in as the owner.
+    func test<Value>(_ framework: TestingSetup, _ body: @Sendable (SignedInClient) async throws -> Value) async throws -> Value {
+        let owner = try await owner()
+        return try await application().test(framework) { client in
+            try await body(SignedInClient(base: client, headers: owner.headers))
+        }
+    }
+}
+
+/// The owner and its token in a data folder, for tests that start the `gallery` binary themselves.
+func seedOwner(folder: URL) async throws {
+    let store = try GalleryStore(folder: folder)
+    var account = try await store.account(named: "owner")
+    if account == nil { account = try await store.createAccount(name: "owner", passwordHash: testPasswordHash, admin: true) }
+    if try await store.token(hash: Secrets.digest(testOwnerToken)) == nil {
+        _ = try await store.createToken(account: account!.id, name: "tests", scope: .write, tokenHash: Secrets.digest(testOwnerToken))
+    }
+}

@@ -11,7 +11,7 @@ import GalleryServer
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let section = g.sections[0].id
             // The slow image takes 1.5 s; the answer comes before it.
@@ -43,7 +43,7 @@ import GalleryServer
         defer { Task { await images.stop() } }
         let server = try await makeServer()
         let start = try await seeded(server, n: 3)
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = start.gallery.id
             let item = try await client.dropURL(g, "\(images.base)/slow.jpg?ms=800", to: #"{"before": \#(start.sections[0].items[1].id)}"#)
             // Meanwhile the placeholder is moved to the other section (F19: commit at the current index path).
@@ -72,7 +72,7 @@ import GalleryServer
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let item = try await client.dropURL(g.gallery.id, "\(images.base)/\(path)")
             #expect(item.state == .pending)
@@ -89,7 +89,7 @@ import GalleryServer
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let item = try await client.dropURL(g.gallery.id, "\(images.base)/redirect?to=/good.jpg")
             #expect(try await client.settled(item.id).state == .ready)
@@ -103,7 +103,7 @@ import GalleryServer
 @Suite struct OwnImageDropTests {
     @Test func anImageOfThisServerIsCopiedFromTheStoreWithoutAFetch() async throws {
         let server = try await makeServer { $0.createSampleGallery = true; $0.allowPrivateAddresses = false }
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             let apple = try #require(try await client.snapshot(list[0].id).sections[0].items.first { $0.title == "Apple" })
             let hash = try #require(apple.fileHash)

@@ -24,7 +24,7 @@ func multipart(_ files: [(name: String, bytes: [UInt8])], boundary: String = "ga
         let server = try await makeServer()
         let jpeg = try SampleImages.jpeg(width: 400, height: 100, red: 10, green: 200, blue: 10, title: "Wide")
         let tall = try SampleImages.jpeg(width: 100, height: 300, red: 10, green: 20, blue: 200, title: "Tall")
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let r = try await client.execute(uri: "/api/galleries/\(g.gallery.id)/uploads?section=\(g.sections[0].id)&index=0", method: .post,
                                              headers: [.contentType: "multipart/form-data; boundary=gallery-test-boundary"],
@@ -46,7 +46,7 @@ func multipart(_ files: [(name: String, bytes: [UInt8])], boundary: String = "ga
 
     @Test func oversizedAndMalformedUploadsAreRefused() async throws {
         let server = try await makeServer()
-        try await server.application().test(.router) { client in
+        try await server.test(.router) { client in
             let g = try await client.newGallery()
             let uri = "/api/galleries/\(g.gallery.id)/uploads"
             let big = [UInt8](repeating: 7, count: 3 << 20)
@@ -82,6 +82,7 @@ extension Array {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=gallery-test-boundary")
+        request.headers.add(name: "Authorization", value: testOwnerAuthorization)
         request.body = .stream(pieces, length: .unknown)
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let body = try await response.body.collect(upTo: 1 << 20)
@@ -94,7 +95,7 @@ extension Array {
         let server = try await makeServer()
         let first = try SampleImages.jpeg(width: 200, height: 100, red: 10, green: 200, blue: 10, title: "One")
         let second = try SampleImages.jpeg(width: 100, height: 200, red: 200, green: 20, blue: 10, title: "Two")
-        try await server.application().test(.live) { client in
+        try await server.test(.live) { client in
             let port = try #require(client.port)
             let g = try await client.newGallery()
             let live = try StreamReplayer(start: g)
@@ -123,7 +124,7 @@ extension Array {
     @Test func aChunkedUploadOverTheLimitIs413AndKeepsTheFilesBeforeIt() async throws {
         let server = try await makeServer()
         let small = try SampleImages.jpeg(width: 120, height: 80, red: 10, green: 20, blue: 200, title: "Small")
-        try await server.application().test(.live) { client in
+        try await server.test(.live) { client in
             let port = try #require(client.port)
             let g = try await client.newGallery()
             let whole = multipart([("small.jpg", small), ("big.bin", [UInt8](repeating: 7, count: 3 << 20))])

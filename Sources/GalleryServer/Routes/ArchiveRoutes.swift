@@ -6,7 +6,7 @@ import GalleryStore
 struct ArchiveRoutes {
     let server: GalleryServer
 
-    func register(_ api: RouterGroup<BasicRequestContext>) {
+    func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.get("galleries/:gallery/export") { _, context in
             let gallery = try context.gallery
             let url = server.store.files.temporaryURL()
@@ -17,7 +17,7 @@ struct ArchiveRoutes {
                                                    .contentDisposition: "attachment; filename=\"gallery-\(gallery).zip\""],
                             body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
-        api.post("galleries/import") { request, _ in
+        api.post("galleries/import") { request, context in
             var request = request
             let limit = server.configuration.maxUploadBytes
             let body = try await request.collectBody(upTo: limit)
@@ -26,7 +26,9 @@ struct ArchiveRoutes {
             try Data(body.readableBytesView).write(to: url)
             let name = request.uri.queryParameters.get("name")
             do {
-                let (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name)
+                var (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name)
+                try await server.store.setMember(gallery: gallery.id, account: try context.caller.account!.id, role: .owner)
+                gallery.role = "owner"
                 for item in items where item.state == .pending {
                     if let hash = item.fileHash { server.ingestor.enqueue(.process(item: item.id, hash: hash)) }
                     else if let source = item.sourceURL { server.ingestor.enqueue(.fetch(item: item.id, url: source)) }

@@ -13,7 +13,7 @@ struct BatchRoutes {
         var operations: [GalleryOperation]
     }
 
-    func register(_ api: RouterGroup<BasicRequestContext>) {
+    func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.post("galleries/:gallery/batch") { request, context in
             let gallery = try context.gallery
             let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes)

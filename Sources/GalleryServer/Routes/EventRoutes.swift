@@ -14,7 +14,7 @@ import ServiceLifecycle
 struct EventRoutes {
     let server: GalleryServer
 
-    func register(_ api: RouterGroup<BasicRequestContext>) {
+    func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.get("galleries/:gallery/events") { request, context in
             let gallery = try context.gallery
             var since: Int64?
@@ -25,21 +25,31 @@ struct EventRoutes {
                 since = v
             }
             let (stream, cancel) = try await server.store.subscribe(gallery: gallery, since: since)
-            // Events and a heartbeat (nil) merged into one stream: the heartbeat finds clients that
-            // went away while the gallery was quiet, and a shutdown ends the stream so the server drains.
-            let (merged, input) = AsyncStream<GalleryEvent?>.makeStream()
-            let pump = Task { for await e in stream { input.yield(e) }; input.finish() }
+            // Events, a heartbeat and the end of access merged into one stream: the heartbeat finds
+            // clients that went away while the gallery was quiet, a shutdown ends the stream so the
+            // server drains, and access taken away (link revoked or expired, member removed,
+            // signed out) ends it with a last `revoked` event.
+            let (merged, input) = AsyncStream<Outgoing>.makeStream()
+            let pump = Task { for await e in stream { input.yield(.event(e)) }; input.finish() }
             let ticker = Task {
                 while !Task.isCancelled {
                     try? await Task.sleep(for: Self.heartbeat)
-                    input.yield(nil)
+                    input.yield(.heartbeat)
                 }
             }
+            let guardian = revocationGuard(identity: try context.caller, gallery: gallery, input: input)
             let body = ResponseBody { writer in
-                defer { pump.cancel(); ticker.cancel(); input.finish(); cancel() }
+                defer { pump.cancel(); ticker.cancel(); guardian.cancel(); input.finish(); cancel() }
                 try await withGracefulShutdownHandler {
-                    for await event in merged {
-                        try await writer.write(ByteBuffer(string: try event.map(Self.format) ?? ": heartbeat\n\n"))
+                    for await outgoing in merged {
+                        switch outgoing {
+                        case let .event(e): try await writer.write(ByteBuffer(string: try Self.format(e)))
+                        case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                        case let .revoked(message):
+                            let data = String(decoding: try JSONIO.encoder.encode(["message": message]), as: UTF8.self)
+                            try await writer.write(ByteBuffer(string: "event: revoked\ndata: \(data)\n\n"))
+                            input.finish()
+                        }
                     }
                 } onGracefulShutdown: {
                     input.finish()
@@ -47,6 +57,33 @@ struct EventRoutes {
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+        }
+    }
+
+    enum Outgoing: Sendable {
+        case event(GalleryEvent)
+        case heartbeat
+        case revoked(String)
+    }
+
+    /// Watches the caller's access while the stream is open: after every change to accounts,
+    /// sessions, members or links it re-checks (no cache), and a link's expiry ends it on time.
+    func revocationGuard(identity: Identity, gallery: Int64, input: AsyncStream<Outgoing>.Continuation) -> Task<Void, Never> {
+        let access = server.access
+        let (changes, stop) = access.watch()
+        let expiry = Task {
+            guard let at = identity.link?.expiresAt else { return }
+            try? await Task.sleep(for: .seconds(max(0, at - GalleryStoreClock.now())))
+            if !Task.isCancelled { input.yield(.revoked("this share link has expired")) }
+        }
+        return Task {
+            defer { stop(); expiry.cancel() }
+            for await _ in changes {
+                if (try? await access.stillValid(identity, gallery: gallery)) != true {
+                    input.yield(.revoked(identity.link != nil ? "this share link was revoked" : "your access to this gallery has ended"))
+                    return
+                }
+            }
         }
     }
 

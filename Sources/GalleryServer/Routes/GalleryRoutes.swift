@@ -10,12 +10,24 @@ struct GalleryRoutes {
 
     struct NameBody: Decodable { var name: String? }
 
-    func register(_ api: RouterGroup<BasicRequestContext>) {
-        api.get("galleries") { _, _ in try JSONIO.response(try await store.listGalleries()) }
-        api.post("galleries") { request, _ in
+    func register(_ api: RouterGroup<GalleryRequestContext>) {
+        // Only what the caller may see, each with the caller's role there.
+        api.get("galleries") { _, context in
+            let all = try await store.listGalleries()
+            switch try context.caller.principal {
+            case let .account(a):
+                let roles = try await store.roles(account: a.id)
+                return try JSONIO.response(all.compactMap { g in roles[g.id].map { var g = g; g.role = $0.rawValue; return g } })
+            case let .link(l):
+                return try JSONIO.response(all.filter { $0.id == l.gallery }.map { var g = $0; g.role = l.role.rawValue; return g })
+            }
+        }
+        api.post("galleries") { request, context in
             let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
             guard let name = body.name else { throw APIError(.badRequest, "malformed JSON: missing \"name\" at body") }
-            return try JSONIO.response(try await store.createGallery(name: name), status: .created)
+            var g = try await store.createGallery(name: name, owner: try context.caller.account?.id)
+            g.role = GalleryRole.owner.rawValue
+            return try JSONIO.response(g, status: .created)
         }
         api.get("galleries/:gallery") { _, context in
             try JSONIO.response(try await store.snapshot(try context.gallery))
@@ -43,10 +55,14 @@ struct GalleryRoutes {
         api.post("galleries/:gallery/duplicate") { request, context in
             // The body is optional; one that is sent must be valid (a bad one is refused, not ignored).
             let body = try await JSONIO.decodeOptional(NameBody.self, from: request, limit: server.configuration.maxJSONBytes) ?? NameBody(name: nil)
-            return try JSONIO.response(try await store.duplicateGallery(try context.gallery, name: body.name), status: .created)
+            guard let me = try context.caller.account else { throw APIError(.forbidden, "a share link cannot copy the gallery") }
+            var g = try await store.duplicateGallery(try context.gallery, name: body.name, owner: me.id)
+            g.role = GalleryRole.owner.rawValue
+            return try JSONIO.response(g, status: .created)
         }
         api.delete("galleries/:gallery") { _, context in
             try await store.deleteGallery(try context.gallery)
+            server.access.accessChanged()
             return Response(status: .noContent)
         }
         api.get("galleries/:gallery/trash") { _, context in
@@ -58,7 +74,7 @@ struct GalleryRoutes {
     }
 }
 
-extension BasicRequestContext {
+extension GalleryRequestContext {
     func id(_ name: String) throws -> Int64 {
         guard let text = parameters.get(name), let id = Int64(text) else {
             throw APIError(.badRequest, "\(name) id \"\(parameters.get(name) ?? "")\" is not an integer")

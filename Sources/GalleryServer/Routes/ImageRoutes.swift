@@ -4,10 +4,12 @@ import GalleryStore
 
 /// Originals and thumbnails by content hash (F23): the bytes behind a URL never change, so
 /// they are served with a strong ETag (the hash) and `immutable`, and a revalidation is a 304.
+/// They are private photos behind access control (`AccessRule.image`): `private`, so a shared
+/// proxy cache never keeps them for the next visitor.
 struct ImageRoutes {
     let server: GalleryServer
 
-    func register(_ api: RouterGroup<BasicRequestContext>) {
+    func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.get("images/:hash/:name") { request, context in
             let hash = context.parameters.get("hash") ?? ""
             let name = context.parameters.get("name") ?? ""
@@ -18,7 +20,7 @@ struct ImageRoutes {
             let files = server.store.files
             guard files.exists(hash, name) else { throw APIError(.notFound, "image \(hash) has no \(name)") }
             let etag = "\"\(hash)-\(name)\""
-            var headers: HTTPFields = [.eTag: etag, .cacheControl: "public, max-age=31536000, immutable"]
+            var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=31536000, immutable"]
             if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
                 return Response(status: .notModified, headers: headers)
             }

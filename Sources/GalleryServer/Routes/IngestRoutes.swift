@@ -22,7 +22,7 @@ struct IngestRoutes {
         var items: [ItemJSON]
     }
 
-    func register(_ api: RouterGroup<BasicRequestContext>) {
+    func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.post("galleries/:gallery/urls") { request, context in
             let gallery = try context.gallery
             let drop = try await JSONIO.decode(URLDrop.self, from: request, limit: server.configuration.maxJSONBytes)
@@ -33,11 +33,13 @@ struct IngestRoutes {
             // An image of this server (dragged from another window of the gallery, F5/F17) is
             // copied from the stored file, as an upload of it would be: no fetch of our own
             // address, which the private-address rule would refuse.
+            // Only an image the caller may see: a hash is not a key to another gallery's photos.
             if let own = URL(string: drop.url), let hash = Self.ownImage(own, authority: request.head.authority),
-               store.files.exists(hash, "original") {
+               store.files.exists(hash, "original"), try await server.access.maySee(image: hash, try context.caller) {
                 let result = try await store.apply(gallery: gallery, [.insert([NewItem(title: title(own), sourceURL: own.absoluteString, fileHash: hash)], at: destination)],
                                                    payload: ["op": "dropURL", "url": own.absoluteString, "hash": hash])
                 let id = result.createdItems[0]
+                try await recordForLink(context, items: [id])
                 server.ingestor.enqueue(.process(item: id, hash: hash))
                 return try JSONIO.response(Created(version: result.version, items: result.changes.items.filter { $0.id == id }), status: .accepted)
             }
@@ -47,6 +49,7 @@ struct IngestRoutes {
             let result = try await store.apply(gallery: gallery, [.insert([NewItem(title: title, sourceURL: url.absoluteString)], at: destination)],
                                                payload: ["op": "dropURL", "url": url.absoluteString])
             let id = result.createdItems[0]
+            try await recordForLink(context, items: [id])
             server.ingestor.enqueue(.fetch(item: id, url: url.absoluteString))
             return try JSONIO.response(Created(version: result.version, items: result.changes.items.filter { $0.id == id }), status: .accepted)
         }
@@ -79,6 +82,7 @@ struct IngestRoutes {
                         let r = try await store.apply(gallery: gallery, [.insert([NewItem(title: file.name, fileHash: file.hash)], at: next)],
                                                       payload: ["op": "upload", "file": file.name, "hash": file.hash])
                         let id = r.createdItems[0]
+                        try await recordForLink(context, items: [id])
                         created.append(contentsOf: r.changes.items.filter { $0.id == id })
                         version = r.version
                         next = .after(item: id)
@@ -94,6 +98,11 @@ struct IngestRoutes {
             guard !created.isEmpty else { throw APIError(.badRequest, "no file part in the upload") }
             return try JSONIO.response(Created(version: version, items: created), status: .created)
         }
+    }
+
+    /// What an uploader link adds is remembered: the only items its visitors see.
+    func recordForLink(_ context: GalleryRequestContext, items: [Int64]) async throws {
+        if let link = context.identity?.link { try await store.recordLinkItems(link: link.id, items: items) }
     }
 
     /// The requested destination, or the end of the last section (F28).

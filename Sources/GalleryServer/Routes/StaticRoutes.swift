@@ -6,7 +6,7 @@ import Hummingbird
 struct StaticRoutes {
     let server: GalleryServer
 
-    func register(_ router: Router<BasicRequestContext>) {
+    func register(_ router: Router<GalleryRequestContext>) {
         router.get("engine.wasm") { _, _ in
             let path = server.configuration.wasmPath
             guard let data = FileManager.default.contents(atPath: path.path) else {

@@ -1,0 +1,188 @@
+import Foundation
+import GalleryCore
+import GalleryStore
+import Logging
+import Synchronization
+
+/// Identities and roles for the server: resolves the session cookie or bearer token of a
+/// request, answers what the identity may do in a gallery, and tells open live streams when
+/// access was taken away (`changes`), so they re-check and close.
+///
+/// Lookups are cached for at most `cacheLifetime` (1 s) and the cache is emptied by every
+/// change this process makes to accounts, sessions, tokens, members or links; a change made
+/// by another process (the `gallery user` command) is seen within that second.
+public final class AccessControl: Sendable {
+    public let store: GalleryStore
+    let configuration: ServerConfiguration
+    public let throttle = LoginThrottle()
+    private let identities = Mutex<[String: (identity: Identity?, until: ContinuousClock.Instant)]>([:])
+    private let roles = Mutex<[String: (role: GalleryRole?, until: ContinuousClock.Instant)]>([:])
+    private let watchers = Mutex<[Int: AsyncStream<Void>.Continuation]>([:])
+    private let nextWatcher = Atomic<Int>(0)
+    private let setup = Mutex<String?>(nil)
+    static let cacheLifetime: Duration = .seconds(1)
+    /// A session's last use is written at most this often (a write per request would cost the move path).
+    static let touchInterval: Double = 60
+
+    public static let cookieName = "gallery_session"
+
+    init(store: GalleryStore, configuration: ServerConfiguration) {
+        self.store = store
+        self.configuration = configuration
+    }
+
+    // MARK: First start
+
+    /// With no account yet: a one-time setup token for the first account (nil once one exists).
+    public func prepareSetup() async throws -> String? {
+        guard try await store.accountCount() == 0 else { return nil }
+        return setup.withLock { token in
+            if token == nil { token = Secrets.token() }
+            return token
+        }
+    }
+
+    /// Spends the setup token; false when it is wrong or spent.
+    func spendSetupToken(_ candidate: String) -> Bool {
+        setup.withLock { token in
+            guard let t = token, Secrets.constantTimeEquals(t, candidate) else { return false }
+            token = nil
+            return true
+        }
+    }
+
+    func restoreSetupToken(_ t: String) { setup.withLock { if $0 == nil { $0 = t } } }
+
+    // MARK: Who is asking
+
+    /// The identity behind a session cookie value or a bearer token; nil when unknown, expired or revoked.
+    func identity(cookie: String?, bearer: String?) async throws -> Identity? {
+        if let bearer { return try await cached("t:" + Secrets.digest(bearer)) { try await self.tokenIdentity(hash: $0) } }
+        if let cookie { return try await cached("s:" + Secrets.digest(cookie)) { try await self.sessionIdentity(hash: $0) } }
+        return nil
+    }
+
+    private func cached(_ key: String, _ load: (String) async throws -> Identity?) async throws -> Identity? {
+        let now = ContinuousClock.now
+        if let hit = identities.withLock({ $0[key] }), hit.until > now { return hit.identity }
+        let identity = try await load(String(key.dropFirst(2)))
+        identities.withLock { cache in
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[key] = (identity, now + Self.cacheLifetime)
+        }
+        return identity
+    }
+
+    private func tokenIdentity(hash: String) async throws -> Identity? {
+        guard let (token, accountId) = try await store.token(hash: hash), let account = try await store.account(accountId) else { return nil }
+        let now = GalleryStoreClock.now()
+        if (token.lastUsedAt ?? 0) < now - Self.touchInterval { try await store.touchToken(token.id, at: now) }
+        return Identity(principal: .account(account), credential: .token(token))
+    }
+
+    private func sessionIdentity(hash: String) async throws -> Identity? {
+        guard let session = try await store.session(idHash: hash) else { return nil }
+        let now = GalleryStoreClock.now()
+        guard now - session.lastSeenAt < configuration.sessionIdleLifetime, now - session.createdAt < configuration.sessionAbsoluteLifetime else {
+            try await store.deleteSession(idHash: hash)
+            return nil
+        }
+        if session.lastSeenAt < now - Self.touchInterval { try await store.touchSession(idHash: hash, at: now) }
+        switch session.owner {
+        case let .account(id):
+            guard let account = try await store.account(id) else { return nil }
+            return Identity(principal: .account(account), credential: .session(idHash: hash))
+        case let .link(id):
+            guard let link = try await store.link(id), link.isUsable(at: now) else { return nil }
+            if (link.lastUsedAt ?? 0) < now - Self.touchInterval { try await store.touchLink(link.id, at: now) }
+            return Identity(principal: .link(link), credential: .session(idHash: hash))
+        }
+    }
+
+    /// A new session for the owner; the answer's cookie value (the store keeps only its hash).
+    func startSession(_ owner: SessionOwner) async throws -> String {
+        let id = Secrets.token()
+        try await store.createSession(idHash: Secrets.digest(id), owner: owner)
+        return id
+    }
+
+    /// `Set-Cookie` for a new session, or one that clears it (`value` nil).
+    func cookie(_ value: String?) -> String {
+        var parts = ["\(Self.cookieName)=\(value ?? "")", "Path=/", "HttpOnly", "SameSite=Lax"]
+        parts.append(value == nil ? "Max-Age=0" : "Max-Age=\(Int(configuration.sessionAbsoluteLifetime))")
+        if configuration.publicURL?.scheme == "https" { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
+
+    // MARK: What it may do
+
+    /// The role of an account in a gallery (cached like identities).
+    func role(account: Int64, gallery: Int64) async throws -> GalleryRole? {
+        let key = "\(account):\(gallery)", now = ContinuousClock.now
+        if let hit = roles.withLock({ $0[key] }), hit.until > now { return hit.role }
+        let role = try await store.role(account: account, gallery: gallery)
+        roles.withLock { cache in
+            if cache.count > 10_000 { cache.removeAll() }
+            cache[key] = (role, now + Self.cacheLifetime)
+        }
+        return role
+    }
+
+    /// Whether the identity may do `action` in the gallery: `nil` when it may not even see the
+    /// gallery (answered 404, so a gallery's existence is not told to strangers), else the verdict.
+    func allows(_ identity: Identity, _ action: GalleryAction, gallery: Int64) async throws -> Bool? {
+        switch identity.principal {
+        case let .account(a):
+            guard let role = try await role(account: a.id, gallery: gallery) else { return nil }
+            return AccessPolicy.allows(role, action)
+        case let .link(l):
+            guard l.gallery == gallery else { return nil }
+            return AccessPolicy.allows(link: l.role, action, options: l.options)
+        }
+    }
+
+    // MARK: Taking access away
+
+    /// Call after any change that can take access away: caches are emptied and open live
+    /// streams re-check their caller.
+    func accessChanged() {
+        identities.withLock { $0.removeAll() }
+        roles.withLock { $0.removeAll() }
+        for c in watchers.withLock({ Array($0.values) }) { c.yield() }
+    }
+
+    /// A stream that yields after every `accessChanged()`; cancel with the returned closure.
+    func watch() -> (AsyncStream<Void>, @Sendable () -> Void) {
+        let id = nextWatcher.add(1, ordering: .relaxed).newValue
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        watchers.withLock { $0[id] = continuation }
+        return (stream, { [weak self] in self?.watchers.withLock { $0.removeValue(forKey: id) }?.finish() })
+    }
+
+    /// Re-resolves an identity without the cache (for open streams after a change).
+    func stillValid(_ identity: Identity, gallery: Int64) async throws -> Bool {
+        let fresh: Identity?
+        switch identity.credential {
+        case let .session(hash): fresh = try await sessionIdentity(hash: hash)
+        case let .token(t):
+            fresh = try await store.tokens(account: identity.account?.id ?? -1).contains(where: { $0.id == t.id }) ? identity : nil
+        }
+        guard let fresh else { return false }
+        return try await allows(fresh, .view, gallery: gallery) == true
+    }
+}
+
+/// The wall clock of stored times (seconds since 1970), in one place.
+enum GalleryStoreClock {
+    static func now() -> Double { Date().timeIntervalSince1970 }
+}
+
+extension AccessControl {
+    /// Whether the identity may see some gallery holding the image.
+    func maySee(image hash: String, _ identity: Identity) async throws -> Bool {
+        switch identity.principal {
+        case let .account(a): return try await store.accountMaySeeImage(account: a.id, hash: hash)
+        case let .link(l): return try await store.linkMaySeeImage(link: l, hash: hash)
+        }
+    }
+}

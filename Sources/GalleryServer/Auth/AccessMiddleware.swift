@@ -1,0 +1,99 @@
+import Foundation
+import Hummingbird
+import GalleryCore
+import GalleryStore
+
+/// Resolves who is asking (session cookie or bearer token) and applies the route's rule from
+/// `AccessRules` before the handler runs. A route without a rule is refused (fail closed).
+struct AccessMiddleware: RouterMiddleware {
+    typealias Context = GalleryRequestContext
+    let access: AccessControl
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        let bearer = Self.bearer(request)
+        context.identity = try await access.identity(cookie: Self.cookie(request, AccessControl.cookieName), bearer: bearer)
+        if bearer != nil && context.identity == nil { throw APIError(.unauthorized, "unknown or revoked API token") }
+        guard let path = context.endpointPath else {
+            // No route matched: static files of the page (GET/HEAD only) or a 404.
+            return try await next(request, context)
+        }
+        guard let rule = AccessRules.rule(method: request.method.rawValue, path: path) else {
+            throw APIError(.internalServerError, "no authorization rule for \(request.method) \(path)")
+        }
+        if let identity = context.identity, identity.isReadOnly, !request.method.isSafe {
+            throw APIError(.forbidden, "this API token is read-only")
+        }
+        try await check(rule, context)
+        return try await next(request, context)
+    }
+
+    func check(_ rule: AccessRule, _ context: Context) async throws {
+        switch rule {
+        case .anyone: return
+        case .visitor: _ = try context.caller
+        case .account: try account(context)
+        case .accountSession:
+            try account(context)
+            guard context.identity?.sessionHash != nil else { throw APIError(.forbidden, "sign in with a password to manage credentials") }
+        case .admin:
+            guard try account(context).admin else { throw APIError(.forbidden, "only an admin may manage users") }
+        case let .gallery(action):
+            try await gallery(try context.id("gallery"), action, context)
+        case let .item(action):
+            let item = try context.id("item")
+            _ = try context.caller
+            try await gallery(try await access.store.galleryOf(item: item), action, context, notFound: "unknown item \(item)")
+        case .image:
+            let caller = try context.caller
+            let hash = context.parameters.get("hash") ?? ""
+            guard ImageFiles.isHash(hash) else { throw APIError(.badRequest, "\"\(hash)\" is not an image hash") }
+            let allowed: Bool
+            switch caller.principal {
+            case let .account(a): allowed = try await access.store.accountMaySeeImage(account: a.id, hash: hash)
+            case let .link(l): allowed = try await access.store.linkMaySeeImage(link: l, hash: hash)
+            }
+            guard allowed else { throw APIError(.notFound, "image \(hash) not found") }
+            if context.parameters.get("name") == "original", let l = caller.link, !l.options.allowsDownload {
+                throw APIError(.forbidden, "this link does not allow downloads")
+            }
+        case .uploaderLink:
+            guard try context.caller.link?.role == .uploader else { throw APIError(.forbidden, "only an uploader link's visitor has uploads") }
+        }
+    }
+
+    @discardableResult
+    func account(_ context: Context) throws -> Account {
+        guard let a = try context.caller.account else { throw APIError(.forbidden, "a share link does not give access to this") }
+        return a
+    }
+
+    func gallery(_ id: Int64, _ action: GalleryAction, _ context: Context, notFound: String? = nil) async throws {
+        let caller = try context.caller
+        switch try await access.allows(caller, action, gallery: id) {
+        case nil: throw APIError(.notFound, notFound ?? "unknown gallery \(id)")
+        case false?: throw APIError(.forbidden, "your role in gallery \(id) does not allow this (\(action.rawValue))")
+        case true?: return
+        }
+    }
+
+    static func bearer(_ request: Request) -> String? {
+        guard let value = request.headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+    }
+
+    static func cookie(_ request: Request, _ name: String) -> String? {
+        for header in request.headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == name {
+                    let v = kv[1].trimmingCharacters(in: .whitespaces)
+                    return v.isEmpty ? nil : v
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,82 @@
+import GalleryCore
+
+/// The authorization rule of one route. `AccessRules.table` holds one per registered route;
+/// `AccessMiddleware` refuses a route without one (and a test enumerates the router against it).
+public enum AccessRule: Sendable, Equatable {
+    /// Anyone, signed in or not: the page, sign-in, the session's own state, opening a link.
+    case anyone
+    /// A signed-in account or a share link's visitor (what they see is filtered by the handler).
+    case visitor
+    /// A signed-in account (session or API token).
+    case account
+    /// A signed-in account in a browser session: managing credentials (tokens, second factor)
+    /// is not something a token may do, so a leaked read token cannot mint a write token.
+    case accountSession
+    /// An admin account (users).
+    case admin
+    /// The action on the gallery named by the route's `:gallery`.
+    case gallery(GalleryAction)
+    /// The action on the gallery holding the route's `:item`.
+    case item(GalleryAction)
+    /// Someone who may see a gallery holding the route's `:hash`.
+    case image
+    /// The visitor of an uploader link.
+    case uploaderLink
+}
+
+/// Every route's rule, in one table a reviewer reads top to bottom. Keys are Hummingbird's
+/// route descriptions: method and path with `{parameter}` captures.
+public enum AccessRules {
+    public static let table: [String: AccessRule] = [
+        // The page and its engine.
+        "GET /engine.wasm": .anyone,
+        "GET /setup": .anyone,
+        "GET /s/{token}": .anyone,
+        // Sessions and accounts.
+        "GET /api/session": .anyone,
+        "POST /api/setup": .anyone,
+        "POST /api/login": .anyone,
+        "POST /api/logout": .anyone,
+        "POST /api/logout-everywhere": .accountSession,
+        "GET /api/users": .admin,
+        "POST /api/users": .admin,
+        "PATCH /api/users/{user}": .accountSession, // self with the current password, or an admin
+        "DELETE /api/users/{user}": .admin,
+        "POST /api/me/totp": .accountSession,
+        "POST /api/me/totp/confirm": .accountSession,
+        "DELETE /api/me/totp": .accountSession,
+        "GET /api/tokens": .accountSession,
+        "POST /api/tokens": .accountSession,
+        "DELETE /api/tokens/{token}": .accountSession,
+        // Galleries as documents.
+        "GET /api/galleries": .visitor,
+        "POST /api/galleries": .account,
+        "POST /api/galleries/import": .account,
+        "GET /api/galleries/{gallery}": .gallery(.view),
+        "GET /api/galleries/{gallery}/columns": .gallery(.view),
+        "GET /api/galleries/{gallery}/changes": .gallery(.view),
+        "GET /api/galleries/{gallery}/events": .gallery(.view),
+        "PATCH /api/galleries/{gallery}": .gallery(.rename),
+        "DELETE /api/galleries/{gallery}": .gallery(.delete),
+        "POST /api/galleries/{gallery}/duplicate": .gallery(.duplicate),
+        "GET /api/galleries/{gallery}/export": .gallery(.duplicate),
+        "GET /api/galleries/{gallery}/download": .gallery(.download),
+        "GET /api/galleries/{gallery}/trash": .gallery(.trash),
+        "POST /api/galleries/{gallery}/batch": .gallery(.arrange),
+        "POST /api/galleries/{gallery}/urls": .gallery(.add),
+        "POST /api/galleries/{gallery}/uploads": .gallery(.add),
+        "GET /api/items/{item}": .item(.view),
+        "GET /api/images/{hash}/{name}": .image,
+        // Sharing.
+        "GET /api/galleries/{gallery}/members": .gallery(.share),
+        "PUT /api/galleries/{gallery}/members/{user}": .gallery(.share),
+        "DELETE /api/galleries/{gallery}/members/{user}": .gallery(.share),
+        "GET /api/galleries/{gallery}/links": .gallery(.share),
+        "POST /api/galleries/{gallery}/links": .gallery(.share),
+        "DELETE /api/galleries/{gallery}/links/{link}": .gallery(.share),
+        "POST /api/links/open": .anyone,
+        "GET /api/links/uploads": .uploaderLink,
+    ]
+
+    public static func rule(method: String, path: String) -> AccessRule? { table["\(method) \(path)"] }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Synchronization
+
+/// Failed sign-ins and link passwords, counted per account (or link) and per client address,
+/// with growing delays: the first `freeAttempts` failures cost nothing, then each further
+/// failure locks that key for 1, 2, 4 … seconds, up to 15 minutes. A success clears the
+/// account's count (not the address's: one good password does not excuse a spray).
+public final class LoginThrottle: Sendable {
+    struct Entry { var failures: Int; var lockedUntil: Double }
+    private let entries = Mutex<[String: Entry]>([:])
+    public let freeAttempts: Int
+    public let maxDelay: Double
+
+    public init(freeAttempts: Int = 5, maxDelay: Double = 900) {
+        self.freeAttempts = freeAttempts
+        self.maxDelay = maxDelay
+    }
+
+    /// Seconds to wait before any of `keys` may try again (0: go ahead).
+    public func wait(_ keys: [String], now: Double = Date().timeIntervalSince1970) -> Int {
+        entries.withLock { e in keys.map { Int(ceil(max(0, (e[$0]?.lockedUntil ?? 0) - now))) }.max() ?? 0 }
+    }
+
+    public func failed(_ keys: [String], now: Double = Date().timeIntervalSince1970) {
+        entries.withLock { e in
+            if e.count > 100_000 { e = e.filter { $0.value.lockedUntil > now } }
+            for k in keys {
+                var entry = e[k] ?? Entry(failures: 0, lockedUntil: 0)
+                entry.failures += 1
+                if entry.failures > freeAttempts {
+                    entry.lockedUntil = now + min(maxDelay, pow(2, Double(entry.failures - freeAttempts - 1)))
+                }
+                e[k] = entry
+            }
+        }
+    }
+
+    public func succeeded(_ key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
+}
