@@ -36,6 +36,9 @@ struct SessionRoutes {
         }
         api.post("setup") { request, context in
             let body = try await JSONIO.decode(SetupBody.self, from: request, limit: 16 << 10)
+            guard try await store.accountCount() == 0 else {
+                throw APIError(.forbidden, "the first account exists already: sign in instead")
+            }
             try Self.checkPassword(body.password)
             let keys = ["setup", "ip:" + context.clientAddress]
             try throttled(keys)
