@@ -138,3 +138,10 @@ extension HTTPField.Name {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let crossOriginOpenerPolicy = HTTPField.Name("Cross-Origin-Opener-Policy")!
 }
+
+/// The Host rule of `RequestGuard`, for tests and the docs' examples.
+public struct RequestGuardProbe: Sendable {
+    public let configuration: ServerConfiguration
+    public init(configuration: ServerConfiguration) { self.configuration = configuration }
+    public func accepts(_ host: String) -> Bool { RequestGuard<BasicRequestContext>(configuration: configuration).isKnownHost(host) }
+}
