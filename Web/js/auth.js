@@ -26,6 +26,7 @@ function leave() {
 /// A message for an answer the user can act on (429 says when to try again).
 export function explain(e) {
   if (e.status === 429 && e.body?.error?.retryAfter) return `Too many attempts: try again in ${Math.ceil(e.body.error.retryAfter)} s.`;
+  if (e.status === undefined && !(e instanceof TypeError)) return e.message; // the page's own message
   if (!e.status) return 'The server cannot be reached. Check the connection and try again.';
   const m = e.message || `HTTP ${e.status}`;
   return m.charAt(0).toUpperCase() + m.slice(1) + (/[.!?]$/.test(m) ? '' : '.');

@@ -19,7 +19,7 @@ export function openShare(app) {
   const members = el('ul', { class: 'rows', 'aria-label': 'Members' });
   const created = el('div', { class: 'created-link' });
   const linkForm = newLinkForm(gallery, created, () => refreshLinks(gallery, links));
-  const memberForm = newMemberForm(gallery, () => refreshMembers(gallery, members));
+  const memberForm = newMemberForm(gallery, app.session, () => refreshMembers(gallery, members));
   const dialog = openDialog(`Share “${app.model.name}”`, [
     el('h3', { text: 'New share link' }), linkForm, created,
     el('h3', { text: 'Share links' }), links,
@@ -89,7 +89,16 @@ async function refreshLinks(gallery, list) {
   }));
 }
 
-function newMemberForm(gallery, refresh) {
+/// The account named `name`: an admin finds its id in the user list; anyone else names it
+/// in the request and the server resolves it.
+async function member(session, name) {
+  if (!session.user?.admin) return name;
+  const found = (await accounts.users()).find((u) => u.name.toLowerCase() === name.toLowerCase());
+  if (!found) throw new Error(`No account is named “${name}”.`);
+  return found.id;
+}
+
+function newMemberForm(gallery, session, refresh) {
   const form = el('form', { class: 'member-form', novalidate: true },
     field('Add a person by name', { name: 'name', autocomplete: 'off', autocapitalize: 'none', required: true }),
     el('label', { class: 'field' }, el('span', { text: 'as' }), select('role', [['viewer', 'Viewer'], ['editor', 'Editor']], 'viewer', 'Role of the new member')),
@@ -100,7 +109,7 @@ function newMemberForm(gallery, refresh) {
     formError(form, null);
     if (!v.name.trim()) { formError(form, 'Enter the name of an account.'); return; }
     try {
-      await accounts.setMember(gallery, v.name.trim(), v.role);
+      await accounts.setMember(gallery, await member(session, v.name.trim()), v.role);
       form.reset();
       refresh();
     } catch (error) {
