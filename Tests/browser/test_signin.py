@@ -152,5 +152,41 @@ def test_two_factor_sign_in_asks_for_the_authenticator_code(browser, server):
         form.locator("button[type=submit]").click()
         page.wait_for_function("document.body.dataset.ready === '1' || !!document.querySelector('#gate .form-error:not([hidden])')", timeout=20000)
         assert page.locator("#gate").is_hidden(), page.locator("#gate").inner_text()
+
+        # Turning it off asks for the password.
+        page.click("#user-menu")
+        page.locator("#user-menu-list [role=menuitem]", has_text="Two-factor").click()
+        dialog = page.locator("dialog.totp-dialog")
+        dialog.locator("input[name=password]").fill("not my password")
+        dialog.locator("button", has_text="Turn off").click()
+        dialog.locator(".form-error").wait_for()
+        assert dialog.locator(".form-error").inner_text() == "Wrong password."
+        dialog.locator("input[name=password]").fill(server.admin[1])
+        dialog.locator("button", has_text="Turn off").click()
+        dialog.locator("button", has_text="Turn on").wait_for()
+        server.login(*server.admin)  # no code asked any more
     finally:
+        page.context.close()
+
+
+def test_signing_out_everywhere_ends_the_other_windows_session_at_once(browser, server):
+    other = new_page(browser, server)
+    page = new_page(browser, server)
+    try:
+        for p in (other, page):
+            p.goto(server.url + "/")
+            p.wait_for_selector("body[data-ready='1']", timeout=20000)
+        other.wait_for_function("() => document.getElementById('live-state').classList.contains('on')")
+        page.click("#user-menu")
+        page.locator("#user-menu-list [role=menuitem]", has_text="Sign out everywhere").click()
+        page.locator("#gate form").wait_for()
+        # The other window's live stream is closed with `revoked`: it says so, the grid is unusable.
+        other.wait_for_selector("#notice .notice-card", timeout=2000)
+        assert other.locator("#notice h1").inner_text() == "Access ended"
+        assert other.evaluate("document.getElementById('scroller').inert") is True
+        other.locator("#notice a", has_text="Continue").click()
+        other.locator("#gate form").wait_for()
+        assert other.locator("#gate h1").inner_text() == "Sign in"
+    finally:
+        other.context.close()
         page.context.close()

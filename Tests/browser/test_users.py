@@ -45,6 +45,7 @@ def test_the_admin_adds_resets_and_removes_a_user(page, server):
 
 def test_a_member_added_by_name_as_viewer_sees_the_gallery_read_only_and_as_editor_may_arrange(browser, server):
     server.api("POST", "/api/users", {"name": "bob", "password": "bob's long password"})
+    server.api("POST", "/api/galleries", {"name": "Private"})  # the owner's, not shared
     owner = open_page(browser, server)
     bob = None
     try:
@@ -68,6 +69,9 @@ def test_a_member_added_by_name_as_viewer_sees_the_gallery_read_only_and_as_edit
         assert bob.evaluate("app.controller.readOnly") is True
         assert bob.locator("#trash").is_hidden() and bob.locator("#share-open").is_hidden()
         assert bob.locator("#role-badge").inner_text() == "viewer"
+        # Bob's picker lists only what he may see.
+        options = bob.locator("#gallery-select option").all_inner_texts()
+        assert len(options) == 1 and options[0].startswith("Sample gallery")
 
         row.locator("select").select_option("editor")
         owner.wait_for_function("() => document.querySelector(\".member-row[data-member='bob'] select\")?.value === 'editor'")
