@@ -22,9 +22,10 @@ if (( ${#missing[@]} )); then
 fi
 
 if [[ "${1:-}" == "--browser" ]]; then
-  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright' 2>/dev/null; then
-    echo "setup: creating .venv with Playwright (the browser is Debian's chromium)"
-    python3 -m venv .venv
-    .venv/bin/pip install -q playwright pytest
+  # pyotp: the browser tests compute TOTP codes for the two-factor sign-in.
+  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp' 2>/dev/null; then
+    echo "setup: creating .venv with Playwright and pyotp (the browser is Debian's chromium)"
+    [[ -x .venv/bin/python ]] || python3 -m venv .venv
+    .venv/bin/pip install -q playwright pytest pyotp
   fi
 fi

@@ -48,6 +48,8 @@ public enum BridgeOp: Int32, Sendable {
     case controllerLiveChanges = 70
     case controllerModelMatches = 71
     case controllerModelItems = 72
+    /// The whole grid read-only (a viewer) or editable again: no lift, drop, paste or undo.
+    case controllerReadOnly = 73
 }
 
 /// The first value of every answer.

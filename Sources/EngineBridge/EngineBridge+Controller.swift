@@ -310,6 +310,16 @@ extension EngineBridge {
         }
     }
 
+    // [handle, read-only (0 or 1), now] → effects (a drag in progress is cancelled when the
+    // grid becomes read-only). Read-only: pointer and keyboard lifts, external drops,
+    // pastes and undo are refused; taps, focus and scrolling still work.
+    mutating func _controllerReadOnly(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let readOnly = try r.int(in: 0...1) == 1
+        let now = try Self._finite(&r)
+        Self._encode(_controllers[h]!.setReadOnly(readOnly, now: now), into: &out)
+    }
+
     // [handle, placeholder id, item id, aspect, version] → effects
     mutating func _controllerCommitInsertion(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)

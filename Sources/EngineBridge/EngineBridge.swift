@@ -61,6 +61,7 @@ public struct EngineBridge {
             case .controllerLiveChanges: try _controllerLiveChanges(&r, &out)
             case .controllerModelMatches: try _controllerModelMatches(&r, &out)
             case .controllerModelItems: try _controllerModelItems(&r, &out)
+            case .controllerReadOnly: try _controllerReadOnly(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

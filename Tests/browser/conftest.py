@@ -1,5 +1,11 @@
 """Browser tests: the real server (release build of `gallery`) on a free port with a fresh
-data folder, driven by Playwright in Debian's chromium. Screenshots go to artifacts/."""
+data folder, driven by Playwright in Debian's chromium. Screenshots go to artifacts/.
+
+Every test is signed in (issue 10): the admin account is made with `gallery user add` before
+the server starts; browser contexts sign in through POST /api/login, and `Server.api()`
+sends the session cookie and the page's Origin as the page does. Every page fails its test
+on a Content-Security-Policy violation."""
+import http.cookiejar
 import json
 import os
 import shutil
@@ -11,11 +17,19 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError, sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts"
 GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gallery"))
+ADMIN = ("ana", "correct horse battery staple")
+
+# Records CSP violations in the page (a test fails on any: the server's policy allows no
+# inline script or style).
+CSP_GUARD = """document.addEventListener('securitypolicyviolation', (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI} ${e.sourceFile ?? ''}:${e.lineNumber ?? ''}`);
+});"""
+_PAGES = []  # every page new_page made in the running test: checked for CSP violations at its end
 
 
 def free_port():
@@ -25,12 +39,25 @@ def free_port():
 
 
 class Server:
-    def __init__(self, allow_private=True):
+    def __init__(self, allow_private=True, admin=ADMIN):
         self.allow_private = allow_private
         self.port = free_port()
         self.data = tempfile.mkdtemp(prefix="gallery-test-")
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
+        self.admin = admin
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+        if admin:
+            self.add_user(*admin, admin=True)
+
+    def add_user(self, name, password, admin=False):
+        """`gallery user add` on the data folder (the server may be running)."""
+        subprocess.run([str(GALLERY), "user", "add", name, *(["--admin"] if admin else []), "--password-stdin", "--data", self.data],
+                       input=password.encode() + b"\n", check=True, capture_output=True, cwd=ROOT, timeout=60)
+
+    def log(self):
+        return (Path(self.data) / "server.log").read_text(errors="replace")
 
     def start(self):
         log = open(Path(self.data) / "server.log", "ab")
@@ -42,8 +69,10 @@ class Server:
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
-                with urllib.request.urlopen(self.url + "/api/galleries", timeout=1) as r:
+                with urllib.request.urlopen(self.url + "/api/session", timeout=1) as r:
                     if r.status == 200:
+                        if self.admin:
+                            self.login(*self.admin)
                         return self
             except Exception:
                 time.sleep(0.2)
@@ -61,13 +90,27 @@ class Server:
         self.stop()
         return self.start()
 
-    def api(self, method, path, body=None):
+    def login(self, name, password):
+        """Signs this client (`api`, `fetch`) in as `name`."""
+        self.cookies.clear()
+        return self.api("POST", "/api/login", {"name": name, "password": password})
+
+    def request(self, method, path, body=None, headers=None):
+        """A request as the page sends it (session cookie, Origin); answers the response."""
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url + path, data=data, method=method,
-                                     headers={"content-type": "application/json"} if data else {})
-        with urllib.request.urlopen(req, timeout=10) as r:
+        h = {"Origin": self.url, **({"content-type": "application/json"} if data else {}), **(headers or {})}
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=h)
+        return self.opener.open(req, timeout=10)
+
+    def api(self, method, path, body=None):
+        with self.request(method, path, body) as r:
             text = r.read()
             return json.loads(text) if text else None
+
+    def fetch(self, path):
+        """The bytes and content type at `path` (an image, a zip), signed in."""
+        with self.request("GET", path if path.startswith("/") else path.removeprefix(self.url)) as r:
+            return r.read(), r.headers["content-type"]
 
 
 @pytest.fixture
@@ -95,27 +138,87 @@ def browser():
         b.close()
 
 
-def open_page(browser, server, errors=None, **context_options):
-    """A fresh context and page on the server's first gallery, loaded and ready."""
+def login(context, server, name=None, password=None):
+    """Signs a browser context in as the page's sign-in form would (POST /api/login)."""
+    name, password = (name, password) if name else server.admin
+    r = context.request.post(server.url + "/api/login", data={"name": name, "password": password},
+                             headers={"Origin": server.url})
+    assert r.ok, f"login as {name} failed: {r.status} {r.text()}"
+
+
+def new_page(browser, server, errors=None, user=None, **context_options):
+    """A fresh context (signed in as `user`, (name, password), else the admin; `user=False`:
+    not signed in) and a page in it, guarded against CSP violations and uncaught errors."""
     options = {"viewport": {"width": 1200, "height": 800}, **context_options}
     context = browser.new_context(**options)
+    if user is not False:
+        login(context, server, *(user or (None, None)))
+    context.add_init_script(CSP_GUARD)
     pg = context.new_page()
     pg.set_default_timeout(10000)
     pg.errors = [] if errors is None else errors
     pg.on("pageerror", lambda e: (print("page error:", e), pg.errors.append(str(e))))
-    pg.goto(server.url + "/")
+    pg.csp = []
+    pg.on("console", lambda m: pg.csp.append(m.text) if m.text.startswith("CSP violation") else None)
+    _PAGES.append(pg)
+    pg.wait_for_function = lambda expression, **kw: wait_until(pg, expression, **kw)
+    return pg
+
+
+def wait_until(page, expression, arg=None, timeout=10000, polling=16):
+    """Playwright's wait_for_function evaluates its predicate with eval() in the page, which
+    the page's CSP (script-src without 'unsafe-eval') refuses; this polls with evaluate(),
+    which the CSP does not govern. Answers the first truthy value."""
+    src = expression.strip()
+    if not (src.startswith(("(", "async ", "function")) or src.split("=>")[0].strip().isidentifier()):
+        src = f"() => ({src})"
+    deadline = time.time() + (timeout or 10000) / 1000
+    step = polling if isinstance(polling, (int, float)) else 16
+    while True:
+        try:
+            value = page.evaluate(src, arg)
+        except Exception as e:
+            if "Execution context was destroyed" not in str(e) and "navigat" not in str(e):
+                raise
+            value = None
+        if value:
+            return value
+        if time.time() > deadline:
+            raise PlaywrightTimeoutError(f"timed out after {timeout} ms waiting for {expression!r}")
+        page.wait_for_timeout(step)
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations():
+    """Fails a test whose pages broke the Content-Security-Policy (an inline script or style)."""
+    _PAGES.clear()
+    yield
+    seen = [v for pg in _PAGES for v in pg.csp]
+    _PAGES.clear()
+    assert not seen, f"Content-Security-Policy violations: {seen}"
+
+
+def open_page(browser, server, errors=None, path="/", **context_options):
+    """A fresh signed-in context and page on the server's first gallery, loaded and ready."""
+    pg = new_page(browser, server, errors, **context_options)
+    pg.goto(server.url + path)
     pg.wait_for_selector("body[data-ready='1']", timeout=20000)
     wait_images(pg)
     return pg
+
+
+def close_page(page):
+    """Closes a page's context; fails on uncaught errors seen in it."""
+    errors = list(page.errors)
+    page.context.close()
+    assert not errors, f"uncaught errors in the page: {errors}"
 
 
 @pytest.fixture
 def page(browser, server):
     pg = open_page(browser, server)
     yield pg
-    errors = list(pg.errors)
-    pg.context.close()
-    assert not errors, f"uncaught errors in the page: {errors}"
+    close_page(pg)
 
 
 # ---- helpers the tests share: they read the page's state the way a user sees it

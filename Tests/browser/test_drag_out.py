@@ -3,7 +3,7 @@
 dropped into another window's gallery, the items are copied there."""
 import json
 
-from conftest import center, drop_data, item_id, open_page, shot, wait_images
+from conftest import center, drop_data, item_id, new_page, open_page, shot, wait_images
 
 DRAGSTART_JS = """([x, y]) => {
   const dt = new DataTransfer();
@@ -31,15 +31,13 @@ def test_a_dragged_tile_carries_its_image_and_json_and_another_window_copies_it(
         assert data["text/uri-list"].strip() == url
         assert f'src="{url}"' in data["text/html"] and 'alt="Cherry"' in data["text/html"]
         # The URL serves the original image.
-        import urllib.request
-        with urllib.request.urlopen(url) as r:
-            assert r.headers["content-type"].startswith("image/")
+        _, kind = server.fetch(url)
+        assert kind.startswith("image/")
 
         # A second window on a new, empty gallery receives the drop: Cherry is copied there.
         other = server.api("POST", "/api/galleries", {"name": "Elsewhere"})
-        second = browser.new_context(viewport={"width": 1000, "height": 700}).new_page()
         second_errors = []
-        second.on("pageerror", lambda e: second_errors.append(str(e)))
+        second = new_page(browser, server, second_errors, viewport={"width": 1000, "height": 700})
         second.goto(f"{server.url}/#/g/{other['id']}")
         second.wait_for_selector("body[data-ready='1']")
         box = second.locator("#scroller").bounding_box()

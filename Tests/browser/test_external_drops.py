@@ -13,8 +13,7 @@ from conftest import center, drop_data, server_titles, shot, titles, wait_idle
 def sample_jpeg(server):
     snap = server.api("GET", f"/api/galleries/{server.api('GET', '/api/galleries')[0]['id']}")
     apple = next(i for s in snap["sections"] for i in s["items"] if i["title"] == "Apple")
-    with urllib.request.urlopen(server.url + apple["thumbnails"]["grid"]) as r:
-        return r.read()
+    return server.fetch(apple["thumbnails"]["grid"])[0]
 
 
 @pytest.fixture

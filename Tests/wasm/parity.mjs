@@ -215,6 +215,60 @@ for (let c = 0; c < 24; c++) {
   call(Op.controllerDestroy, [h]);
 }
 
+// Read-only grids (op 73, a viewer's page): mouse and touch drags, a keyboard pick-up, an
+// external drop, a paste and an undo lift and change nothing; made editable again, the same
+// keyboard drag commits a move.
+let readOnlyRefusals = 0;
+for (let c = 0; c < 8; c++) {
+  const r = rng(15000 + c);
+  const sections = Array.from({ length: r.int(1, 3) }, (_, s) => ({
+    id: 90 + s, items: Array.from({ length: r.int(4, 40) }, () => ({ id: nextID++, version: 0 })),
+  }));
+  const total = sections.reduce((n, s) => n + s.items.length, 0);
+  const config = layoutConfig(r, c % 4);
+  const width = config[3], viewH = r.range(300, 900);
+  const h = call(Op.controllerCreate, [...encodeSnapshot(sections), ...aspects(r, total), ...config, width, viewH, c % 2, 1, 0])[1];
+  const before = call(Op.controllerSnapshot, [h]);
+  let t = 0;
+  // Becoming read-only in the middle of a touch drag sends it home.
+  const shown = readRender(call(Op.controllerRender, [h, 0, 0, width, viewH])).cells.find((x) => x.kind === 'item');
+  const at = [shown.x + shown.w / 2, shown.y + shown.h / 2];
+  call(Op.controllerEvent, [h, 1, 7, ...at, t, 1, 0]);
+  call(Op.controllerTick, [h, (t += 0.6)]);
+  call(Op.controllerEvent, [h, 2, 7, at[0] + 50, at[1] + 70, (t += 0.1), 1, 0]);
+  call(Op.controllerReadOnly, [h, 1, t]);
+  call(Op.controllerEvent, [h, 3, 7, at[0] + 50, at[1] + 70, (t += 0.1), 1, 0]);
+  for (let k = 0; k < 40; k++) call(Op.controllerTick, [h, (t += 1 / 60)]);
+  const quiet = [];
+  for (let g = 0; g < 6; g++) {
+    const kind = g % 3;
+    const p = [r.range(0, width), r.range(0, viewH)];
+    quiet.push(call(Op.controllerEvent, [h, 1, g, ...p, (t += 0.1), kind, 0]));
+    quiet.push(call(Op.controllerTick, [h, (t += 0.6)]));
+    for (let m = 0; m < 10; m++) quiet.push(call(Op.controllerEvent, [h, 2, g, p[0] + m * 9, p[1] + m * 7, (t += 1 / 60), kind, 0]), call(Op.controllerTick, [h, t]));
+    quiet.push(call(Op.controllerEvent, [h, 3, g, p[0] + 90, p[1] + 70, (t += 1 / 60), kind, 0]));
+  }
+  call(Op.controllerFocus, [h, sections.find((s) => s.items.length).items[0].id]);
+  for (const key of [0, 6, 0]) quiet.push(call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]));
+  quiet.push(call(Op.controllerEvent, [h, 7, width / 2, viewH / 2, (t += 0.1), 1, 10]));
+  quiet.push(call(Op.controllerEvent, [h, 10, width / 2, viewH / 2, (t += 0.1)]));
+  quiet.push(call(OpPaste, [h, 1, 12]));
+  quiet.push(call(Op.controllerHistory, [h, 0]));
+  for (const answer of quiet) {
+    const bad = readEffects(answer).find((e) => e.type === 'dragBegan' || e.type === 'commit' || e.type === 'loadDroppedData');
+    if (bad) throw new Error(`read-only grid ${c}: ${bad.type}`);
+  }
+  const after = call(Op.controllerSnapshot, [h]);
+  if (after.length !== before.length || after.some((v, k) => v !== before[k])) throw new Error(`read-only grid ${c}: the arrangement changed`);
+  if (readRender(call(Op.controllerRender, [h, 0, 0, width, viewH])).phase !== 'idle') throw new Error(`read-only grid ${c}: not idle`);
+  readOnlyRefusals += quiet.length;
+  call(Op.controllerReadOnly, [h, 0, t]);
+  const moved = [0, 6, 0].map((key) => call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]));
+  for (let k = 0; k < 30; k++) call(Op.controllerTick, [h, (t += 1 / 60)]);
+  if (!moved.some((a) => readEffects(a).some((e) => e.type === 'commit' && e.kind === 'move'))) throw new Error(`read-only grid ${c}: no move once editable again`);
+  call(Op.controllerDestroy, [h]);
+}
+
 // Live changes (ops 70–72): the server's stages applied where they are. The engine's model
 // afterwards must be exactly the target, its frames those of a controller created from the
 // target (incremental layout edits lay out like a full prepare), and a stale change (the
@@ -351,4 +405,4 @@ for (let i = 0; i < calls.length; i++) {
 }
 if (at !== native.length) { console.error('native answered more calls than were made'); process.exit(1); }
 console.log(`commits in the replayed sessions: ${JSON.stringify(commits)}; wheel scrolls: ${wheelScrolls}`);
-console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions with wheel turns and pastes; the seed scenario's digests; ${liveIncremental} incremental and ${liveWhole} whole live changes, ${liveRefused} stale ones refused)`);
+console.log(`parity ok: ${calls.length} calls, ${values} values identical (${frames} frames of items, headers and gap cells; 100 diffs and their application; 24 replayed drag sessions with wheel turns and pastes; 8 read-only grids refusing ${readOnlyRefusals} lifts, drops, pastes and undos; the seed scenario's digests; ${liveIncremental} incremental and ${liveWhole} whole live changes, ${liveRefused} stale ones refused)`);

@@ -23,7 +23,13 @@ export async function answer(res) {
   const text = await res.text();
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = { error: text }; }
-  if (!res.ok) throw new ApiError(res.status, json);
+  if (!res.ok) {
+    // Access may have ended (a revoked link or session): the page's Access module decides.
+    if (res.status === 401 || res.status === 403 || res.status === 410) {
+      globalThis.dispatchEvent?.(new CustomEvent('gallery:denied', { detail: { status: res.status, url: res.url } }));
+    }
+    throw new ApiError(res.status, json);
+  }
   return json;
 }
 

@@ -8,6 +8,12 @@ import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
 import { Detail } from './detail.js';
 import { installDrag } from './drag.js';
+import { enter } from './auth.js';
+import { Access } from './access.js';
+import { installUserMenu } from './usermenu.js';
+import { openShare } from './share.js';
+import { Slideshow } from './slideshow.js';
+import { startFileDrop } from './filedrop.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -23,6 +29,10 @@ export const app = {
     // address); the engine compiles while the others arrive.
     const early = window.early ?? {};
     window.early = null;
+    // Signed in (or a share link opened) first: the sign-in, setup and link pages are auth.js's.
+    const session = (this.session = await enter(early));
+    if (session.fresh) { early.galleries = null; early.columns = null; }
+    if (session.link?.role === 'uploader') { await startFileDrop(this, session); return; }
     if (early.columns) {
       const columns = early.columns.response.then(answer);
       columns.catch(() => {}); // a failure surfaces when open() awaits it
@@ -39,6 +49,11 @@ export const app = {
     this.view = new GridView(this, $('scroller'), $('content'));
     this.detail = new Detail(this);
     this.live = new LiveStream(this);
+    this.access = new Access(this, session);
+    this.slideshow = new Slideshow(this);
+    installUserMenu(this, session);
+    $('slideshow-open').addEventListener('click', () => this.slideshow.open(this.detail.id));
+    $('share-open').addEventListener('click', () => openShare(this));
     this.wireToolbar();
     this.wireGalleries();
     this.drag = installDrag(this);
@@ -96,6 +111,7 @@ export const app = {
     this.view.selection.clear();
     this.localItems.clear();
     this.controller.load(this.model);
+    this.access.apply(id);
     marks.engine = performance.now();
     $('scroller').scrollTop = 0;
     this.drag?.registerTargets();
@@ -255,6 +271,7 @@ export const app = {
   },
 
   async trashedIDs() {
+    if (!this.access.can('edit')) return [];
     try { return (await api.trash(this.model.id)).map((t) => t.id); } catch { return []; }
   },
 
@@ -446,7 +463,7 @@ export const app = {
 
   // ---- trash (F21)
   async refreshTrash() {
-    if (this.model.id == null) return;
+    if (this.model.id == null || !this.access.can('edit')) return;
     try {
       const trashed = await api.trash(this.model.id);
       $('trash-count').textContent = trashed.length;

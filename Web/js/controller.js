@@ -176,6 +176,13 @@ export class Controller {
       [this.handle, ...this.configuration(), this.width, this.height, this.mode, 1, this.snapping, this.readOnly ? 1 : 0]);
   }
 
+  /// The whole grid read-only (a viewer) or editable (Op.controllerReadOnly): answers effects.
+  setReadOnly(on, now) {
+    this.readOnly = on;
+    this.configure();
+    return readEffects(this.engine.call(Op.controllerReadOnly, [this.handle, on ? 1 : 0, now]));
+  }
+
   resize(width, height) { this.width = width; this.height = height; this.configure(); }
 
   /// A density change keeping the item under the anchor where it is (F22). Answers the new scroll offset.

@@ -17,7 +17,7 @@ export const Op = Object.freeze({
   controllerDeletePlaceholder: 47, controllerHistory: 48, controllerAddToDrag: 49,
   controllerCancel: 50, controllerScrollTarget: 51, controllerFocus: 52, controllerSnapshot: 53,
   controllerOutsideTargets: 54, controllerTitles: 55, controllerPinch: 56, controllerDestroy: 57,
-  controllerLiveChanges: 70, controllerModelMatches: 71, controllerModelItems: 72,
+  controllerLiveChanges: 70, controllerModelMatches: 71, controllerModelItems: 72, controllerReadOnly: 73,
 });
 
 export const Kind = Object.freeze({ grid: 0, flow: 1, waterfall: 2, justified: 3 });

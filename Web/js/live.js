@@ -26,6 +26,13 @@ export class LiveStream {
     const handle = (e) => this.receive(e);
     source.onmessage = handle;
     for (const type of ['changes', 'snapshot', 'deleted']) source.addEventListener(type, handle);
+    // Access ended (a revoked link or session, a removed member): the server closes the stream.
+    source.addEventListener('revoked', (e) => {
+      this.close();
+      let message = 'Your access to this gallery has ended';
+      try { message = JSON.parse(e.data).message || message; } catch { /* keep the plain message */ }
+      this.app.access?.revoked(message);
+    });
   }
 
   receive(e) {

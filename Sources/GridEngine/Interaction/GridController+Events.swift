@@ -191,7 +191,7 @@ extension GridController {
     /// Lifts the pending item: the preview floats at the lift scale (F10), the gap cells
     /// appear (F27), the hook at drag begin runs.
     mutating func _lift(time: Double, _ effects: inout [GridEffect]) {
-        guard var s = session, let item = s.items.first, let ip = snapshot.indexPath(of: item),
+        guard !isReadOnly, var s = session, let item = s.items.first, let ip = snapshot.indexPath(of: item),
               let f = layout.frame(of: ip) else { session = nil; return }
         let grab = _content(s.startLocation)
         s.grabOffset = Point(x: grab.x - f.minX, y: grab.y - f.minY)

@@ -4,6 +4,7 @@
 
 extension GridController {
     mutating func _externalEnter(_ items: [DropDataKinds], _ location: Point, _ time: Double, _ effects: inout [GridEffect]) {
+        if isReadOnly { return }
         if let s = session {
             if s.phase == .dropping || s.phase == .settling { _finishSession(&effects) } else { return }
         }
@@ -53,7 +54,7 @@ extension GridController {
     /// at the end of the last section when nothing has the focus (F28). Refused during a
     /// drag and by a read-only collection.
     public mutating func paste(_ items: [DropDataKinds]) -> [GridEffect] {
-        guard session == nil, !policy.isReadOnly, snapshot.sectionCount > 0 else { return [] }
+        guard session == nil, !policy.isReadOnly, !isReadOnly, snapshot.sectionCount > 0 else { return [] }
         var placement: _Placement
         if let f = focusedItem, let ip = snapshot.indexPath(of: f) {
             placement = _Placement(section: snapshot.sectionID(at: ip.section), index: ip.item + 1)

@@ -3,12 +3,12 @@
 // an undo; ids that vanished since (a live delete) are skipped, indices are clamped.
 
 extension GridController {
-    public var canUndo: Bool { history.canUndo && session == nil }
-    public var canRedo: Bool { history.canRedo && session == nil }
+    public var canUndo: Bool { history.canUndo && session == nil && !isReadOnly }
+    public var canRedo: Bool { history.canRedo && session == nil && !isReadOnly }
 
     /// Undoes the last committed change. Refused (no effects) while a drag is in progress.
     public mutating func undo() -> [GridEffect] {
-        guard session == nil, let entry = history.popUndo() else { return [] }
+        guard session == nil, !isReadOnly, let entry = history.popUndo() else { return [] }
         let anchors = _placeholderAnchors(entry.change.inserted)   // what a redo puts back
         let effect = _replay(entry.change.inverted, kind: .undo, beforePlaceholder: entry.beforePlaceholder)
         if case .commit(let c) = effect {
@@ -19,7 +19,7 @@ extension GridController {
 
     /// Redoes the last undone change.
     public mutating func redo() -> [GridEffect] {
-        guard session == nil, let entry = history.popRedo() else { return [] }
+        guard session == nil, !isReadOnly, let entry = history.popRedo() else { return [] }
         let anchors = _placeholderAnchors(entry.change.removed)    // what an undo puts back
         let effect = _replay(entry.change, kind: .redo, beforePlaceholder: entry.beforePlaceholder)
         if case .commit(let c) = effect {

@@ -34,6 +34,10 @@ extension GridController {
     }
 
     mutating func _keyboardPickUp(_ k: KeyEvent, _ effects: inout [GridEffect]) {
+        if isReadOnly, let item = focusedItem, snapshot.contains(item) {
+            effects.append(.announce("\(_title(item)) cannot be moved: this gallery is read-only"))
+            return
+        }
         guard let item = focusedItem, let ip = snapshot.indexPath(of: item), !isPlaceholder(item),
               let f = layout.frame(of: ip) else { return }
         var s = DragSession(source: .keyboard, phase: .lifted, pointerID: -1, pointerKind: .mouse,

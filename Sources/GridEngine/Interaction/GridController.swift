@@ -65,6 +65,9 @@ public struct GridController: Sendable {
     var _block: _Block?
     var _autoScroller: AutoScroller
     var _readOnly: Set<ItemID> = []
+    /// The whole grid is read-only (a viewer's page): nothing lifts — no pointer or keyboard
+    /// drag, no external drop or paste, no undo — while taps, focus and scrolling still work.
+    public internal(set) var isReadOnly: Bool = false
     var _titles: [ItemID: String] = [:]
     var _sectionTitles: [SectionID: String] = [:]
     var _nextGeneratedID: UInt64
@@ -105,6 +108,16 @@ public struct GridController: Sendable {
     }
 
     public func isReadOnly(_ item: ItemID) -> Bool { _readOnly.contains(item) }
+
+    /// Makes the whole grid read-only or editable again (a role given or taken away while
+    /// the page is open). A drag in progress is cancelled: its preview flies home.
+    public mutating func setReadOnly(_ readOnly: Bool, now: Double) -> [GridEffect] {
+        isReadOnly = readOnly
+        guard readOnly, session != nil else { return [] }
+        var effects: [GridEffect] = []
+        _cancel(now: now, &effects)
+        return effects
+    }
 
     /// The title a screen reader announces for an item (B3).
     public mutating func setTitle(_ title: String, for item: ItemID) { _titles[item] = title }
