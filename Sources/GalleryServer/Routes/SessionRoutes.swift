@@ -50,7 +50,7 @@ struct SessionRoutes {
                 let account = try await store.createAccount(name: body.name, passwordHash: try await Secrets.hashPassword(body.password),
                                                             admin: true, onlyIfFirst: true)
                 server.logger.notice("first account created", metadata: ["user": "\(account.name)"])
-                return try await signedIn(account)
+                return try await signedIn(account, status: .created)
             } catch {
                 access.restoreSetupToken(body.token)
                 throw error
@@ -131,9 +131,9 @@ struct SessionRoutes {
     }
 
     /// A new session (a new id: no fixation) and its cookie.
-    func signedIn(_ account: Account) async throws -> Response {
+    func signedIn(_ account: Account, status: HTTPResponse.Status = .ok) async throws -> Response {
         let id = try await access.startSession(.account(account.id))
-        return try JSONIO.response(UserAnswer(user: account), headers: [.setCookie: access.cookie(id), .cacheControl: "no-store"])
+        return try JSONIO.response(UserAnswer(user: account), status: status, headers: [.setCookie: access.cookie(id), .cacheControl: "no-store"])
     }
 
     func throttled(_ keys: [String]) throws {

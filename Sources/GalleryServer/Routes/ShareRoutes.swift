@@ -45,19 +45,30 @@ struct ShareRoutes {
         var gallery: Int64, galleryName: String, role: LinkRole, allowDownload: Bool, showMetadata: Bool
     }
 
+    /// The `:user` of a member route: an account id, or a name (an owner who is no admin
+    /// cannot list users, so the Share dialog adds people by name). Names are never all digits.
+    func member(_ context: GalleryRequestContext) async throws -> Int64 {
+        let raw = context.parameters.get("user") ?? "", text = raw.removingPercentEncoding ?? raw
+        if let id = Int64(text) {
+            guard try await store.account(id) != nil else { throw APIError(.notFound, "unknown user \(id)") }
+            return id
+        }
+        guard let account = try await store.account(named: text) else { throw APIError(.notFound, "unknown user \"\(text)\"") }
+        return account.id
+    }
+
     func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.get("galleries/:gallery/members") { _, context in try JSONIO.response(try await store.members(gallery: try context.id("gallery"))) }
         api.put("galleries/:gallery/members/:user") { request, context in
-            let gallery = try context.id("gallery"), user = try context.id("user")
+            let gallery = try context.id("gallery"), user = try await member(context)
             let body = try await JSONIO.decode(RoleBody.self, from: request, limit: 4 << 10)
-            guard try await store.account(user) != nil else { throw APIError(.notFound, "unknown user \(user)") }
             try await store.setMember(gallery: gallery, account: user, role: body.role)
             access.accessChanged()
             return try JSONIO.response(try await store.members(gallery: gallery))
         }
         api.delete("galleries/:gallery/members/:user") { _, context in
-            let gallery = try context.id("gallery"), user = try context.id("user")
-            guard try await store.role(account: user, gallery: gallery) != nil else { throw APIError(.notFound, "user \(user) is not a member") }
+            let gallery = try context.id("gallery"), user = try await member(context)
+            guard try await store.role(account: user, gallery: gallery) != nil else { throw APIError(.notFound, "\(context.parameters.get("user") ?? "") is not a member") }
             try await store.setMember(gallery: gallery, account: user, role: nil)
             access.accessChanged()
             return Response(status: .noContent)

@@ -43,6 +43,8 @@ extension GalleryStore {
         guard !trimmed.isEmpty else { throw StoreError.invalid("name must not be empty") }
         guard trimmed.count <= 64 else { throw StoreError.invalid("name is longer than 64 characters") }
         guard !trimmed.contains(where: { $0.isNewline || $0 == "\0" }) else { throw StoreError.invalid("name must be one line") }
+        // A member route names a user by id or by name: a name of digits only would be both.
+        guard !trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw StoreError.invalid("name must not be digits only") }
         return trimmed
     }
 
