@@ -145,7 +145,7 @@ public final class AccessControl: Sendable {
 
     /// Call after any change that can take access away: caches are emptied and open live
     /// streams re-check their caller.
-    func accessChanged() {
+    public func accessChanged() {
         identities.withLock { $0.removeAll() }
         roles.withLock { $0.removeAll() }
         for c in watchers.withLock({ Array($0.values) }) { c.yield() }

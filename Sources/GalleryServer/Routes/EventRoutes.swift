@@ -67,10 +67,13 @@ struct EventRoutes {
     }
 
     /// Watches the caller's access while the stream is open: after every change to accounts,
-    /// sessions, members or links it re-checks (no cache), and a link's expiry ends it on time.
+    /// sessions, members or links made in this process it re-checks at once (no cache), and
+    /// every second in any case (a `gallery user remove` beside the server, another instance);
+    /// a link's expiry ends it on time.
     func revocationGuard(identity: Identity, gallery: Int64, input: AsyncStream<Outgoing>.Continuation) -> Task<Void, Never> {
         let access = server.access
         let (changes, stop) = access.watch()
+        let message = identity.link != nil ? "this share link was revoked" : "your access to this gallery has ended"
         let expiry = Task {
             guard let at = identity.link?.expiresAt else { return }
             try? await Task.sleep(for: .seconds(max(0, at - GalleryStoreClock.now())))
@@ -78,15 +81,30 @@ struct EventRoutes {
         }
         return Task {
             defer { stop(); expiry.cancel() }
-            for await _ in changes {
-                if (try? await access.stillValid(identity, gallery: gallery)) != true {
-                    input.yield(.revoked(identity.link != nil ? "this share link was revoked" : "your access to this gallery has ended"))
-                    return
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in changes where (try? await access.stillValid(identity, gallery: gallery)) != true {
+                        input.yield(.revoked(message))
+                        return
+                    }
                 }
+                group.addTask {
+                    while !Task.isCancelled {
+                        try? await Task.sleep(for: Self.recheck)
+                        // A database error is no proof of revocation: the next round decides.
+                        if !Task.isCancelled, (try? await access.stillValid(identity, gallery: gallery)) == false {
+                            input.yield(.revoked(message))
+                            return
+                        }
+                    }
+                }
+                await group.next()
+                group.cancelAll()
             }
         }
     }
 
+    static let recheck: Duration = .seconds(1)
     static let heartbeat: Duration = .seconds(15)
 
     static func format(_ event: GalleryEvent) throws -> String {
