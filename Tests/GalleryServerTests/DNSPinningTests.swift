@@ -28,9 +28,11 @@ import Glibc
 
     func fetcher(_ resolver: RebindingResolver, allowPrivate: Bool = true) -> ImageFetcher {
         var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        configuration.timeout = .init(connect: .seconds(3), read: .seconds(5))
+        // The client retries a refused connection until its connect timeout: 1 s per dead address,
+        // well inside the fetch's deadline even on a loaded machine.
+        configuration.timeout = .init(connect: .seconds(1), read: .seconds(5))
         return ImageFetcher(configuration: configuration, urlGuard: URLGuard(allowPrivate: allowPrivate, resolver: { resolver.resolve($0) }),
-                            maxBytes: 1 << 20, timeout: .seconds(5))
+                            maxBytes: 1 << 20, timeout: .seconds(15))
     }
 
     static let loopback = IPAddress.v4([127, 0, 0, 1])
