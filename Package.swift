@@ -73,6 +73,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
 
         .testTarget(name: "GridEngineTests", dependencies: ["GridEngine", "EngineBridge"]),

@@ -2,13 +2,20 @@
 # Installs what the project needs on a fresh Debian machine (idempotent; quick when all is there):
 # libvips and SQLite headers for the server, libvips' CLI and ImageMagick for the thumbnail
 # benchmark baselines, Chromium for the browser tests, and a Python venv with Playwright.
-# Usage: scripts/setup.sh [--browser]
+# Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail and ImageMagick for gallery-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # fonts-noto-color-emoji: the server draws the sample gallery's 🥸 tile with it (and the browser shows emoji titles).
 packages=(libvips-dev libsqlite3-dev pkg-config fonts-noto-color-emoji)
-if [[ "${1:-}" == "--browser" ]]; then packages+=(chromium); fi
+browser=0
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=1; packages+=(chromium) ;;
+    --bench) packages+=(wrk libvips-tools imagemagick) ;;
+    *) echo "setup: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,7 +28,7 @@ if (( ${#missing[@]} )); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
 fi
 
-if [[ "${1:-}" == "--browser" ]]; then
+if (( browser )); then
   # pyotp: the browser tests compute TOTP codes for the two-factor sign-in.
   if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp' 2>/dev/null; then
     echo "setup: creating .venv with Playwright and pyotp (the browser is Debian's chromium)"

@@ -6,6 +6,8 @@ import GalleryStore
 import GalleryServer
 import Hummingbird
 import ServiceLifecycle
+import AsyncHTTPClient
+import NIOCore
 
 /// Moving one item in a 100k-item gallery: rows written and latency, in process and over HTTP
 /// under 50 concurrent clients (wrk), beside integer positions that renumber the section.
@@ -81,7 +83,11 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     print("| \(storeRow.0) | \(String(format: "%.1f", storeRow.1)) | \(ms(storeRow.2)) | \(ms(storeRow.3)) |")
     print("| baseline: integer positions renumbered (in process, sequential) | \(String(format: "%.0f", Double(naiveRows.reduce(0, +)) / Double(naiveRows.count))) | \(ms(percentile(naiveLatencies, 0.5))) | \(ms(percentile(naiveLatencies, 0.99))) |")
 
-    // Over HTTP: the real server, wrk with 50 connections posting random single-item moves.
+    // Over HTTP: the real server, wrk with 50 connections posting random single-item moves,
+    // signed in (B8): an owner's session cookie with the page's Origin, and a bearer token.
+    try requireTool("/usr/bin/wrk", package: "wrk")
+    let password = "bench password"
+    let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword(password), admin: true, onlyIfFirst: true)
     let port = 18_000 + Int.random(in: 0..<1000)
     var config = ServerConfiguration()
     config.port = port
@@ -93,17 +99,37 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
     let task = Task { try await group.run() }
     try await Task.sleep(for: .seconds(1))
+    let base = "http://127.0.0.1:\(port)"
+    let login = try await benchLogins(base: base, password: password)
+    _ = try await server.store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))
+    for (label, headers) in [("session cookie + Origin", ["Cookie": login.cookie, "Origin": base]),
+                             ("bearer token", ["Authorization": "Bearer gat_bench_token"])] {
+        try wrkMoves(label: label, headers: headers, o: o, folder: folder, base: base, gallery: gallery.id, itemIds: itemIds,
+                     sectionIds: sectionIds, per: per, store: store)
+    }
+    await group.triggerGracefulShutdown()
+    _ = try? await task.value
+    // Every committed move wrote 1 item row + the version + the log row.
+    let rowsCheck = try await store.pool.read { db in
+        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!
+    }
+    print("operation log rows: \(rowsCheck) (one per version)")
+}
+
+func wrkMoves(label: String, headers: [String: String], o: BenchOptions, folder: URL, base: String, gallery: Int64, itemIds: [Int64],
+              sectionIds: [Int64], per: Int, store: GalleryStore) throws {
     let script = folder.appendingPathComponent("move.lua")
     try """
         math.randomseed(42)
         wrk.method = "POST"
         wrk.headers["Content-Type"] = "application/json"
+        \(headers.sorted { $0.key < $1.key }.map { "wrk.headers[\"\($0.key)\"] = \"\($0.value)\"" }.joined(separator: "\n"))
         local first, count, sections = \(itemIds.min()!), \(itemIds.count), {\(sectionIds.map(String.init).joined(separator: ","))}
         request = function()
           local id = first + math.random(0, count - 1)
           local s = sections[math.random(1, #sections)]
           local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, \(per / 2)))
-          return wrk.format(nil, "/api/galleries/\(gallery.id)/batch", nil, body)
+          return wrk.format(nil, "/api/galleries/\(gallery)/batch", nil, body)
         end
         local errors = 0
         response = function(status, headers, body) if status ~= 200 then errors = errors + 1 end end
@@ -113,19 +139,81 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
             summary.requests, summary.errors.status))
         end
         """.write(to: script, atomically: true, encoding: .utf8)
-    let versionBefore = try await store.gallery(gallery.id).version
-    let (_, out) = try run("/usr/bin/wrk", ["-t2", "-c\(o.clients)", "-d\(o.seconds)s", "--latency", "-s", script.path,
-                                            "http://127.0.0.1:\(port)/api/galleries/\(gallery.id)/batch"])
-    let versionAfter = try await store.gallery(gallery.id).version
-    await group.triggerGracefulShutdown()
-    _ = try? await task.value
+    let versionBefore = try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])! }
+    let (_, out) = try run("/usr/bin/wrk", ["-t2", "-c\(o.clients)", "-d\(o.seconds)s", "--latency", "-s", script.path, "\(base)/api/galleries/\(gallery)/batch"])
+    let versionAfter = try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])! }
     let summary = out.split(separator: "\n").first { $0.hasPrefix("p50=") } ?? "?"
     let rps = out.split(separator: "\n").first { $0.hasPrefix("Requests/sec") } ?? "?"
     print("")
-    print("HTTP, wrk -t2 -c\(o.clients) -d\(o.seconds)s: \(summary) (ms); \(rps.trimmingCharacters(in: .whitespaces)); versions committed: \(versionAfter - versionBefore)")
-    // Every committed move wrote 1 item row + the version + the log row.
-    let rowsCheck = try await store.pool.read { db in
-        try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!
+    print("HTTP, \(label), wrk -t2 -c\(o.clients) -d\(o.seconds)s: \(summary) (ms); \(rps.trimmingCharacters(in: .whitespaces)); versions committed: \(versionAfter - versionBefore)")
+}
+
+/// Sign-in costs what bcrypt's cost factor says, and hashing runs off the event loop: cheap
+/// requests answered during a burst of sign-ins take about what they take when idle.
+func benchLogins(base: String, password: String) async throws -> (cookie: String, median: Double) {
+    let client = HTTPClient.shared
+    func login() async throws -> (Double, String) {
+        var r = HTTPClientRequest(url: base + "/api/login")
+        r.method = .POST
+        r.headers.add(name: "Content-Type", value: "application/json")
+        r.headers.add(name: "Origin", value: base)
+        r.body = .bytes(ByteBuffer(string: #"{"name": "bench", "password": "\#(password)"}"#))
+        let t = nowSeconds()
+        let response = try await client.execute(r, timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok, let cookie = response.headers.first(name: "Set-Cookie")?.split(separator: ";").first else {
+            throw BenchFailure("sign-in failed: \(response.status)")
+        }
+        return (nowSeconds() - t, String(cookie))
     }
-    print("operation log rows: \(rowsCheck) (one per version)")
+    func cheap() async throws -> Double {
+        let t = nowSeconds()
+        let response = try await client.execute(HTTPClientRequest(url: base + "/api/session"), timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return nowSeconds() - t
+    }
+    var hashes: [Double] = []
+    for _ in 0..<5 {
+        let t = nowSeconds()
+        _ = try await Secrets.verifyPassword(password, hash: try await Secrets.hashPassword(password))
+        hashes.append((nowSeconds() - t) / 2)
+    }
+    var logins: [Double] = []
+    var cookie = ""
+    for _ in 0..<5 { let (t, c) = try await login(); logins.append(t); cookie = c }
+    var idle: [Double] = []
+    for _ in 0..<200 { idle.append(try await cheap()) }
+    // 16 sign-ins at once (8 per core) while one client keeps asking GET /api/session.
+    let burst = Task { try await withThrowingTaskGroup(of: Void.self) { g in
+        for _ in 0..<16 { g.addTask { _ = try await login() } }
+        try await g.waitForAll()
+    } }
+    var busy: [Double] = []
+    let t0 = nowSeconds()
+    while busy.count < 200 || nowSeconds() - t0 < 1 { busy.append(try await cheap()) }
+    try await burst.value
+    hashes.sort(); logins.sort(); idle.sort(); busy.sort()
+    print("")
+    print("### Sign-in (bcrypt cost \(Secrets.bcryptCost))")
+    print("")
+    print("| | median | p99 / max |")
+    print("| --- | ---: | ---: |")
+    print("| bcrypt hash or verify, in process | \(ms(percentile(hashes, 0.5))) | \(ms(hashes.last!)) |")
+    print("| POST /api/login (sequential) | \(ms(percentile(logins, 0.5))) | \(ms(logins.last!)) |")
+    print("| GET /api/session, idle | \(ms(percentile(idle, 0.5))) | \(ms(percentile(idle, 0.99))) |")
+    print("| GET /api/session during 16 concurrent sign-ins (\(busy.count) requests) | \(ms(percentile(busy, 0.5))) | \(ms(percentile(busy, 0.99))) |")
+    return (cookie, percentile(logins, 0.5))
+}
+
+struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
+
+/// A benchmark that needs a tool says so in one line instead of a crash.
+func requireTool(_ path: String, package: String) throws {
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        FileHandle.standardError.write(Data("gallery-bench: \(path) is missing: install it with `scripts/setup.sh --bench` (Debian package \(package))\n".utf8))
+        exit(2)
+    }
 }

@@ -4,6 +4,8 @@ import Imaging
 /// Thumbnails per second for a batch of JPEGs: Imaging (libvips through CVips) beside Debian's
 /// `vipsthumbnail` and ImageMagick's `convert -thumbnail`, same files, same run, grid size (400 px).
 func runThumbnailBenchmarks(_ o: BenchOptions) throws {
+    try requireTool("/usr/bin/vipsthumbnail", package: "libvips-tools")
+    try requireTool("/usr/bin/convert", package: "imagemagick")
     print("")
     print("### Thumbnails, \(o.images) JPEGs, longest edge 400 px")
     let folder = temporaryFolder("thumbs")
