@@ -1,4 +1,4 @@
-// The user menu in the toolbar (issue 10): API tokens, two-factor sign-in, the admin's
+// The user menu in the toolbar (issue 10): password, API tokens, two-factor sign-in, the admin's
 // Users page, sign out, sign out everywhere. A share link's visitor has no account and
 // no menu.
 import { accounts } from './accounts.js';
@@ -6,6 +6,7 @@ import { explain } from './auth.js';
 import { el } from './ui.js';
 import { openTokens } from './tokens.js';
 import { openTOTP } from './totp.js';
+import { openPassword } from './password.js';
 import { openUsers } from './users.js';
 
 export function installUserMenu(app, session) {
@@ -29,6 +30,7 @@ export function installUserMenu(app, session) {
     if (menu) { close(); return; }
     menu = el('div', { class: 'menu', role: 'menu', id: 'user-menu-list', 'aria-label': 'Account' },
       el('p', { class: 'menu-head', text: `Signed in as ${session.user.name}${session.user.admin ? ' (admin)' : ''}` }),
+      item('Change password…', () => openPassword(session, (m) => app.toast(m))),
       item('API tokens…', () => openTokens()),
       item(`Two-factor sign-in: ${session.user.totp ? 'on' : 'off'}…`, () => openTOTP(session, label)),
       session.user.admin && item('Users…', () => openUsers(session)),
