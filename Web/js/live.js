@@ -20,7 +20,7 @@ export class LiveStream {
       if (source.readyState === EventSource.CLOSED || source.readyState === EventSource.CONNECTING) {
         source.close();
         clearTimeout(this.retry);
-        this.retry = setTimeout(() => { if (this.source === source) this.follow(this.id, this.app.model.version); }, 1000);
+        this.retry = setTimeout(() => { if (this.source === source) this.reconnect(source); }, 1000);
       }
     };
     const handle = (e) => this.receive(e);
@@ -33,6 +33,21 @@ export class LiveStream {
       try { message = JSON.parse(e.data).message || message; } catch { /* keep the plain message */ }
       this.app.access?.revoked(message);
     });
+  }
+
+  /// EventSource does not say why a connection failed: a server that is away (try again) and
+  /// access that ended while we were away (a revoked link, signed out elsewhere, removed as a
+  /// member: the server refuses the stream) look the same. Ask before reconnecting.
+  async reconnect(source) {
+    let gone = null;
+    try {
+      const r = await fetch('/api/galleries', { cache: 'no-store' });
+      if (r.status === 401 || r.status === 403 || r.status === 410) gone = 'Your access to this gallery has ended';
+      else if (r.ok && !(await r.json()).some((g) => g.id === this.id)) gone = 'Your access to this gallery has ended';
+    } catch { /* offline or the server is restarting: try again */ }
+    if (this.source !== source) return;
+    if (gone) { this.close(); this.app.access?.revoked(gone); return; }
+    this.follow(this.id, this.app.model.version);
   }
 
   receive(e) {
