@@ -163,7 +163,8 @@ def test_a_pasted_image_is_uploaded_after_the_focused_tile(page, server):
     # Focus the grid and move the keyboard focus to the second tile.
     page.focus("#scroller")
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32))")
+    # Wait for the focus to reach the second tile (the first tile has it for a moment before).
+    page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32) && c.id === app.model.sections[0].items[1].id)")
     focused = page.evaluate("app.model.items.get(app.view.last.cells.find(c => c.kind === 'item' && (c.flags & 32)).id).title")
     before = titles(page, 0)
     page.evaluate(PASTE_JS, [data, "pasted.jpg"])
