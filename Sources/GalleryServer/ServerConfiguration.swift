@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     public var sessionIdleLifetime: Double = 7 * 24 * 3600
     /// A session ends this long (seconds) after sign-in, used or not.
     public var sessionAbsoluteLifetime: Double = 30 * 24 * 3600
+    /// How often an open live stream re-checks its caller's access by itself (changes made in
+    /// this process are seen at once; this finds those made elsewhere: the CLI, another instance).
+    public var streamAccessRecheck: Duration = .seconds(1)
 
     public init() {}
 }

@@ -71,7 +71,7 @@ struct EventRoutes {
     /// every second in any case (a `gallery user remove` beside the server, another instance);
     /// a link's expiry ends it on time.
     func revocationGuard(identity: Identity, gallery: Int64, input: AsyncStream<Outgoing>.Continuation) -> Task<Void, Never> {
-        let access = server.access
+        let access = server.access, recheck = server.configuration.streamAccessRecheck
         let (changes, stop) = access.watch()
         let message = identity.link != nil ? "this share link was revoked" : "your access to this gallery has ended"
         let expiry = Task {
@@ -90,7 +90,7 @@ struct EventRoutes {
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        try? await Task.sleep(for: Self.recheck)
+                        try? await Task.sleep(for: recheck)
                         // A database error is no proof of revocation: the next round decides.
                         if !Task.isCancelled, (try? await access.stillValid(identity, gallery: gallery)) == false {
                             input.yield(.revoked(message))
@@ -104,7 +104,6 @@ struct EventRoutes {
         }
     }
 
-    static let recheck: Duration = .seconds(1)
     static let heartbeat: Duration = .seconds(15)
 
     static func format(_ event: GalleryEvent) throws -> String {
