@@ -61,6 +61,7 @@ public struct GalleryServer: Sendable {
         ImageRoutes(server: self).register(api)
         ArchiveRoutes(server: self).register(api)
         StaticRoutes(server: self).register(router)
+        HealthRoutes(server: self).register(router)
         PageRoutes(server: self).register(router)
         router.add(middleware: FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         return router

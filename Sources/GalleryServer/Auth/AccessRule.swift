@@ -32,6 +32,9 @@ public enum AccessRules {
         "GET /engine.wasm": .anyone,
         "GET /setup": .anyone,
         "GET /s/{token}": .anyone,
+        // Health checks for load balancers and orchestrators (nothing about galleries).
+        "GET /healthz": .anyone,
+        "GET /readyz": .anyone,
         // Sessions and accounts.
         "GET /api/session": .anyone,
         "POST /api/setup": .anyone,

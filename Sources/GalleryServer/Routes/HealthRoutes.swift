@@ -1,0 +1,49 @@
+import Foundation
+import Hummingbird
+import GRDB
+
+/// Health checks for whoever runs the server (B14): `/healthz` says the process answers,
+/// `/readyz` that it can do its work: the database answers and the images folder takes a file.
+/// Neither needs an identity nor tells anything about the galleries.
+struct HealthRoutes {
+    let server: GalleryServer
+
+    struct Readiness: Encodable { var database: String; var images: String }
+
+    func register(_ router: Router<GalleryRequestContext>) {
+        router.get("healthz") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                     body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+        }
+        router.get("readyz") { _, _ in
+            var problems: [String] = []
+            var ready = Readiness(database: "ok", images: "ok")
+            do {
+                _ = try await server.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+            } catch {
+                ready.database = "unreachable"
+                problems.append("the database does not answer: \(error)")
+            }
+            if let problem = Self.imagesProblem(server.store.files.root) {
+                ready.images = "unusable"
+                problems.append(problem)
+            }
+            guard problems.isEmpty else {
+                throw APIError(.serviceUnavailable, "not ready: " + problems.joined(separator: "; "))
+            }
+            return try JSONIO.response(ready, headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    /// Why the images folder cannot take a new file (a temporary one is written and removed), or nil.
+    static func imagesProblem(_ root: URL) -> String? {
+        let probe = root.appendingPathComponent("tmp").appendingPathComponent("ready-\(UUID().uuidString)")
+        do {
+            try Data("ready".utf8).write(to: probe)
+            try FileManager.default.removeItem(at: probe)
+            return nil
+        } catch {
+            return "the images folder \(root.path) cannot take a file: \((error as NSError).localizedDescription)"
+        }
+    }
+}

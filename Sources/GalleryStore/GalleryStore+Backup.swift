@@ -1,0 +1,62 @@
+import Foundation
+import GRDB
+
+/// What `backup(to:)` copied.
+public struct BackupSummary: Sendable {
+    public var galleries = 0
+    public var items = 0
+    public var files = 0
+    public var bytes: Int64 = 0
+    /// Image folders the copied database refers to that were gone (purged while the copy ran).
+    public var missing: [String] = []
+}
+
+extension GalleryStore {
+    /// A consistent copy of the data folder in `destination`, while the server goes on: first the
+    /// database through SQLite's online backup (one snapshot, writers are not stopped), then the
+    /// image folders that snapshot refers to. Image files never change once written (content
+    /// addresses, written to a temporary name and renamed), so copying them after the snapshot
+    /// finds every file it names, unless a purge removed one meanwhile (reported in `missing`).
+    /// `destination` must not hold a data folder already.
+    public func backup(to destination: URL, progress: ((Int, Int) -> Void)? = nil) throws -> BackupSummary {
+        let fm = FileManager.default
+        let databaseURL = destination.appendingPathComponent("gallery.sqlite")
+        guard !fm.fileExists(atPath: databaseURL.path) else {
+            throw StoreError.invalid("\(destination.path) holds a data folder already: back up into a new folder")
+        }
+        try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+        var summary = BackupSummary()
+        let copy = try DatabaseQueue(path: databaseURL.path)
+        try pool.backup(to: copy)
+        let hashes = try copy.read { db -> [String] in
+            summary.galleries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM gallery") ?? 0
+            summary.items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0
+            return try String.fetchAll(db, sql: "SELECT DISTINCT fileHash FROM item WHERE fileHash IS NOT NULL ORDER BY fileHash")
+        }
+        try copy.close()
+        let images = try ImageFiles(root: destination.appendingPathComponent("images"))
+        for (index, hash) in hashes.enumerated() where ImageFiles.isHash(hash) {
+            progress?(index, hashes.count)
+            let source = files.folder(hash)
+            guard let names = try? fm.contentsOfDirectory(atPath: source.path) else {
+                summary.missing.append(hash)
+                continue
+            }
+            let target = images.folder(hash)
+            try fm.createDirectory(at: target, withIntermediateDirectories: true)
+            for name in names.sorted() where !name.hasPrefix(".") && !fm.fileExists(atPath: target.appendingPathComponent(name).path) {
+                let temporary = images.root.appendingPathComponent("tmp").appendingPathComponent(UUID().uuidString)
+                do {
+                    try fm.copyItem(at: source.appendingPathComponent(name), to: temporary)
+                } catch where !fm.fileExists(atPath: source.appendingPathComponent(name).path) {
+                    continue // purged between the listing and the copy
+                }
+                try fm.moveItem(at: temporary, to: target.appendingPathComponent(name))
+                summary.files += 1
+                summary.bytes += Int64((try? fm.attributesOfItem(atPath: target.appendingPathComponent(name).path)[.size] as? Int) ?? 0)
+            }
+        }
+        progress?(hashes.count, hashes.count)
+        return summary
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import GRDB
+import GalleryCore
+import GalleryServer
+import GalleryStore
+
+/// Running it as a service (B14, first parts): health checks and a backup taken while the
+/// server writes.
+@Suite struct OperationsTests {
+    @Test func healthAndReadinessNeedNoIdentityAndReadinessSeesAnUnusableImagesFolder() async throws {
+        let server = try await makeServer()
+        try await server.application().test(.router) { client in
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .ok && String(buffer: health.body) == "ok\n")
+            let ready = try await client.execute(uri: "/readyz", method: .get)
+            #expect(ready.status == .ok && String(buffer: ready.body).contains(#""images":"ok""#))
+            // The images folder stops taking files (a full or read-only disk, a lost mount).
+            let tmp = server.store.files.root.appendingPathComponent("tmp")
+            try FileManager.default.removeItem(at: tmp)
+            try Data().write(to: tmp) // a file where the folder was: nothing can be written into it
+            let notReady = try await client.execute(uri: "/readyz", method: .get)
+            #expect(notReady.status == .serviceUnavailable)
+            #expect(message(notReady).hasPrefix("not ready: the images folder"))
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok, "the process still answers")
+            try FileManager.default.removeItem(at: tmp)
+            try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+            #expect(try await client.execute(uri: "/readyz", method: .get).status == .ok, "ready again")
+        }
+    }
+
+    @Test func aBackupTakenWhileMovesGoOnIsAConsistentDataFolder() async throws {
+        let server = try await makeServer()
+        let store = server.store
+        let g = try await store.createGallery(name: "Holidays")
+        let section = try await store.snapshot(g.id).sections[0].id
+        var hashes: [String] = []
+        for i in 0..<6 {
+            var png = AccessFixture.png; png[png.count - 13] ^= UInt8(i + 1)
+            let hash = try store.files.storeOriginal(png)
+            try store.files.write(png, hash, "grid.jpg")
+            hashes.append(hash)
+        }
+        let ids = try await store.apply(gallery: g.id, [.insert(hashes.enumerated().map { NewItem(title: "p\($0.offset)", fileHash: $0.element, width: 1, height: 1, state: .ready) },
+                                                                at: .end(section: section))], payload: "seed").createdItems
+        // Moves keep coming while the copy runs (another connection, as the server's would be).
+        let writer = Task {
+            var n = 0
+            while !Task.isCancelled {
+                _ = try await store.apply(gallery: g.id, [.move(items: [ids[n % ids.count]], to: .index(section: section, index: (n * 7) % ids.count))])
+                n += 1
+            }
+            return n
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let destination = testFolder("backup")
+        // A second store on the same folder, as the `gallery backup` process opens it.
+        let other = try GalleryStore(folder: server.configuration.dataFolder)
+        let summary = try other.backup(to: destination)
+        writer.cancel()
+        let moves = try await writer.value
+        #expect(moves > 0)
+        #expect(summary.galleries == 1 && summary.items == 6 && summary.files == 12 && summary.missing.isEmpty)
+
+        // The copy opens as a data folder: intact, at some version the original went through.
+        let restored = try GalleryStore(folder: destination)
+        let integrity = try await restored.pool.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") }
+        #expect(integrity == "ok")
+        let copy = try await restored.snapshot(g.id)
+        #expect(Set(copy.sections[0].items.map(\.title)) == Set((0..<6).map { "p\($0)" }))
+        let current = try await store.gallery(g.id).version
+        #expect(copy.version >= 1 && copy.version <= current)
+        for hash in hashes {
+            #expect(try Data(contentsOf: restored.files.url(hash, "original")) == Data(contentsOf: store.files.url(hash, "original")))
+            #expect(restored.files.exists(hash, "grid.jpg"))
+        }
+        // Backing up into a data folder is refused, and that folder is left alone.
+        do {
+            _ = try other.backup(to: destination)
+            Issue.record("a second backup into the same folder was accepted")
+        } catch let e as StoreError {
+            #expect(e.message.contains("holds a data folder already"))
+        }
+        #expect(try await restored.snapshot(g.id).version == copy.version)
+    }
+}
