@@ -44,7 +44,9 @@ public struct GalleryServer: Sendable {
 
     public func router() -> Router<GalleryRequestContext> {
         let router = Router(context: GalleryRequestContext.self)
+        GalleryMetrics.start() // swift-metrics goes to Prometheus before the first metric is made
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: MetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: RequestGuard(configuration: configuration))
         router.add(middleware: APIErrorMiddleware())
@@ -62,6 +64,7 @@ public struct GalleryServer: Sendable {
         ArchiveRoutes(server: self).register(api)
         StaticRoutes(server: self).register(router)
         HealthRoutes(server: self).register(router)
+        MetricsRoutes().register(router)
         PageRoutes(server: self).register(router)
         router.add(middleware: FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         return router

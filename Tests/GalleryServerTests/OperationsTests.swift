@@ -3,6 +3,7 @@ import Testing
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import HTTPTypes
 import GRDB
 import GalleryCore
 import GalleryServer
@@ -47,9 +48,12 @@ import GalleryStore
         let ids = try await store.apply(gallery: g.id, [.insert(hashes.enumerated().map { NewItem(title: "p\($0.offset)", fileHash: $0.element, width: 1, height: 1, state: .ready) },
                                                                 at: .end(section: section))], payload: "seed").createdItems
         // Moves keep coming while the copy runs (another connection, as the server's would be).
+        final class Flag: @unchecked Sendable { let lock = NSLock(); var on = false
+            var value: Bool { get { lock.withLock { on } } set { lock.withLock { on = newValue } } } }
+        let stop = Flag()
         let writer = Task {
             var n = 0
-            while !Task.isCancelled {
+            while !stop.value {
                 _ = try await store.apply(gallery: g.id, [.move(items: [ids[n % ids.count]], to: .index(section: section, index: (n * 7) % ids.count))])
                 n += 1
             }
@@ -60,7 +64,7 @@ import GalleryStore
         // A second store on the same folder, as the `gallery backup` process opens it.
         let other = try GalleryStore(folder: server.configuration.dataFolder)
         let summary = try other.backup(to: destination)
-        writer.cancel()
+        stop.value = true
         let moves = try await writer.value
         #expect(moves > 0)
         #expect(summary.galleries == 1 && summary.items == 6 && summary.files == 12 && summary.missing.isEmpty)
@@ -85,5 +89,34 @@ import GalleryStore
             #expect(e.message.contains("holds a data folder already"))
         }
         #expect(try await restored.snapshot(g.id).version == copy.version)
+    }
+}
+
+@Suite struct MetricsTests {
+    @Test func metricsCountRequestsBatchesAndStreamsForAnAdminOnly() async throws {
+        let f = try await AccessFixture.make()
+        let owner = f.headers[.owner]! + [HTTPField(name: .origin, value: "http://localhost"), HTTPField(name: .contentType, value: "application/json")]
+        try await f.server.application().test(.router) { client in
+            let section = try await f.server.store.snapshot(f.gallery).sections[0].id
+            let batch = try await client.execute(uri: "/api/galleries/\(f.gallery)/batch", method: .post, headers: owner,
+                                                 body: ByteBuffer(string: ops(#"{"op": "move", "items": [\#(f.item)], "to": {"section": \#(section), "index": 0}}"#)))
+            #expect(batch.status == .ok)
+            let refused = try await client.execute(uri: "/api/galleries/\(f.gallery)/batch", method: .post, headers: f.headers[.viewer]! + [HTTPField(name: .origin, value: "http://localhost"), HTTPField(name: .contentType, value: "application/json")],
+                                                   body: ByteBuffer(string: ops(#"{"op": "trash", "items": [\#(f.item)]}"#)))
+            #expect(refused.status == .forbidden)
+            let r = try await client.execute(uri: "/metrics", method: .get, headers: f.headers[.owner]!)
+            #expect(r.status == .ok && r.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = String(buffer: r.body)
+            func value(_ prefix: String) -> Double? {
+                text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.split(separator: " ").last!) }
+            }
+            #expect((value("gallery_batches_total") ?? 0) >= 1, "\(text.prefix(2000))")
+            #expect(text.contains("gallery_ingest_queue") && text.contains("gallery_live_streams"))
+            // Requests by route, method and status, with a latency histogram.
+            #expect(text.contains(#"http_route="/api/galleries/{gallery}/batch""#) && text.contains(#"http_response_status_code="403""#), "\(text.prefix(3000))")
+            #expect(text.contains("http_server_request_duration_bucket") || text.contains("http_server_request_duration_seconds_bucket"))
+            #expect(try await client.execute(uri: "/metrics", method: .get, headers: f.headers[.editor]!).status == .forbidden)
+            #expect(try await client.execute(uri: "/metrics", method: .get).status == .unauthorized)
+        }
     }
 }

@@ -35,6 +35,8 @@ public enum AccessRules {
         // Health checks for load balancers and orchestrators (nothing about galleries).
         "GET /healthz": .anyone,
         "GET /readyz": .anyone,
+        // Prometheus scrapes with an admin's API token (request counts are nobody else's business).
+        "GET /metrics": .admin,
         // Sessions and accounts.
         "GET /api/session": .anyone,
         "POST /api/setup": .anyone,

@@ -45,7 +45,7 @@ public final class Ingestor: Service, Sendable {
             let first = fetching.withLock { $0.insert(url).inserted }
             guard first else { return }
         }
-        continuation.yield(job)
+        if case .enqueued = continuation.yield(job) { GalleryMetrics.ingestQueue.increment() }
     }
 
     public func run() async throws {
@@ -59,7 +59,7 @@ public final class Ingestor: Service, Sendable {
                 var running = 0
                 for await job in jobs {
                     if running >= configuration.ingestWorkers { await group.next(); running -= 1 }
-                    group.addTask { await self.handle(job) }
+                    group.addTask { await self.handle(job); GalleryMetrics.ingestQueue.decrement() }
                     running += 1
                 }
                 group.cancelAll()

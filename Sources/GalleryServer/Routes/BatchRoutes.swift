@@ -19,6 +19,7 @@ struct BatchRoutes {
             let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes)
             do {
                 let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations)
+                GalleryMetrics.batches.increment()
                 // Copies of pending items load on their own; files nobody refers to any more go.
                 for id in result.createdItems {
                     guard let item = result.changes.items.first(where: { $0.id == id }), item.state == .pending else { continue }

@@ -39,7 +39,8 @@ struct EventRoutes {
             }
             let guardian = revocationGuard(identity: try context.caller, gallery: gallery, input: input)
             let body = ResponseBody { writer in
-                defer { pump.cancel(); ticker.cancel(); guardian.cancel(); input.finish(); cancel() }
+                GalleryMetrics.streams.increment()
+                defer { pump.cancel(); ticker.cancel(); guardian.cancel(); input.finish(); cancel(); GalleryMetrics.streams.decrement() }
                 try await withGracefulShutdownHandler {
                     for await outgoing in merged {
                         switch outgoing {
