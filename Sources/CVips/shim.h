@@ -19,12 +19,35 @@ static inline const char *gallery_vips_find_loader(const void *buf, size_t len) 
     return vips_foreign_find_load_buffer(buf, len);
 }
 
-/// Reads only the header (dimensions) of an image in memory. Returns 0 on success.
-static inline int gallery_vips_probe(const void *buf, size_t len, int *width, int *height) {
+/// The EXIF orientation (1-8) of a loaded image; 1 when absent or not one of the eight values.
+static inline int gallery_vips_orientation(VipsImage *image) {
+    int orientation = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &orientation)) {
+        vips_error_clear();
+        orientation = 1;
+    }
+    return orientation >= 1 && orientation <= 8 ? orientation : 1;
+}
+
+/// Reads only the header of an image in memory: stored dimensions and EXIF orientation. Returns 0 on success.
+static inline int gallery_vips_probe(const void *buf, size_t len, int *width, int *height, int *orientation) {
     VipsImage *image = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (!image) return -1;
     *width = vips_image_get_width(image);
     *height = vips_image_get_height(image);
+    *orientation = gallery_vips_orientation(image);
+    g_object_unref(image);
+    return 0;
+}
+
+/// The same from a file, reading its header only (a re-probe of stored originals).
+static inline int gallery_vips_probe_file(const char *path, int *width, int *height, int *orientation) {
+    VipsImage *image = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!image) return -1;
+    *width = vips_image_get_width(image);
+    *height = vips_image_get_height(image);
+    *orientation = gallery_vips_orientation(image);
     g_object_unref(image);
     return 0;
 }

@@ -1,12 +1,26 @@
 import CVips
 
-/// What the header of an image says, read without decoding its pixels.
+/// What the header of an image says, read without decoding its pixels. Width and height are
+/// as displayed: after the EXIF orientation (5-8 turn the picture a quarter, so they swap),
+/// which is how thumbnails come out and how the grid must lay the cell out.
 public struct ImageInfo: Equatable, Sendable {
     public var width: Int
     public var height: Int
     /// libvips' loader class, e.g. "VipsForeignLoadJpegBuffer".
     public var format: String
+    /// The EXIF orientation, 1-8 (1: as stored; anything absent or out of range reads as 1).
+    public var orientation: Int = 1
     public var aspect: Double { height > 0 ? Double(width) / Double(height) : 1 }
+
+    public init(width: Int, height: Int, format: String, orientation: Int = 1) {
+        self.width = width; self.height = height; self.format = format; self.orientation = orientation
+    }
+
+    /// From the stored dimensions and the orientation: displayed dimensions.
+    init(stored width: Int, _ height: Int, format: String, orientation: Int) {
+        let turned = orientation >= 5 && orientation <= 8
+        self.init(width: turned ? height : width, height: turned ? width : height, format: format, orientation: orientation)
+    }
 }
 
 /// Limits that protect the server from hostile images.
@@ -28,12 +42,12 @@ public enum ImageProbe {
                 failure = .notAnImage
                 return
             }
-            var w: Int32 = 0, h: Int32 = 0
-            if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h) != 0 {
+            var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
+            if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) != 0 {
                 failure = .undecodable(Vips.takeError())
                 return
             }
-            info = ImageInfo(width: Int(w), height: Int(h), format: String(cString: loader))
+            info = ImageInfo(stored: Int(w), Int(h), format: String(cString: loader), orientation: Int(o))
         }
         if let failure { throw failure }
         let result = info!
@@ -42,6 +56,17 @@ public enum ImageProbe {
             throw .tooManyPixels(width: result.width, height: result.height, limit: limits.maxPixels)
         }
         return result
+    }
+}
+
+extension ImageProbe {
+    /// The displayed size of an image file, from its header only (re-probing stored originals).
+    public static func probe(file path: String) throws(ImagingError) -> ImageInfo {
+        guard Vips.ready else { throw .libvipsUnavailable }
+        var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
+        guard gallery_vips_probe_file(path, &w, &h, &o) == 0 else { throw .undecodable(Vips.takeError()) }
+        guard w > 0 && h > 0 else { throw .undecodable("empty image") }
+        return ImageInfo(stored: Int(w), Int(h), format: "", orientation: Int(o))
     }
 }
 
