@@ -31,6 +31,13 @@ struct BatchContext {
             for id in ids { try finish(id, outcome) }
         case let .renameGallery(name):
             try db.execute(sql: "UPDATE gallery SET name = ? WHERE id = ?", arguments: [name, gallery])
+        case let .resize(id, width, height):
+            guard width > 0 && height > 0 else { throw StoreError.invalid("size \(width)×\(height) is empty") }
+            try db.execute(sql: """
+                UPDATE item SET width = ?, height = ?, aspect = ?, contentVersion = contentVersion + 1
+                WHERE id = ? AND galleryId = ? AND state = 'ready' AND (width IS NOT ? OR height IS NOT ?)
+                """, arguments: [width, height, Double(width) / Double(height), id, gallery, width, height])
+            if db.changesCount == 1 { try bumpVersion(id) }
         }
     }
 

@@ -253,6 +253,25 @@ public final class GalleryStore: Sendable {
         }
     }
 
+    /// Whether a maintenance task (migration "v4 maintenance") is still to do.
+    public func maintenancePending(_ task: String) async throws -> Bool {
+        try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM maintenance WHERE task = ?)", arguments: [task]) ?? false }
+    }
+
+    public func maintenanceDone(_ task: String) async throws {
+        try await pool.write { db in try db.execute(sql: "DELETE FROM maintenance WHERE task = ?", arguments: [task]) }
+    }
+
+    /// Ready items with a stored file, after `id`, in id order: (id, gallery, hash, width, height).
+    public func readyItems(after id: Int64, limit: Int) async throws -> [(id: Int64, gallery: Int64, hash: String, width: Int, height: Int)] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, galleryId, fileHash, width, height FROM item
+                WHERE state = 'ready' AND fileHash IS NOT NULL AND id > ? ORDER BY id LIMIT ?
+                """, arguments: [id, limit]).map { ($0["id"], $0["galleryId"], $0["fileHash"], $0["width"] ?? 0, $0["height"] ?? 0) }
+        }
+    }
+
     /// True when some item still refers to this image.
     public func isReferenced(hash: String) async throws -> Bool {
         try await pool.read { db in

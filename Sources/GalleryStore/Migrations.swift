@@ -140,6 +140,16 @@ enum Migrations {
                 );
                 """)
         }
+        m.registerMigration("v4 maintenance: re-probe stored sizes for EXIF orientation") { db in
+            try db.execute(sql: """
+                -- Work the server does once, in the background, after an upgrade: a row per task
+                -- until it is done. Items ingested before orientation was read have their stored
+                -- (not displayed) size: the server re-probes their originals and corrects them.
+                CREATE TABLE maintenance (task TEXT PRIMARY KEY, since REAL NOT NULL);
+                INSERT INTO maintenance (task, since)
+                    SELECT 'reprobe-orientation', strftime('%s', 'now') WHERE EXISTS (SELECT 1 FROM item WHERE state = 'ready');
+                """)
+        }
         return m
     }
 }

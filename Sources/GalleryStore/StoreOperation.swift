@@ -30,6 +30,9 @@ public enum StoreOperation: Sendable {
     case insert([NewItem], at: Destination)
     /// A pending item becomes ready or failed; its content version is bumped (a reload).
     case finish(item: Int64, IngestOutcome)
+    /// A ready item's displayed size was read again (after an upgrade that reads EXIF
+    /// orientation): new width, height and aspect, and a new content version when they change.
+    case resize(item: Int64, width: Int, height: Int)
     /// Every pending item of the gallery waiting for this URL (the dropped one and its copies) settles at once.
     case finishURL(String, IngestOutcome)
     /// The gallery's new name (checked by the caller): a version of its own with no stages, so

@@ -54,6 +54,8 @@ public final class Ingestor: Service, Sendable {
         clientConfiguration.withLock { $0 = config }
         defer { clientConfiguration.withLock { $0 = nil } }
         try await resumePending()
+        let reprobe = Task { await self.reprobeOrientation() }
+        defer { reprobe.cancel() }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
@@ -69,6 +71,41 @@ public final class Ingestor: Service, Sendable {
             self.store.closeAllStreams()
         }
         logger.info("ingestion stopped")
+    }
+
+    /// After an upgrade (migration "v4 maintenance"): items ingested before EXIF orientation was
+    /// read carry their stored size, so a portrait phone photo is laid out landscape. Re-reads
+    /// every ready item's size from its original's header and corrects what differs, one version
+    /// per gallery and 500 items (open windows re-lay out), beside the other jobs; then marks the
+    /// task done. Interrupted, it starts over at the next start (an unchanged size writes nothing).
+    func reprobeOrientation() async {
+        let task = "reprobe-orientation"
+        do {
+            guard try await store.maintenancePending(task) else { return }
+            var after: Int64 = 0, corrected = 0
+            while !Task.isCancelled {
+                let items = try await store.readyItems(after: after, limit: 500)
+                guard let last = items.last else { break }
+                after = last.id
+                var byGallery: [Int64: [StoreOperation]] = [:]
+                for item in items {
+                    let path = store.files.url(item.hash, "original").path
+                    guard let info = try? await Self.offload({ try ImageProbe.probe(file: path) }) else { continue }
+                    if info.width != item.width || info.height != item.height {
+                        byGallery[item.gallery, default: []].append(.resize(item: item.id, width: info.width, height: info.height))
+                    }
+                }
+                for (gallery, ops) in byGallery.sorted(by: { $0.key < $1.key }) {
+                    _ = try await store.apply(gallery: gallery, ops, payload: ["op": "reprobe", "items": "\(ops.count)"])
+                    corrected += ops.count
+                }
+            }
+            guard !Task.isCancelled else { return }
+            try await store.maintenanceDone(task)
+            logger.info("sizes re-read for EXIF orientation", metadata: ["corrected": "\(corrected)"])
+        } catch {
+            logger.error("re-reading sizes for EXIF orientation failed (tried again at the next start)", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Items left pending by an interrupted run: fetch again, process the stored file, or fail cleanly.
