@@ -47,6 +47,7 @@ let package = Package(
             "GalleryCore",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"), // the C API, for the columnar read
+            .product(name: "Crypto", package: "swift-crypto"), // SHA-256 content addresses
         ]),
         // HTTP API, ingestion, live updates, static files.
         .target(name: "GalleryServer", dependencies: [

@@ -40,7 +40,7 @@ public struct ImageFiles: Sendable {
     /// Stores bytes as the original of their hash; returns the hash.
     @discardableResult
     public func storeOriginal(_ bytes: [UInt8]) throws -> String {
-        let hash = SHA256.hex(bytes)
+        let hash = ContentHash.hex(bytes)
         if !exists(hash, "original") { try write(bytes, hash, "original") }
         return hash
     }

@@ -78,7 +78,7 @@ public enum GalleryArchive {
             guard ImageFiles.isHash(hash) else { throw Refusal(reason: "unexpected archive entry \(entry.path)") }
             var bytes: [UInt8] = []
             _ = try archive.extract(entry) { bytes.append(contentsOf: $0) }
-            guard SHA256.hex(bytes) == hash else { throw Refusal(reason: "image \(hash) does not match its hash") }
+            guard ContentHash.hex(bytes) == hash else { throw Refusal(reason: "image \(hash) does not match its hash") }
             try store.files.storeOriginal(bytes)
             stored.insert(hash)
         }

@@ -166,7 +166,7 @@ final class UploadReceiver: @unchecked Sendable {
     private let limit: Int
     private var total = 0
     private var headers: [String: String] = [:]
-    private var current: (handle: FileHandle, url: URL, digest: SHA256, size: Int, name: String)?
+    private var current: (handle: FileHandle, url: URL, digest: ContentHash, size: Int, name: String)?
     private var finished: [File] = []
     /// Files handed out by `feed` so far (they are items by then).
     private var handedOut = 0
@@ -209,7 +209,7 @@ final class UploadReceiver: @unchecked Sendable {
         guard let disposition = headers["content-disposition"], let name = Self.filename(disposition) else { return }
         let url = files.temporaryURL()
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        current = (try FileHandle(forWritingTo: url), url, SHA256(), 0, name)
+        current = (try FileHandle(forWritingTo: url), url, ContentHash(), 0, name)
     }
 
     static func filename(_ disposition: String) -> String? {

@@ -1,6 +1,6 @@
-/// SHA-256 (FIPS 180-4) for content addresses. Foundation on Linux has no digest API and the
-/// project does not pull in a crypto package for this one function.
-public struct SHA256 {
+/// The hand-written SHA-256 (FIPS 180-4) the store used for content addresses until swift-crypto
+/// replaced it: kept here as the baseline of `gallery-bench hash`.
+struct HandWrittenSHA256 {
     private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
@@ -15,9 +15,9 @@ public struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    public init() {}
+    init() {}
 
-    public mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+    mutating func update<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         length &+= UInt64(bytes.count)
         buffer.append(contentsOf: bytes)
         var offset = 0
@@ -28,7 +28,7 @@ public struct SHA256 {
         if offset > 0 { buffer.removeFirst(offset) }
     }
 
-    public mutating func finalize() -> String {
+    mutating func finalize() -> String {
         var tail = buffer
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
@@ -44,8 +44,8 @@ public struct SHA256 {
         return out
     }
 
-    public static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        var d = SHA256()
+    static func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var d = HandWrittenSHA256()
         d.update(bytes)
         return d.finalize()
     }
@@ -66,7 +66,7 @@ public struct SHA256 {
         for i in 0..<64 {
             let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
             let ch = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ ch &+ SHA256.k[i] &+ w[i]
+            let t1 = hh &+ s1 &+ ch &+ HandWrittenSHA256.k[i] &+ w[i]
             let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
             let maj = (a & b) ^ (a & c) ^ (b & c)
             let t2 = s0 &+ maj
