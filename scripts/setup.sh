@@ -6,9 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# libimage-exiftool-perl: tests tag real JPEGs with EXIF orientations.
+# libimage-exiftool-perl, libvips-tools: tests tag real JPEGs with EXIF orientations and write JPEG XL fixtures.
 # fonts-noto-color-emoji: the server draws the sample gallery's 🥸 tile with it (and the browser shows emoji titles).
-packages=(libvips-dev libsqlite3-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl)
+packages=(libvips-dev libvips-tools libsqlite3-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl)
 browser=0
 for arg in "$@"; do
   case "$arg" in

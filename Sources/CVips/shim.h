@@ -1,13 +1,25 @@
 #include <vips/vips.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
 #include <fontconfig/fontconfig.h>
 
 // Swift cannot call C variadic functions, and libvips passes options as NULL-terminated
 // name/value lists. These non-variadic wrappers fix the options the gallery uses.
 
+/// The grey (0-255) under transparent pixels in thumbnails.
+#define GALLERY_BACKDROP 204
+
 static inline int gallery_vips_init(void) {
     if (VIPS_INIT("gallery")) return -1;
     // Thumbnails are made once and cached on disk; libvips' operation cache would only hold memory.
     vips_cache_set_max(0);
+    // Uploads are untrusted: only loaders libvips considers safe for them (JPEG, PNG, WebP, GIF,
+    // TIFF, HEIF/AVIF, JPEG XL, SVG …), never ImageMagick's catch-all, PDF or the scientific formats.
+    vips_block_untrusted_set(TRUE);
+    // JPEG XL is one of the formats people bring; libvips 8.14 still marks its loader untrusted
+    // (libjxl was young): allowed on its own, behind the same pixel limit as every upload.
+    vips_operation_block_set("VipsForeignLoadJxl", FALSE);
     return 0;
 }
 
@@ -80,21 +92,42 @@ static inline int gallery_vips_decode_rgb(const void *buf, size_t len, void **ou
 static inline int gallery_vips_thumbnail_jpeg(const void *buf, size_t len, int width, int height, int quality,
                                               void **out, size_t *out_len) {
     VipsImage *thumb = NULL;
-    if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN,
-                              "option_string", "fail_on=truncated", NULL)) return -1;
-    // Flatten alpha onto white: JPEG has no alpha and the grid shows tiles on a light page.
+    const char *loader = vips_foreign_find_load_buffer(buf, len);
+    char spill[] = "/tmp/gallery-jxl-XXXXXX";
+    int spilled = 0;
+    if (loader && strstr(loader, "Jxl")) {
+        // libvips 8.14's JPEG XL loader cannot seek back in a memory source ("bad seek"): it reads
+        // from a temporary file instead (removed below, once the thumbnail is written).
+        int fd = mkstemp(spill);
+        if (fd < 0) { vips_error("gallery", "no temporary file for a JPEG XL image"); return -1; }
+        spilled = 1;
+        size_t done = 0;
+        while (done < len) {
+            ssize_t n = write(fd, (const char *)buf + done, len - done);
+            if (n <= 0) break;
+            done += (size_t)n;
+        }
+        close(fd);
+        char name[64];
+        snprintf(name, sizeof name, "%s[fail_on=truncated]", spill);
+        if (done < len || vips_thumbnail(name, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN, NULL)) { unlink(spill); return -1; }
+    } else if (vips_thumbnail_buffer((void *)buf, len, &thumb, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                     "option_string", "fail_on=truncated", NULL)) return -1;
+    // Flatten alpha onto a neutral light grey: JPEG has no alpha, and a transparent logo must
+    // stay visible whether its ink is white or black, on the light page and the dark one.
     VipsImage *flat = NULL;
     if (vips_image_hasalpha(thumb)) {
-        VipsArrayDouble *white = vips_array_double_newv(1, 255.0);
-        int rc = vips_flatten(thumb, &flat, "background", white, NULL);
-        vips_area_unref(VIPS_AREA(white));
+        VipsArrayDouble *grey = vips_array_double_newv(1, (double)GALLERY_BACKDROP);
+        int rc = vips_flatten(thumb, &flat, "background", grey, NULL);
+        vips_area_unref(VIPS_AREA(grey));
         g_object_unref(thumb);
-        if (rc) return -1;
+        if (rc) { if (spilled) unlink(spill); return -1; }
     } else {
         flat = thumb;
     }
     int rc = vips_jpegsave_buffer(flat, out, out_len, "Q", quality, "strip", TRUE, NULL);
     g_object_unref(flat);
+    if (spilled) unlink(spill);
     return rc;
 }
 
@@ -239,3 +272,59 @@ static inline int gallery_fonts_cover(const char *utf8) {
 }
 
 static inline void gallery_g_free(void *p) { g_free(p); }
+
+/// Test fixtures: an image in memory re-saved in the format of `suffix` (".webp", ".gif", ".tif",
+/// ".png", ".heic", ".avif", ".jxl"), optionally with a transparent left half first. The caller frees *out with g_free.
+static inline int gallery_vips_convert(const void *buf, size_t len, const char *suffix, int transparent_left,
+                                       void **out, size_t *out_len) {
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", NULL);
+    if (!image) return -1;
+    VipsImage *source = image;
+    VipsImage *alpha = NULL, *withAlpha = NULL, *x = NULL, *mask = NULL;
+    int rc = -1;
+    if (transparent_left) {
+        // alpha = 255 where x >= width / 2, else 0
+        if (vips_xyz(&x, vips_image_get_width(image), vips_image_get_height(image), NULL)) goto done;
+        VipsImage *xb = NULL;
+        if (vips_extract_band(x, &xb, 0, NULL)) goto done;
+        rc = vips_moreeq_const1(xb, &mask, vips_image_get_width(image) / 2, NULL);
+        g_object_unref(xb);
+        if (rc) { rc = -1; goto done; }
+        rc = -1;
+        if (vips_cast(mask, &alpha, VIPS_FORMAT_UCHAR, NULL)) goto done;
+        if (vips_bandjoin2(image, alpha, &withAlpha, NULL)) goto done;
+        source = withAlpha;
+    }
+    rc = vips_image_write_to_buffer(source, suffix, out, out_len, NULL);
+done:
+    g_object_unref(image);
+    if (x) g_object_unref(x);
+    if (mask) g_object_unref(mask);
+    if (alpha) g_object_unref(alpha);
+    if (withAlpha) g_object_unref(withAlpha);
+    return rc;
+}
+
+/// Test fixture: a two-frame animated GIF, the first frame red, the second blue.
+static inline int gallery_vips_two_frame_gif(int width, int height, void **out, size_t *out_len) {
+    VipsImage *black = NULL, *red = NULL, *blue = NULL, *joined = NULL, *cast = NULL;
+    VipsImage *frames[2];
+    int rc = -1;
+    double r[3] = { 220, 30, 30 }, b[3] = { 30, 30, 220 }, zero[3] = { 0, 0, 0 }, one[3] = { 1, 1, 1 };
+    (void)zero;
+    if (vips_black(&black, width, height, "bands", 3, NULL)) goto done;
+    if (vips_linear(black, &red, one, r, 3, NULL)) goto done;
+    if (vips_linear(black, &blue, one, b, 3, NULL)) goto done;
+    frames[0] = red; frames[1] = blue;
+    if (vips_arrayjoin(frames, &joined, 2, "across", 1, NULL)) goto done;
+    if (vips_cast(joined, &cast, VIPS_FORMAT_UCHAR, NULL)) goto done;
+    vips_image_set_int(cast, "page-height", height);
+    rc = vips_image_write_to_buffer(cast, ".gif", out, out_len, NULL);
+done:
+    if (black) g_object_unref(black);
+    if (red) g_object_unref(red);
+    if (blue) g_object_unref(blue);
+    if (joined) g_object_unref(joined);
+    if (cast) g_object_unref(cast);
+    return rc;
+}

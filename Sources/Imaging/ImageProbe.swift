@@ -44,7 +44,8 @@ public enum ImageProbe {
             }
             var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
             if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) != 0 {
-                failure = .undecodable(Vips.takeError())
+                let error = Vips.takeError()
+                failure = error.contains("operation is blocked") ? .unsupportedFormat(Self.formatName(String(cString: loader))) : .undecodable(error)
                 return
             }
             info = ImageInfo(stored: Int(w), Int(h), format: String(cString: loader), orientation: Int(o))
@@ -60,6 +61,14 @@ public enum ImageProbe {
 }
 
 extension ImageProbe {
+    /// "VipsForeignLoadMagickBuffer" → "magick".
+    static func formatName(_ loader: String) -> String {
+        var name = Substring(loader)
+        if name.hasPrefix("VipsForeignLoad") { name = name.dropFirst("VipsForeignLoad".count) }
+        for suffix in ["Buffer", "Source", "File"] where name.hasSuffix(suffix) { name = name.dropLast(suffix.count) }
+        return name.lowercased()
+    }
+
     /// The displayed size of an image file, from its header only (re-probing stored originals).
     public static func probe(file path: String) throws(ImagingError) -> ImageInfo {
         guard Vips.ready else { throw .libvipsUnavailable }

@@ -4,6 +4,9 @@ public enum ImagingError: Error, Equatable, Sendable {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     case undecodable(String)
     case libvipsUnavailable
+    /// A format libvips knows but the server does not read from uploads (its loader is blocked as
+    /// unsafe for untrusted files: ImageMagick's catch-all, PDF, scientific formats).
+    case unsupportedFormat(String)
 
     public var reason: String {
         switch self {
@@ -11,6 +14,7 @@ public enum ImagingError: Error, Equatable, Sendable {
         case let .tooManyPixels(w, h, limit): return "image too large: \(w)×\(h) pixels exceeds the limit of \(limit)"
         case let .undecodable(detail): return "image could not be decoded: \(detail)"
         case .libvipsUnavailable: return "libvips could not be initialised"
+        case let .unsupportedFormat(name): return "unsupported format (\(name)): JPEG, PNG, WebP, GIF, HEIC/HEIF, AVIF, JPEG XL and TIFF are"
         }
     }
 }

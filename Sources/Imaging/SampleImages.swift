@@ -24,6 +24,28 @@ public enum SampleImages {
         return Vips.take(out, length)
     }
 
+    /// Test fixtures: `image` re-saved by libvips as `suffix` (".webp", ".gif", ".tif", ".png",
+    /// ".heic", ".avif", ".jxl"); `transparentLeft` makes the left half fully transparent first.
+    public static func convert(_ image: [UInt8], to suffix: String, transparentLeft: Bool = false) throws(ImagingError) -> [UInt8] {
+        guard Vips.ready else { throw .libvipsUnavailable }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        let rc = image.withUnsafeBytes { raw in
+            suffix.withCString { gallery_vips_convert(raw.baseAddress, raw.count, $0, transparentLeft ? 1 : 0, &out, &length) }
+        }
+        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        return Vips.take(out, length)
+    }
+
+    /// Test fixture: a two-frame animated GIF, red then blue.
+    public static func animatedGIF(width: Int, height: Int) throws(ImagingError) -> [UInt8] {
+        guard Vips.ready else { throw .libvipsUnavailable }
+        var out: UnsafeMutableRawPointer?
+        var length = 0
+        if gallery_vips_two_frame_gif(Int32(width), Int32(height), &out, &length) != 0 { throw .undecodable(Vips.takeError()) }
+        return Vips.take(out, length)
+    }
+
     /// True when some installed font has a glyph for every character of `text` (fontconfig).
     public static func fontsCanDraw(_ text: String) -> Bool {
         text.withCString { gallery_fonts_cover($0) == 1 }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import Imaging
+
+/// Formats people bring (issue 12): each made here by libvips from a real picture, then probed
+/// and thumbnailed as an upload would be.
+@Suite struct FormatsTests {
+    static let picture: [UInt8] = try! SampleImages.jpeg(width: 640, height: 360, red: 40, green: 160, blue: 90, title: "")
+
+    @Test(arguments: [(".png", "png"), (".webp", "webp"), (".gif", "gif"), (".tif", "tiff"),
+                      (".heic", "heif"), (".avif", "heif"), (".jxl", "jxl"), (".jpg", "jpeg")])
+    func eachFormatProbesAndThumbnails(suffix: String, loader: String) throws {
+        let file = suffix == ".jxl" ? try Self.viaCLI(Self.picture, suffix) : try SampleImages.convert(Self.picture, to: suffix)
+        let info = try ImageProbe.probe(file)
+        #expect(info.width == 640 && info.height == 360, "\(suffix): \(info)")
+        #expect(info.format.lowercased().contains(loader), "\(suffix): loader \(info.format)")
+        let jpeg: [UInt8]
+        do { jpeg = try Thumbnailer.jpeg(from: file, size: .grid) } catch { Issue.record("\(suffix) thumbnail: \(error)"); return }
+        let thumb = try RGBPixels(decoding: jpeg)
+        #expect(thumb.width == 400 && thumb.height == 225, "\(suffix)")
+        // Still the picture: green, not grey or black.
+        let p = thumb[300, 112]
+        #expect(p.g > p.r && p.g > p.b, "\(suffix): \(p)")
+    }
+
+    /// libvips 8.14 saves JPEG XL to a file but not to memory ("bad seek"): the `vips` command
+    /// (libvips-tools, scripts/setup.sh) writes that fixture.
+    static func viaCLI(_ jpeg: [UInt8], _ suffix: String) throws -> [UInt8] {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("formats-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in.jpg"), output = dir.appendingPathComponent("out\(suffix)")
+        try Data(jpeg).write(to: input)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        p.arguments = ["copy", input.path, output.path]
+        try p.run()
+        p.waitUntilExit()
+        return [UInt8](try Data(contentsOf: output))
+    }
+
+    @Test(arguments: [".png", ".webp"]) func transparencyLiesOnANeutralBackdrop(suffix: String) throws {
+        let file = try SampleImages.convert(Self.picture, to: suffix, transparentLeft: true)
+        let thumb = try RGBPixels(decoding: try Thumbnailer.jpeg(from: file, size: .grid))
+        let left = thumb[50, 112], right = thumb[350, 112]
+        for c in [left.r, left.g, left.b] { #expect(abs(Int(c) - 204) <= 6, "\(suffix): the transparent half is the grey backdrop, got \(left)") }
+        #expect(right.g > right.r + 40, "\(suffix): the opaque half keeps its colour, got \(right)")
+    }
+
+    @Test func anAnimatedGIFShowsItsFirstFrame() throws {
+        let gif = try SampleImages.animatedGIF(width: 300, height: 200)
+        let info = try ImageProbe.probe(gif)
+        #expect(info.width == 300 && info.height == 200, "one frame's size, not the strip's: \(info)")
+        let thumb = try RGBPixels(decoding: try Thumbnailer.jpeg(from: gif, size: .grid))
+        let p = thumb[thumb.width / 2, thumb.height / 2]
+        #expect(thumb.height == 200 && p.r > 180 && p.b < 80, "the first (red) frame: \(p)")
+    }
+
+    @Test func formatsOnlyImageMagickOrPDFReadAreRefusedAsUnsupported() throws {
+        // A BMP (only ImageMagick's loader reads it) and a PDF: untrusted loaders are blocked.
+        var bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 52)
+        bmp[10] = 54; bmp[14] = 40; bmp[18] = 1; bmp[22] = 1; bmp[26] = 1; bmp[28] = 24
+        let pdf = Array("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n".utf8)
+        for bytes in [bmp, pdf] {
+            do {
+                _ = try ImageProbe.probe(bytes)
+                Issue.record("an untrusted loader read it")
+            } catch {
+                #expect(error.reason.hasPrefix("unsupported format (magick)") || error.reason.hasPrefix("unsupported format (pdf)"), "\(error.reason)")
+            }
+        }
+    }
+}
