@@ -107,7 +107,9 @@ struct Import: AsyncParsableCommand {
             throw ImportFailure(description: "\(input) is not a regular file")
         }
         let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
-        let (gallery, _) = try await GalleryArchive.importArchive(at: URL(fileURLWithPath: input), store: store, name: name)
+        let defaults = ServerConfiguration()
+        let limits = GalleryArchive.Limits(maxEntryBytes: Int64(defaults.maxUploadBytes), maxTotalBytes: Int64(defaults.maxImportInflatedBytes))
+        let (gallery, _) = try await GalleryArchive.importArchive(at: URL(fileURLWithPath: input), store: store, name: name, limits: limits)
         print("imported gallery \(gallery.id) \"\(gallery.name)\" with \(gallery.itemCount) items")
     }
 }

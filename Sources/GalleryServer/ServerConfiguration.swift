@@ -15,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     public var allowPrivateAddresses = false
     /// Largest upload request (all files) and largest single file.
     public var maxUploadBytes = 64 << 20
+    /// Largest inflated size of an imported archive in all (each image is also held to `maxUploadBytes`).
+    public var maxImportInflatedBytes = 8 << 30
     /// Largest image fetched for a dropped URL.
     public var maxFetchBytes = 32 << 20
     /// Whole fetch, redirects included.

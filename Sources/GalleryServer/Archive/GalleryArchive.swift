@@ -59,14 +59,48 @@ public enum GalleryArchive {
         }
     }
 
+    /// What an archive may unpack to: a zip bomb (a small file that inflates to gigabytes) is
+    /// refused from its directory, before anything is inflated, and again while inflating if an
+    /// entry's header lied about its size.
+    public struct Limits: Sendable {
+        /// Largest inflated image (the upload limit: an original could not be bigger when uploaded).
+        public var maxEntryBytes: Int64
+        /// Largest inflated archive in all.
+        public var maxTotalBytes: Int64
+        /// Largest inflated ÷ compressed size of an entry over 1 MiB inflated (photos barely compress;
+        /// a run of zeros compresses 1000×).
+        public var maxRatio: Int64 = 100
+        public var maxManifestBytes: Int64 = 16 << 20
+        public init(maxEntryBytes: Int64, maxTotalBytes: Int64) {
+            self.maxEntryBytes = maxEntryBytes; self.maxTotalBytes = maxTotalBytes
+        }
+    }
+
     /// Reads an archive, stores its images (verifying their hashes) and creates the gallery in one
-    /// transaction. Returns the gallery and the items that still need ingestion.
-    public static func importArchive(at url: URL, store: GalleryStore, name: String?) async throws -> (GalleryInfo, [ItemJSON]) {
+    /// transaction. Returns the gallery and the items that still need ingestion. Entries are
+    /// inflated to temporary files while they are hashed, never whole in memory.
+    public static func importArchive(at url: URL, store: GalleryStore, name: String?, limits: Limits) async throws -> (GalleryInfo, [ItemJSON]) {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch { throw Refusal(reason: "not a zip archive") }
+        // The directory first: declared sizes and ratios, before anything is inflated.
+        var declared: Int64 = 0
+        for entry in archive {
+            let size = Int64(entry.uncompressedSize), packed = max(1, Int64(entry.compressedSize))
+            let limit = entry.path == "manifest.json" ? limits.maxManifestBytes : limits.maxEntryBytes
+            if size > limit {
+                throw Refusal(reason: "\(entry.path) would inflate to \(size) bytes (limit \(limit))")
+            }
+            if size > 1 << 20 && size / packed > limits.maxRatio {
+                throw Refusal(reason: "\(entry.path) would inflate \(size / packed)× (\(packed) → \(size) bytes): a zip bomb")
+            }
+            declared += size
+            if declared > limits.maxTotalBytes {
+                throw Refusal(reason: "the archive would inflate to more than \(limits.maxTotalBytes) bytes")
+            }
+        }
         guard let entry = archive["manifest.json"] else { throw Refusal(reason: "archive has no manifest.json") }
         var manifestData = Data()
-        _ = try archive.extract(entry) { manifestData.append($0) }
+        try extract(entry, from: archive, limit: min(limits.maxManifestBytes, Int64(entry.uncompressedSize))) { manifestData.append($0) }
         let manifest: Manifest
         do { manifest = try JSONDecoder().decode(Manifest.self, from: manifestData) } catch let e as DecodingError {
             throw Refusal(reason: "manifest.json: " + APIError.describe(e))
@@ -76,10 +110,26 @@ public enum GalleryArchive {
         for entry in archive where entry.path.hasPrefix("images/") {
             let hash = String(entry.path.dropFirst("images/".count))
             guard ImageFiles.isHash(hash) else { throw Refusal(reason: "unexpected archive entry \(entry.path)") }
-            var bytes: [UInt8] = []
-            _ = try archive.extract(entry) { bytes.append(contentsOf: $0) }
-            guard ContentHash.hex(bytes) == hash else { throw Refusal(reason: "image \(hash) does not match its hash") }
-            try store.files.storeOriginal(bytes)
+            let temporary = store.files.temporaryURL()
+            guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+                  let handle = try? FileHandle(forWritingTo: temporary) else { throw Refusal(reason: "could not write a temporary file") }
+            var digest = ContentHash()
+            do {
+                try extract(entry, from: archive, limit: Int64(entry.uncompressedSize)) { chunk in
+                    digest.update(chunk)
+                    try handle.write(contentsOf: chunk)
+                }
+                try handle.close()
+            } catch {
+                try? handle.close()
+                try? FileManager.default.removeItem(at: temporary)
+                throw error
+            }
+            guard digest.finalize() == hash else {
+                try? FileManager.default.removeItem(at: temporary)
+                throw Refusal(reason: "image \(hash) does not match its hash")
+            }
+            try store.files.adopt(temporary: temporary, hash: hash)
             stored.insert(hash)
         }
         let sections = manifest.sections.map { s in
@@ -94,5 +144,22 @@ public enum GalleryArchive {
             })
         }
         return try await store.importGallery(name: name ?? manifest.name, sections: sections)
+    }
+
+    /// Inflates one entry in chunks, refusing it as soon as it passes `limit` bytes (an entry
+    /// whose header understated its size). ZIPFoundation checks the CRC at the end.
+    static func extract(_ entry: Entry, from archive: Archive, limit: Int64, _ consume: (Data) throws -> Void) throws {
+        var inflated: Int64 = 0
+        do {
+            _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: false) { chunk in
+                inflated += Int64(chunk.count)
+                if inflated > limit { throw Refusal(reason: "\(entry.path) inflates past its declared \(limit) bytes") }
+                try consume(chunk)
+            }
+        } catch let r as Refusal {
+            throw r
+        } catch {
+            throw Refusal(reason: "\(entry.path) could not be inflated: \(error)")
+        }
     }
 }

@@ -26,7 +26,9 @@ struct ArchiveRoutes {
             try Data(body.readableBytesView).write(to: url)
             let name = request.uri.queryParameters.get("name")
             do {
-                var (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name)
+                let limits = GalleryArchive.Limits(maxEntryBytes: Int64(server.configuration.maxUploadBytes),
+                                                   maxTotalBytes: Int64(server.configuration.maxImportInflatedBytes))
+                var (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name, limits: limits)
                 try await server.store.setMember(gallery: gallery.id, account: try context.caller.account!.id, role: .owner)
                 gallery.role = "owner"
                 for item in items where item.state == .pending {
