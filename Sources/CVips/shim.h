@@ -328,3 +328,28 @@ done:
     if (cast) g_object_unref(cast);
     return rc;
 }
+
+/// The EXIF fields the detail view shows, as "name\tvalue\n" lines (libvips' text form of each:
+/// "1/125 (1/125 sec., Rational, …)"). The caller frees *out with g_free. Returns 0 on success.
+static inline int gallery_vips_exif(const void *buf, size_t len, char **out) {
+    static const char *names[] = {
+        "exif-ifd2-DateTimeOriginal", "exif-ifd2-OffsetTimeOriginal", "exif-ifd0-DateTime",
+        "exif-ifd0-Make", "exif-ifd0-Model", "exif-ifd2-LensModel",
+        "exif-ifd2-ExposureTime", "exif-ifd2-FNumber", "exif-ifd2-ISOSpeedRatings", "exif-ifd2-FocalLength",
+        "exif-ifd3-GPSLatitude", "exif-ifd3-GPSLatitudeRef", "exif-ifd3-GPSLongitude", "exif-ifd3-GPSLongitudeRef",
+    };
+    VipsImage *image = vips_image_new_from_buffer(buf, len, "", "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (!image) return -1;
+    GString *text = g_string_new(NULL);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char *value = NULL;
+        if (vips_image_get_typeof(image, names[i]) && !vips_image_get_as_string(image, names[i], &value) && value) {
+            for (char *c = value; *c; c++) if (*c == '\n' || *c == '\t') *c = ' ';
+            g_string_append_printf(text, "%s\t%s\n", names[i], value);
+        }
+        g_free(value);
+    }
+    g_object_unref(image);
+    *out = g_string_free(text, FALSE);
+    return 0;
+}

@@ -37,6 +37,46 @@ export class Detail {
     $('detail-title').textContent = item.state === 'failed' ? `${item.title} — Error 😟 ${item.reason ?? ''}` : item.title;
     $('detail').hidden = false;
     $('detail-back').focus();
+    this.showMetadata(item);
+  }
+
+  /// What the photo's EXIF says (issue 12): date, camera, lens, exposure, size, and the place
+  /// when the server shows it (members; links that show metadata).
+  async showMetadata(item) {
+    const list = $('detail-meta');
+    list.replaceChildren();
+    list.hidden = true;
+    if (item.state !== 'ready') return;
+    let m;
+    try {
+      const r = await fetch(`/api/items/${item.id}/metadata`, { cache: 'no-store' });
+      if (!r.ok) return;
+      m = await r.json();
+    } catch { return; }
+    if (this.id !== item.id) return;
+    const rows = [];
+    const add = (label, value, href) => {
+      if (value == null || value === '') return;
+      const dd = document.createElement('dd');
+      if (href) { const a = document.createElement('a'); a.href = href; a.target = '_blank'; a.rel = 'noopener noreferrer'; a.textContent = value; dd.append(a); }
+      else dd.textContent = value;
+      const dt = document.createElement('dt');
+      dt.textContent = label;
+      const row = document.createElement('div');
+      row.append(dt, dd);
+      rows.push(row);
+    };
+    add('Taken', m.captured ? formatDate(m.captured) : null);
+    add('Camera', m.camera);
+    add('Lens', m.lens);
+    add('Exposure', [m.exposure, m.aperture, m.iso ? `ISO ${m.iso}` : null, m.focalLength].filter(Boolean).join(' · '));
+    add('Size', m.width && m.height ? `${m.width} × ${m.height}${m.fileSize ? ` · ${formatBytes(m.fileSize)}` : ''}` : null);
+    if (m.latitude != null && m.longitude != null) {
+      const place = `${m.latitude.toFixed(4)}, ${m.longitude.toFixed(4)}`;
+      add('Place', place, `https://www.openstreetmap.org/?mlat=${m.latitude}&mlon=${m.longitude}#map=15/${m.latitude}/${m.longitude}`);
+    }
+    list.replaceChildren(...rows);
+    list.hidden = rows.length === 0;
   }
 
   hide() {
@@ -58,4 +98,19 @@ export class Detail {
   }
 
   refresh() { if (this.id != null) this.show(this.id); }
+}
+
+/// "2024-06-01T18:30:05+02:00" → "1 June 2024, 18:30 (UTC+02:00)": the time as the camera's clock
+/// showed it where the photo was taken, not converted to the viewer's zone.
+function formatDate(iso) {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::\d{2})?([+-]\d{2}:\d{2})?$/.exec(iso);
+  if (!m) return iso;
+  const months = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+  return `${Number(m[3])} ${months[Number(m[2]) - 1]} ${m[1]}, ${m[4]}:${m[5]}${m[6] ? ` (UTC${m[6]})` : ''}`;
+}
+
+function formatBytes(n) {
+  if (n >= 1 << 20) return `${(n / (1 << 20)).toFixed(1)} MB`;
+  if (n >= 1 << 10) return `${Math.round(n / (1 << 10))} KB`;
+  return `${n} bytes`;
 }

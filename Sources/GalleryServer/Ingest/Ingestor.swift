@@ -245,6 +245,10 @@ enum Thumbnails {
             let jpeg = try Thumbnailer.jpeg(from: bytes, size: size)
             try files.write(jpeg, hash, "\(size.rawValue).jpg")
         }
+        // The photo's EXIF (date, camera, exposure, location) beside its thumbnails, for the detail view.
+        if !files.exists(hash, "meta.json") {
+            try files.write(Array(try JSONIO.encoder.encode(PhotoMetadata.read(bytes))), hash, "meta.json")
+        }
         return info
     }
 }

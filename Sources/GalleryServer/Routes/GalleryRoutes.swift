@@ -71,6 +71,10 @@ struct GalleryRoutes {
         api.get("items/:item") { _, context in
             try JSONIO.response(try await store.item(try context.id("item")))
         }
+        api.get("items/:item/metadata") { _, context in
+            try JSONIO.response(try await ItemMetadata.of(try await store.item(try context.id("item")), server: server, caller: try context.caller),
+                                headers: [.cacheControl: "private, no-store"])
+        }
     }
 }
 

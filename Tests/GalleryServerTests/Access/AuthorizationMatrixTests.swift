@@ -53,6 +53,7 @@ import GalleryStore
         "POST /api/galleries/{gallery}/urls":             "401 202 202 403 404  403 202 202 401 401 401  401 403",
         "POST /api/galleries/{gallery}/uploads":          "401 201 201 403 404  403 201 201 401 401 401  401 403",
         "GET /api/items/{item}":                          "401 200 200 200 404  200 200 403 401 401 401  401 200",
+        "GET /api/items/{item}/metadata":                 "401 200 200 200 404  200 200 403 401 401 401  401 200",
         "GET /api/images/{hash}/{name}":                  "401 200 200 200 404  200 200 404 401 401 401  401 200",
         "GET /api/galleries/{gallery}/members":           "401 200 403 403 404  403 403 403 401 401 401  401 200",
         "PUT /api/galleries/{gallery}/members/{user}":    "401 200 403 403 404  403 403 403 401 401 401  401 403",
