@@ -14,7 +14,7 @@ public enum ImagingError: Error, Equatable, Sendable {
         case let .tooManyPixels(w, h, limit): return "image too large: \(w)×\(h) pixels exceeds the limit of \(limit)"
         case let .undecodable(detail): return "image could not be decoded: \(detail)"
         case .libvipsUnavailable: return "libvips could not be initialised"
-        case let .unsupportedFormat(name): return "unsupported format (\(name)): JPEG, PNG, WebP, GIF, HEIC/HEIF, AVIF, JPEG XL and TIFF are"
+        case let .unsupportedFormat(name): return "unsupported format (\(name)): the gallery reads JPEG, PNG, WebP, GIF, HEIC/HEIF, AVIF, JPEG XL and TIFF"
         }
     }
 }
