@@ -18,15 +18,18 @@ struct HealthRoutes {
         router.get("readyz") { _, _ in
             var problems: [String] = []
             var ready = Readiness(database: "ok", images: "ok")
+            // Anyone may ask: the answer names what fails, the log says why (paths, errors).
             do {
                 _ = try await server.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
             } catch {
                 ready.database = "unreachable"
-                problems.append("the database does not answer: \(error)")
+                problems.append("the database does not answer")
+                server.logger.error("not ready: the database does not answer", metadata: ["error": "\(error)"])
             }
             if let problem = Self.imagesProblem(server.store.files.root) {
                 ready.images = "unusable"
-                problems.append(problem)
+                problems.append("the images folder cannot take a file")
+                server.logger.error("not ready: \(problem)")
             }
             guard problems.isEmpty else {
                 throw APIError(.serviceUnavailable, "not ready: " + problems.joined(separator: "; "))
