@@ -28,3 +28,33 @@ def test_space_picks_up_apple_arrows_move_it_and_space_drops_it_with_announcemen
     page.wait_for_timeout(300)
     assert server_titles(server)[0] == after
     shot(page, "keyboard-after")
+
+
+def focused_cell(page):
+    title = page.evaluate("app.model.items.get(app.view.last.cells.find(c => c.kind === 'item' && (c.flags & 32)).id).title")
+    return title, page.locator(f".cell.focused:not(.preview)[aria-label='{title}']").first
+
+
+def test_arrows_keep_the_focused_tile_on_screen_and_enter_opens_it(page, server):
+    """Issue 13: ArrowDown six times on a phone-sized window leaves the focus visible (the grid
+    scrolls with it); Enter opens the focused photo, Space still picks it up."""
+    page.set_viewport_size({"width": 390, "height": 500})
+    page.focus("#scroller")
+    page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32))")
+    scroller = page.locator("#scroller").bounding_box()
+    for step in range(8):
+        page.keyboard.press("ArrowDown")
+        page.wait_for_function("() => !document.querySelector('.cell.focused:not(.preview)') ? false : true")
+        title, tile = focused_cell(page)
+        page.wait_for_function(
+            """([t, top, bottom]) => { const el = document.querySelector(`.cell.focused:not(.preview)[aria-label="${t}"]`);
+                 if (!el) return false; const r = el.getBoundingClientRect(); return r.top >= top - 1 && r.bottom <= bottom + 1; }""",
+            arg=[title, scroller["y"], scroller["y"] + scroller["height"]])
+    assert page.evaluate("document.getElementById('scroller').scrollTop") > 0, "the grid scrolled with the focus"
+    shot(page, "keyboard-focus-scrolled")
+    title, _ = focused_cell(page)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#detail:not([hidden])")
+    assert page.locator("#detail-title").inner_text().startswith(title)
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#detail", state="hidden")

@@ -289,8 +289,15 @@ export function installDrag(app) {
     if (key === undefined) return;
     if (key === KEYS.Tab && view.last?.phase === 'idle' && !e.shiftKey) return; // leave the grid
     e.preventDefault();
+    // Enter on a resting grid opens the focused photo (as a click does); Space lifts it.
+    if (key === KEYS.Enter && view.last?.phase === 'idle' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey) {
+      const focused = view.last.cells.find((x) => x.kind === 'item' && (x.flags & 32));
+      if (focused && app.model.items.has(focused.id)) { app.detail.open(focused.id); return; }
+    }
     ensureVisibleTitles();
     run(c.event(5, [key, mods(e), e.timeStamp / 1000]));
+    view.revealFocus = true;
+    view.schedule();
   });
   function firstVisible() { return view.last?.cells.find((x) => x.kind === 'item')?.id ?? -1; }
   scroller.addEventListener('focus', () => { if (view.last && !view.last.cells.some((x) => x.flags & 32)) { c.focus(firstVisible()); view.schedule(); } });

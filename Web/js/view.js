@@ -122,6 +122,18 @@ export class GridView {
       if (!seen.has(key)) { entry.pool.give(entry.kind, entry.el); this.live.delete(key); }
     }
     this.app.renderTargets?.(r);
+    if (this.revealFocus) this.reveal(r);
+  }
+
+  /// After a keyboard move: the focused tile (one step from the last, so within the rendered
+  /// margin) is scrolled into view with a little room, as a list does for its selection.
+  reveal(r) {
+    this.revealFocus = false;
+    const f = r.cells.find((x) => x.kind === 'item' && (x.flags & Flags.focused));
+    if (!f) return;
+    const room = 12, top = this.scroller.scrollTop, height = this.scroller.clientHeight;
+    if (f.y < top + room) this.scroller.scrollTop = Math.max(0, f.y - room);
+    else if (f.y + f.h > top + height - room) this.scroller.scrollTop = f.y + f.h - height + room;
   }
 
   elementFor(id) { return this.live.get(`i${id}`)?.el ?? null; }
