@@ -220,6 +220,9 @@ extension GridController {
 
     mutating func _updateAutoScroll(now: Double) {
         guard let s = session, s.isDragging, s.source != .keyboard else { _autoScroller.stop(); return }
+        // Over an outside target (the trash sits in the bottom edge zone on a phone) the user aims
+        // at it: the grid holds still under the pointer.
+        if outsideTargets.contains(where: { $0.frame.contains(s.location) }) { _autoScroller.stop(); return }
         var frame = Rect(x: s.location.x - s.grabOffset.x, y: s.location.y - s.grabOffset.y,
                          width: s.previewSize.width, height: s.previewSize.height)
         if s.source == .external {

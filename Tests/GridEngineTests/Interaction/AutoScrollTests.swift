@@ -38,6 +38,25 @@ import Testing
         #expect(dy.count == 1 && (dy[0] - 16).magnitude < 1e-9)
     }
 
+    /// Issue 13: the trash in the bottom edge zone; hovering it holds the grid still, leaving it
+    /// (still in the zone) scrolls again.
+    @Test func hoveringAnOutsideTargetInTheEdgeZoneDoesNotScroll() {
+        var grid = AutoScrollTests.tall()
+        grid.outsideTargets = [OutsideTarget(id: 1, frame: Rect(x: 300, y: 340, width: 90, height: 60))]
+        var hand = Hand(grid)
+        hand.down(hand.centre(ItemID(6)))
+        hand.tick(0.5)
+        hand.drag(to: Point(x: 340, y: 390))  // over the trash, the preview 40 past the bottom
+        #expect(!hand.grid._autoScroller.isActive)
+        let count = hand.effects.count
+        for _ in 0..<10 { hand.tick(1.0 / 60) }
+        #expect(!hand.effects[count...].contains { if case .scrollBy = $0 { return true } else { return false } })
+        #expect(hand.grid.contentOffset.y == 0)
+        hand.move(Point(x: 150, y: 390))       // beside it, same depth in the zone: scrolls
+        hand.tick(1.0 / 60)
+        #expect(hand.grid._autoScroller.isActive)
+    }
+
     @Test func smallChangesOfTheOvershootNeitherRestartNorChangeTheSpeed() {
         var hand = Hand(AutoScrollTests.tall())
         hand.down(hand.centre(ItemID(6)))
