@@ -50,6 +50,9 @@ public enum BridgeOp: Int32, Sendable {
     case controllerModelItems = 72
     /// The whole grid read-only (a viewer) or editable again: no lift, drop, paste or undo.
     case controllerReadOnly = 73
+    /// One section's items in a given order as one undoable move (issue 12: sort by capture
+    /// date or name).
+    case controllerArrange = 74
 }
 
 /// The first value of every answer.

@@ -320,6 +320,16 @@ extension EngineBridge {
         Self._encode(_controllers[h]!.setReadOnly(readOnly, now: now), into: &out)
     }
 
+    // [handle, section id, count, item ids...] → effects: the section in that order as one
+    // committed move (none when nothing changes, during a drag or read-only).
+    mutating func _controllerArrange(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let section = SectionID(try r.id())
+        var order: [ItemID] = []
+        for _ in 0..<(try r.count(stride: 1)) { order.append(ItemID(try r.id())) }
+        Self._encode(_controllers[h]!.arrange(section: section, order: order), into: &out)
+    }
+
     // [handle, placeholder id, item id, aspect, version] → effects
     mutating func _controllerCommitInsertion(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)

@@ -62,6 +62,7 @@ public struct EngineBridge {
             case .controllerModelMatches: try _controllerModelMatches(&r, &out)
             case .controllerModelItems: try _controllerModelItems(&r, &out)
             case .controllerReadOnly: try _controllerReadOnly(&r, &out)
+            case .controllerArrange: try _controllerArrange(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

@@ -58,6 +58,7 @@ public struct GalleryServer: Sendable {
         DownloadRoutes(server: self).register(api)
         GalleryRoutes(server: self).register(api)
         BatchRoutes(server: self).register(api)
+        SectionOrder.register(api, server: self)
         IngestRoutes(server: self).register(api)
         EventRoutes(server: self).register(api)
         ImageRoutes(server: self).register(api)

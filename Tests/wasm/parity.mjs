@@ -206,6 +206,9 @@ for (let c = 0; c < 24; c++) {
   // Keyboard: pick up, move, drop.
   for (const key of [0, 6, 4, 3, 0]) call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]);
   for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
+  // Issue 12: a section put in an order (reversed, plus an id it does not hold) as one move.
+  const arranged = sections.find((s) => s.items.length > 1);
+  if (arranged) call(Op.controllerArrange, [h, arranged.id, arranged.items.length + 1, ...arranged.items.map((i) => i.id).reverse(), 999999]);
   for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, 0]);
   for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, 1]);
   call(Op.controllerScrollTarget, [h, 0, r.range(0, 3000), 0, r.range(-3000, 3000)]);
@@ -368,7 +371,7 @@ const commits = {};
 let wheelScrolls = 0;
 for (let i = 0; i < calls.length; i++) {
   const op = calls[i][0];
-  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder, OpPaste].includes(op)) continue;
+  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder, OpPaste, Op.controllerArrange].includes(op)) continue;
   for (const e of readEffects(answers[i])) {
     if (e.type === 'commit') commits[e.kind] = (commits[e.kind] ?? 0) + 1;
     if (e.type === 'scrollBy' && op === Op.controllerEvent && calls[i][1][1] === WHEEL) wheelScrolls++;

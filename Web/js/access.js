@@ -43,6 +43,7 @@ export class Access {
       case 'edit': return EDIT.has(this.role);
       case 'account': return !!this.session.user;
       case 'download': return this.session.link ? !!this.session.link.allowDownload : true;
+      case 'metadata': return this.session.link ? !!this.session.link.showMetadata : true;
       default: return true;
     }
   }

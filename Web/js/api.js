@@ -43,6 +43,8 @@ export const api = {
   columns: (id) => request('GET', `/api/galleries/${id}/columns`),
   changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
   batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
+  /// A section's item ids sorted `by` 'captured' or 'name' (issue 12); nothing changes on the server.
+  sectionOrder: (id, section, by) => request('GET', `/api/galleries/${id}/sections/${section}/order?by=${by}`),
   trash: (id) => request('GET', `/api/galleries/${id}/trash`),
   dropURL: (id, url, to, title) => request('POST', `/api/galleries/${id}/urls`, { url, to, ...(title ? { title } : {}) }),
   /// Uploads files with progress: onProgress(fraction) as bytes go out. Resolves the answer.

@@ -168,6 +168,11 @@ export const app = {
     });
     $('undo').addEventListener('click', () => this.drag?.undo());
     $('redo').addEventListener('click', () => this.drag?.redo());
+    $('sort-section').addEventListener('change', (e) => {
+      const by = e.target.value;
+      e.target.value = '';
+      if (by) this.sortSection(by);
+    });
     $('add-url').addEventListener('click', async () => {
       const url = prompt('Image URL');
       if (url) await this.dropURLs([url], this.endOfLastSection());
@@ -407,6 +412,23 @@ export const app = {
     const next = below.filter((x) => x.kind === 'item' && x.section === p.section && x.item > p.item && this.model.items.has(x.id))
       .sort((a, b) => a.item - b.item)[0];
     return next ? { before: next.id } : { section: section.id };
+  },
+
+  /// "Sort this section by capture date / by name" (issue 12): the section of the focused
+  /// photo, else the first one on screen. The server answers the order; the engine commits
+  /// it as one move: one batch and version, streamed to other windows, one step of Undo.
+  async sortSection(by) {
+    const cells = this.view.last?.cells ?? [];
+    const at = cells.find((c) => c.kind === 'item' && (c.flags & 32))
+      ?? cells.filter((c) => c.kind === 'item' || c.kind === 'header').sort((a, b) => a.y - b.y)[0];
+    const section = at && this.model.sections[at.section];
+    if (!section) return;
+    try {
+      const answer = await api.sectionOrder(this.model.id, section.id, by);
+      this.drag?.arrange(section.id, answer.items);
+    } catch (e) {
+      this.toast(`Could not sort: ${e.message}`);
+    }
   },
 
   endOfLastSection() {

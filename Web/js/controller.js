@@ -235,6 +235,8 @@ export class Controller {
   tick(now) { return readEffects(this.engine.call(Op.controllerTick, [this.handle, now])); }
   render(x, y, w, h) { return readRender(this.engine.callView(Op.controllerRender, [this.handle, x, y, w, h])); }
   history(redo) { return readEffects(this.engine.call(Op.controllerHistory, [this.handle, redo ? 1 : 0])); }
+  /// One section's items in this order as one undoable move (Op.controllerArrange).
+  arrange(section, ids) { return readEffects(this.engine.call(Op.controllerArrange, [this.handle, section, ids.length, ...ids])); }
   addToDrag(id) { return readEffects(this.engine.call(Op.controllerAddToDrag, [this.handle, id])); }
   cancel(now) { return readEffects(this.engine.call(Op.controllerCancel, [this.handle, now])); }
   focus(id) { this.engine.call(Op.controllerFocus, [this.handle, id ?? -1]); }

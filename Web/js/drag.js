@@ -339,5 +339,7 @@ export function installDrag(app) {
     setSnapping(name) { c.snapping = { none: 0, paging: 1, viewAligned: 4 }[name] ?? 0; c.configure(); if (c.snapping) snap(); },
     undo() { run(c.history(false)); scroller.focus(); },
     redo() { run(c.history(true)); scroller.focus(); },
+    /// A section in this order (ids), as one committed move: one batch, one undo step.
+    arrange(section, ids) { run(c.arrange(section, ids)); },
   };
 }

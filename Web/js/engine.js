@@ -18,6 +18,7 @@ export const Op = Object.freeze({
   controllerCancel: 50, controllerScrollTarget: 51, controllerFocus: 52, controllerSnapshot: 53,
   controllerOutsideTargets: 54, controllerTitles: 55, controllerPinch: 56, controllerDestroy: 57,
   controllerLiveChanges: 70, controllerModelMatches: 71, controllerModelItems: 72, controllerReadOnly: 73,
+  controllerArrange: 74,
 });
 
 export const Kind = Object.freeze({ grid: 0, flow: 1, waterfall: 2, justified: 3 });

@@ -68,6 +68,8 @@ public enum AccessRules {
         "GET /api/galleries/{gallery}/download": .gallery(.download),
         "GET /api/galleries/{gallery}/trash": .gallery(.trash),
         "POST /api/galleries/{gallery}/batch": .gallery(.arrange),
+        // A section's items sorted (the page commits the order as a batch); by capture date also needs viewMetadata.
+        "GET /api/galleries/{gallery}/sections/{section}/order": .gallery(.arrange),
         "POST /api/galleries/{gallery}/urls": .gallery(.add),
         "POST /api/galleries/{gallery}/uploads": .gallery(.add),
         "GET /api/items/{item}": .item(.view),

@@ -29,18 +29,7 @@ struct ItemMetadata: Encodable {
         guard let hash = item.fileHash, item.state == .ready else { return answer }
         let files = server.store.files
         answer.fileSize = (try? FileManager.default.attributesOfItem(atPath: files.url(hash, "original").path)[.size] as? Int) ?? nil
-        guard showsExif else { return answer }
-        let metadata: PhotoMetadata
-        if let data = try? Data(contentsOf: files.url(hash, "meta.json")), let m = try? JSONDecoder().decode(PhotoMetadata.self, from: data) {
-            metadata = m
-        } else if files.exists(hash, "original") {
-            // Ingested before metadata was kept: read once, keep beside the thumbnails.
-            let bytes = try files.read(hash, "original")
-            metadata = try await Ingestor.offload { PhotoMetadata.read(bytes) }
-            try? files.write(Array(try JSONIO.encoder.encode(metadata)), hash, "meta.json")
-        } else {
-            return answer
-        }
+        guard showsExif, let metadata = try await photoMetadata(hash, files: files) else { return answer }
         answer.captured = metadata.captured
         answer.camera = metadata.camera
         answer.lens = metadata.lens
@@ -51,5 +40,18 @@ struct ItemMetadata: Encodable {
         answer.latitude = metadata.latitude
         answer.longitude = metadata.longitude
         return answer
+    }
+
+    /// The EXIF fields of a stored original: `meta.json` beside its thumbnails, else read once
+    /// from the original and kept there (ingested before metadata was kept); nil without an original.
+    static func photoMetadata(_ hash: String, files: ImageFiles) async throws -> PhotoMetadata? {
+        if let data = try? Data(contentsOf: files.url(hash, "meta.json")), let m = try? JSONDecoder().decode(PhotoMetadata.self, from: data) {
+            return m
+        }
+        guard files.exists(hash, "original") else { return nil }
+        let bytes = try files.read(hash, "original")
+        let metadata = try await Ingestor.offload { PhotoMetadata.read(bytes) }
+        try? files.write(Array(try JSONIO.encoder.encode(metadata)), hash, "meta.json")
+        return metadata
     }
 }

@@ -20,7 +20,7 @@ enum Subject: String, CaseIterable, Sendable {
 struct AccessFixture {
     let server: GalleryServer
     var gallery: Int64 = 0, otherGallery: Int64 = 0
-    var item: Int64 = 0, hash = "", otherHash = ""
+    var item: Int64 = 0, section: Int64 = 0, hash = "", otherHash = ""
     var users: [String: Int64] = [:]
     var headers: [Subject: HTTPFields] = [:]
     var links: [Subject: (id: Int64, token: String)] = [:]
@@ -51,6 +51,7 @@ struct AccessFixture {
         f.hash = try store.files.storeOriginal(png)
         try store.files.write(png, f.hash, "grid.jpg")
         let section = try await store.snapshot(a.id).sections[0].id
+        f.section = section
         f.item = try await store.apply(gallery: a.id, [.insert([NewItem(title: "Apple", fileHash: f.hash, width: 1, height: 1, state: .ready)], at: .end(section: section))], payload: "seed").createdItems[0]
         var other = png; other[other.count - 13] ^= 1 // a different image for B (bytes differ, still a file)
         f.otherHash = try store.files.storeOriginal(other)

@@ -50,6 +50,8 @@ import GalleryStore
         "GET /api/galleries/{gallery}/download":          "401 200 200 200 404  200 403 403 401 401 401  401 200",
         "GET /api/galleries/{gallery}/trash":             "401 200 200 403 404  403 200 403 401 401 401  401 200",
         "POST /api/galleries/{gallery}/batch":            "401 200 200 403 404  403 200 403 401 401 401  401 403",
+        // ?by=captured: the editor link hides metadata, so it may arrange but not sort by capture date.
+        "GET /api/galleries/{gallery}/sections/{section}/order": "401 200 200 403 404  403 403 403 401 401 401  401 200",
         "POST /api/galleries/{gallery}/urls":             "401 202 202 403 404  403 202 202 401 401 401  401 403",
         "POST /api/galleries/{gallery}/uploads":          "401 201 201 403 404  403 201 201 401 401 401  401 403",
         "GET /api/items/{item}":                          "401 200 200 200 404  200 200 403 401 401 401  401 200",
@@ -72,11 +74,12 @@ import GalleryStore
         var path = String(parts[1])
         let user = route.contains("members") ? (route.hasPrefix("PUT") ? f.users["olga"]! : f.users["vera"]!) : f.users["vera"]!
         let values: [String: String] = [
-            "{gallery}": "\(f.gallery)", "{item}": "\(f.item)", "{hash}": f.hash, "{name}": "grid.jpg", "{user}": "\(user)",
+            "{gallery}": "\(f.gallery)", "{section}": "\(f.section)", "{item}": "\(f.item)", "{hash}": f.hash, "{name}": "grid.jpg", "{user}": "\(user)",
             "{token}": route.hasPrefix("GET /s/") ? f.links[.linkViewer]!.token : "\(f.readTokenId)", "{link}": "\(f.links[.linkViewer]!.id)",
         ]
         for (k, v) in values { path = path.replacingOccurrences(of: k, with: v) }
         if route.hasSuffix("/changes") { path += "?since=0" }
+        if route.hasSuffix("/order") { path += "?by=captured" }
         if route.hasSuffix("/events") { path += "?since=999" } // after the rule: 422, no endless stream
         let json: String? = switch route {
         case "POST /api/setup": #"{"token": "not the token", "name": "eve", "password": "a long password"}"#
