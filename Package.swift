@@ -67,7 +67,7 @@ let package = Package(
         ]),
         // The command line: serve, import, export.
         .executableTarget(name: "Gallery", dependencies: [
-            "GalleryServer", "GalleryStore",
+            "GalleryServer", "GalleryStore", "GalleryCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -86,34 +86,6 @@ struct Export: AsyncParsableCommand {
     }
 }
 
-struct ImportFailure: Error, CustomStringConvertible { var description: String }
-
-struct Import: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Create a gallery from a zip; its images are thumbnailed when the server next starts.")
-    @OptionGroup var data: DataOptions
-    @Argument(help: "Zip file written by export.") var input: String
-    @Option(name: .long, help: "Name of the new gallery (default: the archive's).") var name: String?
-
-    func run() async throws {
-        // A folder (or a device, a socket) is no archive: reading one as a zip never ended.
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder) else {
-            throw ImportFailure(description: "\(input) does not exist")
-        }
-        guard !isFolder.boolValue else {
-            throw ImportFailure(description: "\(input) is a folder: `gallery import` takes a zip written by `gallery export` (folders are not imported yet)")
-        }
-        guard (try? FileManager.default.attributesOfItem(atPath: input)[.type] as? FileAttributeType) == .typeRegular else {
-            throw ImportFailure(description: "\(input) is not a regular file")
-        }
-        let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
-        let defaults = ServerConfiguration()
-        let limits = GalleryArchive.Limits(maxEntryBytes: Int64(defaults.maxUploadBytes), maxTotalBytes: Int64(defaults.maxImportInflatedBytes))
-        let (gallery, _) = try await GalleryArchive.importArchive(at: URL(fileURLWithPath: input), store: store, name: name, limits: limits)
-        print("imported gallery \(gallery.id) \"\(gallery.name)\" with \(gallery.itemCount) items")
-    }
-}
-
 struct User: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Manage accounts: add, list, passwd, remove (works beside a running server).",

@@ -7,6 +7,7 @@ struct BenchOptions {
     var seconds = 20
     var moves = 2_000
     var images = 48
+    var photos = 200
 
     init(_ args: [String]) {
         func value(_ name: String) -> Int? {
@@ -19,6 +20,7 @@ struct BenchOptions {
         seconds = value("--seconds") ?? seconds
         moves = value("--moves") ?? moves
         images = value("--images") ?? images
+        photos = value("--photos") ?? photos
     }
 }
 

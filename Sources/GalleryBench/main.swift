@@ -1,5 +1,5 @@
 // gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
-//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|all]
+//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|import|all]
 // Each figure is printed beside its baseline from the same run.
 import Foundation
 
@@ -11,3 +11,4 @@ if which == "access" || which == "all" { try await runAccessBenchmarks(options) 
 if which == "hash" || which == "all" { runHashBenchmarks(options) }
 if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
 if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(options) }
+if which == "import" || which == "all" { try runImportBenchmarks(options) }

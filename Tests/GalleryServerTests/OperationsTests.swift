@@ -121,28 +121,3 @@ import GalleryStore
         }
     }
 }
-
-@Suite struct ImportCommandTests {
-    /// `gallery import FOLDER` spun at 100 % CPU and never returned (issue 12): now one clear line.
-    @Test func importingAFolderEndsAtOnceWithAClearError() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the gallery product first (swift build)")
-        let folder = testFolder("import-folder")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(AccessFixture.png).write(to: folder.appendingPathComponent("a.png"))
-        let p = Process()
-        p.executableURL = binary
-        p.arguments = ["import", folder.path, "--data", testFolder("import-data").path]
-        let pipe = Pipe()
-        p.standardError = pipe
-        p.standardOutput = pipe
-        try p.run()
-        let watchdog = DispatchWorkItem { p.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        watchdog.cancel()
-        #expect(p.terminationReason == .exit && p.terminationStatus == 1, "\(output)")
-        #expect(output.contains("is a folder"), "\(output)")
-    }
-}

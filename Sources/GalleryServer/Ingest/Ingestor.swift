@@ -123,6 +123,29 @@ public final class Ingestor: Service, Sendable {
         }
     }
 
+    /// Thumbnails items whose originals are stored, `ingestWorkers` at a time, and returns when
+    /// all are settled (`gallery import` without a server). `done` is called as each one ends.
+    public func processStored(_ items: [ItemJSON], done: @escaping @Sendable (ItemJSON, IngestOutcome) -> Void = { _, _ in }) async {
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for item in items {
+                guard let hash = item.fileHash else { continue }
+                if running >= configuration.ingestWorkers { await group.next(); running -= 1 }
+                group.addTask {
+                    let outcome: IngestOutcome
+                    do {
+                        outcome = try await Self.offload { [self] in thumbnail(hash: hash, bytes: try store.files.read(hash, "original")) }
+                    } catch {
+                        outcome = .failed(reason: "stored file unreadable: \(error)")
+                    }
+                    await self.finish(item.id, outcome)
+                    done(item, outcome)
+                }
+                running += 1
+            }
+        }
+    }
+
     func handle(_ job: Job) async {
         switch job {
         case let .fetch(item, url):

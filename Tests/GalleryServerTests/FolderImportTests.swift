@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import GalleryCore
+import GalleryServer
+import GalleryStore
+import Imaging
+
+/// `gallery import FOLDER…` (issue 12): run as a person runs it, the built binary on a real
+/// folder of real JPEGs and the bad files a camera card or a download folder holds.
+@Suite struct FolderImportTests {
+    struct Run { var status: Int32; var output: String }
+
+    /// Runs the `gallery` binary beside the test bundle (killed after 120 s so a hang fails, never blocks).
+    func gallery(_ arguments: [String]) throws -> Run {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the gallery product first (swift build)")
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = arguments
+        let pipe = Pipe()
+        p.standardError = pipe
+        p.standardOutput = pipe
+        try p.run()
+        let watchdog = DispatchWorkItem { p.terminate() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        watchdog.cancel()
+        #expect(p.terminationReason == .exit, "killed by the watchdog: \(output)")
+        return Run(status: p.terminationStatus, output: output)
+    }
+
+    func photo(_ i: Int) throws -> Data {
+        Data(try SampleImages.jpeg(width: 120 + i, height: 80, red: Double(i * 40 % 255), green: 90, blue: 160, title: "P\(i)"))
+    }
+
+    func items(_ store: GalleryStore, named name: String) async throws -> [ItemJSON] {
+        let gallery = try #require(try await store.listGalleries().first { $0.name == name })
+        return try await store.snapshot(gallery.id).sections.flatMap(\.items)
+    }
+
+    @Test func aCameraFolderImportsRecursivelyWithEachBadFileNamedAndASecondRunAddsNothing() async throws {
+        let card = testFolder("card")
+        let fm = FileManager.default
+        try fm.createDirectory(at: card.appendingPathComponent("DCIM/100CANON"), withIntermediateDirectories: true)
+        try photo(1).write(to: card.appendingPathComponent("DCIM/100CANON/IMG_0001.JPG"))
+        try photo(2).write(to: card.appendingPathComponent("DCIM/100CANON/IMG_0002.JPG"))
+        try photo(3).write(to: card.appendingPathComponent("DCIM/100CANON/IMG_0003.jpeg"))
+        try photo(1).write(to: card.appendingPathComponent("copy.jpg"))          // IMG_0001.JPG again, under another name
+        try Data("shopping list".utf8).write(to: card.appendingPathComponent("notes.txt"))   // not an image name
+        try Data("not a picture at all".utf8).write(to: card.appendingPathComponent("fake.jpg"))
+        try Data().write(to: card.appendingPathComponent("empty.jpg"))
+        try fm.createSymbolicLink(atPath: card.appendingPathComponent("DCIM/100CANON/loop").path, withDestinationPath: "../..")
+        try fm.createSymbolicLink(atPath: card.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/gone.jpg")
+        let data = testFolder("import-data")
+
+        let first = try gallery(["import", card.path, "--data", data.path])
+        #expect(first.status == 2, "failures make a non-zero exit: \(first.output)")
+        #expect(first.output.contains("added 4, skipped 3, failed 3"), "\(first.output)")
+        #expect(first.output.contains("copy.jpg: already in the gallery"), "\(first.output)")
+        #expect(first.output.contains("notes.txt: not an image file name (.txt)"), "\(first.output)")
+        #expect(first.output.contains("loop: folder already walked"), "\(first.output)")
+        #expect(first.output.contains("empty.jpg: empty file (0 bytes)"), "\(first.output)")
+        #expect(first.output.contains("gone.jpg: cannot be read"), "\(first.output)")
+
+        let store = try GalleryStore(folder: data)
+        let imported = try await items(store, named: card.lastPathComponent)
+        #expect(imported.map(\.title) == ["IMG_0001.JPG", "IMG_0002.JPG", "IMG_0003.jpeg", "fake.jpg"], "walked in name order (DCIM before copy.jpg)")
+        #expect(imported.filter { $0.state == .ready }.map(\.width) == [121, 122, 123], "thumbnailed and sized by the import itself")
+        let fake = try #require(imported.last)
+        let reason = fake.reason ?? ""
+        #expect(fake.state == .failed && ["not an image", "unsupported format"].contains { reason.hasPrefix($0) }, "the tile says why: \(fake)")
+        #expect(first.output.contains("failed  fake.jpg: \(reason)"), "the summary gives the tile's reason: \(first.output)")
+        for item in imported where item.state == .ready {
+            #expect(store.files.exists(item.fileHash!, "grid.jpg") && store.files.exists(item.fileHash!, "original"))
+        }
+
+        let second = try gallery(["import", card.path, "--data", data.path])
+        #expect(second.output.contains("added 0, skipped 7"), "\(second.output)")
+        #expect(try await items(store, named: card.lastPathComponent).count == 4, "nothing twice")
+    }
+
+    /// A run killed halfway left some batches committed and their thumbnails unmade: the next run
+    /// adds only the rest and finishes the pending ones.
+    @Test func aRunInterruptedHalfwayResumesWithoutDuplicates() async throws {
+        let folder = testFolder("photos")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 1...12 { try photo(i).write(to: folder.appendingPathComponent(String(format: "p%02d.jpg", i))) }
+        let data = testFolder("import-data")
+        do {
+            // The first half, committed batch by batch, then the process "dies" before thumbnails.
+            let store = try GalleryStore(folder: data)
+            let files = FolderImport.collect([folder.path]).files
+            let target = try await FolderImport.target(id: nil, name: folder.lastPathComponent, store: store)
+            let half = try await FolderImport.run(Array(files.prefix(6)), into: target, store: store, maxFileBytes: 1 << 26, batchSize: 4)
+            #expect(half.added == 6)
+            #expect(try await items(store, named: folder.lastPathComponent).allSatisfy { $0.state == .pending })
+        }
+        let again = try gallery(["import", folder.path, "--data", data.path])
+        #expect(again.status == 0, "\(again.output)")
+        #expect(again.output.contains("added 6, skipped 6, failed 0"), "\(again.output)")
+        let store = try GalleryStore(folder: data)
+        let all = try await items(store, named: folder.lastPathComponent)
+        #expect(all.map(\.title) == (1...12).map { String(format: "p%02d.jpg", $0) })
+        #expect(all.allSatisfy { $0.state == .ready }, "the pending half was thumbnailed too")
+        #expect(Set(all.compactMap(\.fileHash)).count == 12)
+    }
+
+    @Test func aFileOverTheUploadLimitIsRefusedWithoutBeingCopiedWhole() async throws {
+        let folder = testFolder("big")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let big = folder.appendingPathComponent("huge.jpg")
+        try photo(1).write(to: big)
+        let data = testFolder("import-data")
+        let store = try GalleryStore(folder: data)
+        let target = try await FolderImport.target(id: nil, name: "big", store: store)
+        let report = try await FolderImport.run([big], into: target, store: store, maxFileBytes: 1000)
+        #expect(report.added == 0)
+        #expect(report.failed.map(\.reason) == ["larger than the upload limit of 1000 bytes"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("images/tmp").path).isEmpty,
+                "no temporary file left behind")
+    }
+}
