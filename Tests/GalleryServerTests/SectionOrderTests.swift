@@ -14,7 +14,7 @@ import Imaging
 @Suite struct SectionOrderTests {
     /// A real JPEG of its own colour, with EXIF dates written by exiftool (none when `tags` is empty).
     static func photo(_ shade: UInt8, _ tags: [String]) throws -> [UInt8] {
-        let jpeg = try SampleImages.jpeg(width: 300, height: 200, red: shade, green: 255 - shade, blue: 80, title: "")
+        let jpeg = try SampleImages.jpeg(width: 300, height: 200, red: Double(shade), green: Double(255 - shade), blue: 80, title: "")
         guard !tags.isEmpty else { return jpeg }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID().uuidString).jpg")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -103,6 +103,8 @@ public final class Ingestor: Service, Sendable {
             guard !Task.isCancelled else { return }
             try await store.maintenanceDone(task)
             logger.info("sizes re-read for EXIF orientation", metadata: ["corrected": "\(corrected)"])
+        } catch is CancellationError {
+            logger.debug("re-reading sizes for EXIF orientation stopped by the shutdown (goes on at the next start)")
         } catch {
             logger.error("re-reading sizes for EXIF orientation failed (tried again at the next start)", metadata: ["error": "\(error)"])
         }
