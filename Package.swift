@@ -69,6 +69,7 @@ let package = Package(
         .executableTarget(name: "Gallery", dependencies: [
             "GalleryServer", "GalleryStore", "GalleryCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Release-mode server benchmarks (see BENCHMARKS.md, "## Server").

@@ -68,7 +68,14 @@ struct Serve: AsyncParsableCommand {
             logger.notice("no account yet: open \(link) to create the owner account")
         }
         // SIGINT / SIGTERM: graceful shutdown (streams closed, ingestion stopped, server drained).
-        try await server.application().runService()
+        // server.json tells `gallery import` where this server answers (removed when it stops).
+        let folder = config.dataFolder, log = logger
+        defer { RunningServer.remove(in: folder) }
+        try await server.application(onRunning: { port in
+            do { try RunningServer.listening(host: host, port: port).write(in: folder) } catch {
+                log.warning("could not write server.json in the data folder: \(error)")
+            }
+        }).runService()
         logger.info("stopped")
     }
 }

@@ -12,23 +12,41 @@ struct ImportFailure: Error, CustomStringConvertible { var description: String }
 
 /// `gallery import PATH…`: zips written by `gallery export` become galleries of their own;
 /// folders (recursively) and image files go into one gallery, hashed and skipped when the
-/// gallery already holds them, then thumbnailed on every core. Straight into the data folder:
-/// run it while no server uses that folder.
+/// gallery already holds them. When a server runs on the data folder (its `server.json`), or
+/// one is named with `--server`, they go through its API — open windows see them arrive and its
+/// workers make the thumbnails; otherwise straight into the data folder, thumbnailed on every
+/// core here.
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import zips from `gallery export`, folders (recursively) and image files into the data folder (server stopped).",
-        discussion: "Folders and files go into the gallery --gallery, else the one called --name (default: the first folder's name), made if missing. Run again after an interruption: what is already there is skipped.")
+        discussion: """
+            Folders and files go into the gallery --gallery, else the one called --name (default: the first folder's name), made if missing. \
+            While `gallery serve` runs on the data folder they are sent through its API (as its first admin, or --user) so open windows see them arrive; \
+            --server URL sends them to another server with the API token in GALLERY_TOKEN. \
+            Run again after an interruption: what is already there is skipped.
+            """)
     @OptionGroup var data: DataOptions
     @Argument(help: "Zip files, folders, image files.") var inputs: [String]
     @Option(name: .long, help: "Gallery id to add folders and files to.") var gallery: Int64?
     @Option(name: .long, help: "Name of the gallery (a zip's new gallery, or the one folders and files go to).") var name: String?
+    @Option(name: .long, help: "Send folders and files to this server (e.g. https://photos.example.org) with the API token in GALLERY_TOKEN.") var server: String?
+    @Option(name: .long, help: "The account a running server on the data folder adds them as (default: its first admin).") var user: String?
 
     func run() async throws {
         for input in inputs where !FileManager.default.fileExists(atPath: input) {
             throw ImportFailure(description: "\(input) does not exist")
         }
+        if let server {
+            guard let token = ProcessInfo.processInfo.environment["GALLERY_TOKEN"], !token.isEmpty else {
+                throw ImportFailure(description: "--server needs an API token with the write scope in GALLERY_TOKEN (made in the page's account menu or with POST /api/tokens)")
+            }
+            let remote = RemoteImport(base: String(server.reversed().drop(while: { $0 == "/" }).reversed()), token: token)
+            guard await remote.answers() else { throw ImportFailure(description: "no gallery server answers at \(server)") }
+            guard !inputs.contains(where: isZip) else { throw ImportFailure(description: "--server takes folders and files; import a zip into a data folder (or with the page's Import)") }
+            return try await importFiles(inputs, remote: remote)
+        }
         let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
-        let zips = inputs.filter { $0.lowercased().hasSuffix(".zip") && !isFolder($0) }
+        let zips = inputs.filter(isZip)
         let others = inputs.filter { !zips.contains($0) }
         var config = ServerConfiguration()
         config.ingestWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -39,7 +57,121 @@ struct Import: AsyncParsableCommand {
             await thumbnail(pending, store: store, config: config)
         }
         guard !others.isEmpty else { return }
+        if let running = RunningServer.find(in: URL(fileURLWithPath: data.data)) {
+            let remote = try await signIn(running, store: store)
+            do {
+                try await importFiles(others, remote: remote)
+            } catch {
+                await signOut(remote, store: store)
+                throw error
+            }
+            await signOut(remote, store: store)
+            return
+        }
         try await importFiles(others, store: store, config: config)
+    }
+
+    func isZip(_ path: String) -> Bool { path.lowercased().hasSuffix(".zip") && !isFolder(path) }
+
+    static let tokenName = "gallery import"
+
+    /// An API token for the server running on the data folder, made in its database for its first
+    /// admin (or --user): whoever may write the data folder may act for its accounts. Tokens left
+    /// by an import that was killed are removed first; this one is removed at the end.
+    func signIn(_ running: RunningServer, store: GalleryStore) async throws -> RemoteImport {
+        let accounts = try await store.accounts()
+        let account: Account
+        if let user {
+            guard let named = accounts.first(where: { $0.name == user }) else { throw ImportFailure(description: "no account called \(user)") }
+            account = named
+        } else {
+            guard let admin = accounts.first(where: \.admin) else {
+                throw ImportFailure(description: "the server at \(running.url) has no account yet: make one (the setup link in its log, or `gallery user add NAME --admin`) and import again")
+            }
+            account = admin
+        }
+        for old in try await store.tokens(account: account.id) where old.name.hasPrefix(Self.tokenName + " (process ") {
+            let pid = Int32(old.name.dropFirst((Self.tokenName + " (process ").count).prefix(while: \.isNumber)) ?? 0
+            if pid > 0, kill(pid, 0) != 0 && errno == ESRCH { _ = try await store.deleteToken(old.id, account: account.id) }
+        }
+        let secret = Secrets.token()
+        _ = try await store.createToken(account: account.id, name: "\(Self.tokenName) (process \(getpid()))", scope: .write, tokenHash: Secrets.digest(secret))
+        let remote = RemoteImport(base: running.url, token: secret)
+        guard await remote.answers() else {
+            await signOut(remote, store: store)
+            throw ImportFailure(description: "a server runs on this data folder (process \(running.pid)) but does not answer at \(running.url)")
+        }
+        print("sending through the server at \(running.url) as \(account.name)")
+        return remote
+    }
+
+    func signOut(_ remote: RemoteImport, store: GalleryStore) async {
+        guard let (token, account) = try? await store.token(hash: Secrets.digest(remote.token)) else { return }
+        _ = try? await store.deleteToken(token.id, account: account)
+    }
+
+    /// Folders and files through the server's API: hashed here, sent one upload each unless the
+    /// gallery holds that content, thumbnailed by the server (waited for, to report failures).
+    func importFiles(_ paths: [String], remote: RemoteImport) async throws {
+        let found = FolderImport.collect(paths)
+        let defaultName = paths.first(where: isFolder).map { URL(fileURLWithPath: $0).standardizedFileURL.lastPathComponent } ?? "Imported"
+        let target = try await remote.target(id: gallery, name: name ?? defaultName)
+        var held = Set(target.sections.flatMap { $0.items.compactMap(\.fileHash) })
+        let sizes = found.files.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
+        let totalBytes = sizes.reduce(0, +)
+        print("importing \(found.files.count) files (\(ImportProgress.bytes(totalBytes))) into gallery \(target.gallery.id) \"\(target.gallery.name)\"")
+        var report = FolderImport.Report(gallery: target.gallery)
+        var sent: [Int64: URL] = [:]
+        let progress = ImportProgress(phase: "uploading", total: found.files.count, totalBytes: totalBytes)
+        for (file, size) in zip(found.files, sizes) {
+            let outcome: FolderImport.Outcome
+            do {
+                let hash = try FolderImport.hash(file, limit: .max)   // the server's upload limit answers
+                if held.contains(hash) {
+                    report.skipped.append(FolderImport.Problem(path: file.path, reason: "already in the gallery"))
+                    outcome = .alreadyThere
+                } else {
+                    switch try await remote.upload(file, size: size, gallery: target.gallery.id) {
+                    case let .success(item):
+                        held.insert(hash)
+                        sent[item.id] = file
+                        report.added += 1
+                        outcome = .added
+                    case let .failure(problem):
+                        report.failed.append(problem)
+                        outcome = .failed(problem.reason)
+                    }
+                }
+            } catch let p as FolderImport.Problem {
+                report.failed.append(p)
+                outcome = .failed(p.reason)
+            }
+            progress.step(file.path, bytes: size, outcome: outcome)
+        }
+        progress.end()
+        if !sent.isEmpty {
+            let thumbnails = ImportProgress(phase: "thumbnails", total: sent.count, totalBytes: 0)
+            let items = try await remote.waitForThumbnails(Set(sent.keys), gallery: target.gallery.id) { item in
+                thumbnails.step(item.title, bytes: 0, outcome: item.state == .failed ? .failed(item.reason ?? "failed") : .added)
+            }
+            thumbnails.end()
+            for item in items where item.state == .failed {
+                report.failed.append(FolderImport.Problem(path: sent[item.id]?.path ?? item.title, reason: item.reason ?? "failed"))
+            }
+        }
+        try summarize(found: found, report: report)
+    }
+
+    /// The closing summary: counts, then each skipped and failed file with its reason. Failures
+    /// make the exit status 2.
+    func summarize(found: (files: [URL], skipped: [FolderImport.Problem], failed: [FolderImport.Problem]), report: FolderImport.Report) throws {
+        var report = report
+        report.skipped = found.skipped + report.skipped
+        report.failed = found.failed + report.failed
+        print("added \(report.added), skipped \(report.skipped.count), failed \(report.failed.count) (gallery \(report.gallery.id) \"\(report.gallery.name)\")")
+        for p in report.skipped { print("  skipped \(p)") }
+        for p in report.failed { print("  failed  \(p)") }
+        if !report.failed.isEmpty { throw ExitCode(2) }
     }
 
     func isFolder(_ path: String) -> Bool {
@@ -58,14 +190,8 @@ struct Import: AsyncParsableCommand {
             progress.step(file.path, bytes: size, outcome: outcome)
         }
         progress.end()
-        report.skipped = found.skipped + report.skipped
-        report.failed = found.failed + report.failed
-        let thumbnailFailures = await thumbnail(report.pending, store: store, config: config)
-        report.failed += thumbnailFailures
-        print("added \(report.added), skipped \(report.skipped.count), failed \(report.failed.count) (gallery \(target.id) \"\(target.name)\")")
-        for p in report.skipped { print("  skipped \(p)") }
-        for p in report.failed { print("  failed  \(p)") }
-        if !report.failed.isEmpty { throw ExitCode(2) }
+        report.failed += await thumbnail(report.pending, store: store, config: config)
+        try summarize(found: found, report: report)
     }
 
     /// Thumbnails the pending items on every core; returns the files that could not be read as images.

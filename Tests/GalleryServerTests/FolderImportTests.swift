@@ -4,6 +4,7 @@ import GalleryCore
 import GalleryServer
 import GalleryStore
 import Imaging
+import GRDB
 
 /// `gallery import FOLDER…` (issue 12): run as a person runs it, the built binary on a real
 /// folder of real JPEGs and the bad files a camera card or a download folder holds.
@@ -120,4 +121,108 @@ import Imaging
         #expect(try FileManager.default.contentsOfDirectory(atPath: data.appendingPathComponent("images/tmp").path).isEmpty,
                 "no temporary file left behind")
     }
+
+    /// `gallery serve` on `data` (port 0: the one it gets is in server.json), until `body` returns.
+    func withServer<T>(_ data: URL, _ body: (RunningServer) async throws -> T) async throws -> T {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["serve", "--port", "0", "--data", data.path, "--no-sample", "--log-level", "warning"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        let deadline = ContinuousClock.now + .seconds(60)
+        var running: RunningServer?
+        while running == nil {
+            try #require(ContinuousClock.now < deadline && p.isRunning, "the server did not start")
+            running = RunningServer.find(in: data)
+            if running == nil { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(running!.pid == p.processIdentifier)
+        return try await body(running!)
+    }
+
+    /// With a server running on the data folder the files go through its API — one upload
+    /// (one streamed version) per new file, its workers make the thumbnails — as its admin,
+    /// with a token that is gone afterwards; a second run sends nothing.
+    @Test func withAServerRunningTheFilesGoThroughItsAPI() async throws {
+        let folder = testFolder("trip")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("day2"), withIntermediateDirectories: true)
+        for i in 1...3 { try photo(i).write(to: folder.appendingPathComponent("p\(i).jpg")) }
+        try photo(4).write(to: folder.appendingPathComponent("day2/p4.jpg"))
+        try photo(1).write(to: folder.appendingPathComponent("day2/same-as-p1.jpg"))
+        try Data("<html>".utf8).write(to: folder.appendingPathComponent("day2/page.jpg"))
+        let data = testFolder("import-data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try await withServer(data) { running in
+            let store = try GalleryStore(folder: data)
+            let none = try gallery(["import", folder.path, "--data", data.path])
+            #expect(none.status != 0 && none.output.contains("has no account yet"), "\(none.output)")
+            _ = try await store.createAccount(name: "ana", passwordHash: "x", admin: true)
+
+            let first = try gallery(["import", folder.path, "--data", data.path])
+            #expect(first.output.contains("sending through the server at \(running.url) as ana"), "\(first.output)")
+            #expect(first.output.contains("added 5, skipped 1, failed 1"), "\(first.output)")
+            #expect(first.output.contains("\(folder.path)/p1.jpg: already in the gallery"), "walked in name order, day2 first: \(first.output)")
+            #expect(first.output.contains("failed  \(folder.path)/day2/page.jpg: not an image"), "\(first.output)")
+            #expect(first.status == 2)
+            let items = try await items(store, named: folder.lastPathComponent)
+            #expect(items.map(\.title) == ["p4.jpg", "page.jpg", "same-as-p1.jpg", "p2.jpg", "p3.jpg"])
+            #expect(items.filter { $0.state == .ready }.count == 4, "the server's workers made the thumbnails")
+            // One upload each through the route (the operation log says how each version came).
+            let galleryID = try #require(try await store.listGalleries().first { $0.name == folder.lastPathComponent }).id
+            let payloads = try await DatabaseQueue(path: data.appendingPathComponent("gallery.sqlite").path).read { db in
+                try String.fetchAll(db, sql: "SELECT payload FROM operation WHERE galleryId = ?", arguments: [galleryID])
+            }
+            #expect(payloads.filter { $0.contains("\"op\":\"upload\"") }.count == 5, "\(payloads)")
+            #expect(try await store.tokens(account: 1).isEmpty, "the import's token is removed")
+
+            let second = try gallery(["import", folder.path, "--data", data.path])
+            #expect(second.output.contains("added 0, skipped 6, failed 0"), "\(second.output)")
+            #expect(try await self.items(store, named: folder.lastPathComponent).count == 5)
+        }
+    }
+
+    /// 2,000 files, the import killed (SIGKILL) halfway, run again: every file once, all thumbnailed.
+    @Test func twoThousandFilesKilledHalfwayThenRunAgain() async throws {
+        let folder = testFolder("card2000")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 0..<2_000 {
+            let jpeg = try SampleImages.jpeg(width: 24 + i % 40, height: 16 + i / 40, red: Double(i % 255), green: Double(i / 8 % 255), blue: 120, title: "")
+            try Data(jpeg).write(to: folder.appendingPathComponent(String(format: "IMG_%04d.jpg", i)))
+        }
+        let data = testFolder("import-data")
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
+        let p = Process()
+        p.executableURL = binary
+        p.arguments = ["import", folder.path, "--data", data.path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Kill it once it has said it added 1,000 files (plain lines on a pipe).
+        var said = Data(), killedAt = 0
+        while p.isRunning {
+            let chunk = pipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            said.append(chunk)
+            killedAt = String(decoding: said, as: UTF8.self).components(separatedBy: ": added\n").count - 1
+            if killedAt >= 1_000 { kill(p.processIdentifier, SIGKILL); break }
+        }
+        p.waitUntilExit()
+        #expect(p.terminationReason == .uncaughtSignal, "killed halfway (after \(killedAt) files), not finished")
+        let store = try GalleryStore(folder: data)
+        let before = try await items(store, named: folder.lastPathComponent)
+        #expect(before.count < 2_000 && before.count >= 950, "some batches committed: \(before.count)")
+
+        let again = try gallery(["import", folder.path, "--data", data.path])
+        #expect(again.status == 0, "\(again.output.suffix(500))")
+        #expect(again.output.contains("added \(2_000 - before.count), skipped \(before.count), failed 0"), "\(again.output.suffix(300))")
+        let all = try await items(store, named: folder.lastPathComponent)
+        #expect(all.count == 2_000)
+        #expect(Set(all.map(\.title)).count == 2_000 && Set(all.compactMap(\.fileHash)).count == 2_000, "no file twice")
+        #expect(all.allSatisfy { $0.state == .ready }, "the killed run's pending items were thumbnailed too")
+    }
 }
+

@@ -35,6 +35,8 @@ public enum FolderImport {
         public var failed: [Problem] = []
         /// Items of the gallery waiting for thumbnails: this run's and those an interrupted run left.
         public var pending: [ItemJSON] = []
+
+        public init(gallery: GalleryInfo) { self.gallery = gallery }
     }
 
     // MARK: Collecting
@@ -130,35 +132,50 @@ public enum FolderImport {
         return report
     }
 
-    /// Copies a file into the data folder's temporary folder in 1 MiB chunks while hashing it,
-    /// then moves it to its content address. Returns the hash.
-    static func copyHashing(_ file: URL, into files: ImageFiles, limit: Int64) throws -> String {
+    /// The content address of `file`, read in 1 MiB chunks (never whole in memory); each chunk
+    /// is also handed to `chunk`. A file that cannot be read, is empty, or is (or grows) larger
+    /// than `limit` is a `Problem` with its reason.
+    public static func hash(_ file: URL, limit: Int64, chunk: (Data) throws -> Void = { _ in }) throws -> String {
         func problem(_ reason: String) -> Problem { Problem(path: file.path, reason: reason) }
         let input: FileHandle
         do { input = try FileHandle(forReadingFrom: file) } catch {
             throw problem("cannot be read: \((error as NSError).localizedDescription)")
         }
         defer { try? input.close() }
+        var digest = ContentHash(), read: Int64 = 0
+        do {
+            while let data = try input.read(upToCount: 1 << 20), !data.isEmpty {
+                read += Int64(data.count)
+                if read > limit { throw problem("larger than the upload limit of \(limit) bytes") }
+                digest.update(data)
+                try chunk(data)
+            }
+        } catch let p as Problem {
+            throw p
+        } catch {
+            throw problem("cannot be read: \((error as NSError).localizedDescription)")
+        }
+        if read == 0 { throw problem("empty file (0 bytes)") }
+        return digest.finalize()
+    }
+
+    /// Copies a file into the data folder's temporary folder while hashing it, then moves it to
+    /// its content address. Returns the hash.
+    static func copyHashing(_ file: URL, into files: ImageFiles, limit: Int64) throws -> String {
+        func problem(_ reason: String) -> Problem { Problem(path: file.path, reason: reason) }
         let temporary = files.temporaryURL()
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
               let output = try? FileHandle(forWritingTo: temporary) else { throw problem("could not write a temporary file in the data folder") }
-        var digest = ContentHash(), copied: Int64 = 0
+        let hash: String
         do {
-            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
-                copied += Int64(chunk.count)
-                if copied > limit { throw problem("larger than the upload limit of \(limit) bytes") }
-                digest.update(chunk)
-                try output.write(contentsOf: chunk)
-            }
+            hash = try Self.hash(file, limit: limit) { try output.write(contentsOf: $0) }
             try output.close()
-            if copied == 0 { throw problem("empty file (0 bytes)") }
         } catch {
             try? output.close()
             try? FileManager.default.removeItem(at: temporary)
             if let p = error as? Problem { throw p }
-            throw problem("cannot be read: \((error as NSError).localizedDescription)")
+            throw problem("could not write a temporary file in the data folder: \(error.localizedDescription)")
         }
-        let hash = digest.finalize()
         do { try files.adopt(temporary: temporary, hash: hash) } catch {
             try? FileManager.default.removeItem(at: temporary)
             throw problem("could not be stored: \(error.localizedDescription)")
