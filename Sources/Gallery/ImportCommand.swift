@@ -54,7 +54,13 @@ struct Import: AsyncParsableCommand {
             let limits = GalleryArchive.Limits(maxEntryBytes: Int64(config.maxUploadBytes), maxTotalBytes: Int64(config.maxImportInflatedBytes))
             let (gallery, pending) = try await GalleryArchive.importArchive(at: URL(fileURLWithPath: zip), store: store, name: name, limits: limits)
             print("imported gallery \(gallery.id) \"\(gallery.name)\" with \(gallery.itemCount) items from \(zip)")
-            await thumbnail(pending, store: store, config: config)
+            let progress = ImportProgress("thumbnailing", files: 0, bytes: 0)
+            progress.queued(pending.count)
+            let (queue, feed) = AsyncStream<ItemJSON>.makeStream()
+            for item in pending { feed.yield(item) }
+            feed.finish()
+            await thumbnail(queue, store: store, config: config, progress: progress)
+            progress.end()
         }
         guard !others.isEmpty else { return }
         if let running = RunningServer.find(in: URL(fileURLWithPath: data.data)) {
@@ -122,7 +128,7 @@ struct Import: AsyncParsableCommand {
         print("importing \(found.files.count) files (\(ImportProgress.bytes(totalBytes))) into gallery \(target.gallery.id) \"\(target.gallery.name)\"")
         var report = FolderImport.Report(gallery: target.gallery)
         var sent: [Int64: URL] = [:]
-        let progress = ImportProgress(phase: "uploading", total: found.files.count, totalBytes: totalBytes)
+        let progress = ImportProgress("uploading", files: found.files.count, bytes: totalBytes)
         for (file, size) in zip(found.files, sizes) {
             let outcome: FolderImport.Outcome
             do {
@@ -135,6 +141,7 @@ struct Import: AsyncParsableCommand {
                     case let .success(item):
                         held.insert(hash)
                         sent[item.id] = file
+                        progress.queued(1)
                         report.added += 1
                         outcome = .added
                     case let .failure(problem):
@@ -146,19 +153,16 @@ struct Import: AsyncParsableCommand {
                 report.failed.append(p)
                 outcome = .failed(p.reason)
             }
-            progress.step(file.path, bytes: size, outcome: outcome)
+            progress.file(file.path, bytes: size, outcome: outcome)
+        }
+        if !sent.isEmpty {
+            // The server's workers have been making thumbnails while the files went up.
+            _ = try await remote.waitForThumbnails(Set(sent.keys), gallery: target.gallery.id) { item in
+                progress.thumbnail(item.title, path: sent[item.id]?.path ?? item.title, failure: item.state == .failed ? item.reason ?? "failed" : nil)
+            }
         }
         progress.end()
-        if !sent.isEmpty {
-            let thumbnails = ImportProgress(phase: "thumbnails", total: sent.count, totalBytes: 0)
-            let items = try await remote.waitForThumbnails(Set(sent.keys), gallery: target.gallery.id) { item in
-                thumbnails.step(item.title, bytes: 0, outcome: item.state == .failed ? .failed(item.reason ?? "failed") : .added)
-            }
-            thumbnails.end()
-            for item in items where item.state == .failed {
-                report.failed.append(FolderImport.Problem(path: sent[item.id]?.path ?? item.title, reason: item.reason ?? "failed"))
-            }
-        }
+        report.failed += progress.thumbnailFailures
         try summarize(found: found, report: report)
     }
 
@@ -179,37 +183,47 @@ struct Import: AsyncParsableCommand {
         return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
     }
 
+    /// Folders and files straight into the data folder: hashed and copied in one pass, committed
+    /// in batches, and thumbnailed on every core beside the hashing as each batch is committed.
     func importFiles(_ paths: [String], store: GalleryStore, config: ServerConfiguration) async throws {
         let found = FolderImport.collect(paths)
         let defaultName = paths.first(where: isFolder).map { URL(fileURLWithPath: $0).standardizedFileURL.lastPathComponent } ?? "Imported"
         let target = try await FolderImport.target(id: gallery, name: name ?? defaultName, store: store)
         let totalBytes = found.files.reduce(Int64(0)) { $0 + ((try? FileManager.default.attributesOfItem(atPath: $1.path)[.size] as? Int64) ?? 0) }
         print("importing \(found.files.count) files (\(ImportProgress.bytes(totalBytes))) into gallery \(target.id) \"\(target.name)\"")
-        let progress = ImportProgress(phase: "hashing", total: found.files.count, totalBytes: totalBytes)
-        var report = try await FolderImport.run(found.files, into: target, store: store, maxFileBytes: Int64(config.maxUploadBytes)) { file, size, outcome in
-            progress.step(file.path, bytes: size, outcome: outcome)
+        let progress = ImportProgress("importing", files: found.files.count, bytes: totalBytes)
+        let (queue, feed) = AsyncStream<ItemJSON>.makeStream()
+        let thumbnails = Task { await thumbnail(queue, store: store, config: config, progress: progress) }
+        let report: FolderImport.Report
+        do {
+            report = try await FolderImport.run(found.files, into: target, store: store, maxFileBytes: Int64(config.maxUploadBytes),
+                                                progress: { file, size, outcome in progress.file(file.path, bytes: size, outcome: outcome) },
+                                                queued: { items in progress.queued(items.count); for item in items { feed.yield(item) } })
+        } catch {
+            feed.finish()
+            await thumbnails.value
+            throw error
         }
+        feed.finish()
+        await thumbnails.value
         progress.end()
-        report.failed += await thumbnail(report.pending, store: store, config: config)
-        try summarize(found: found, report: report)
+        var all = report
+        all.failed += progress.thumbnailFailures
+        try summarize(found: found, report: all)
     }
 
-    /// Thumbnails the pending items on every core; returns the files that could not be read as images.
-    @discardableResult
-    func thumbnail(_ items: [ItemJSON], store: GalleryStore, config: ServerConfiguration) async -> [FolderImport.Problem] {
-        guard !items.isEmpty else { return [] }
+    /// Thumbnails items as they come, on every core (`ingestWorkers`).
+    func thumbnail<Items: AsyncSequence & Sendable>(_ items: Items, store: GalleryStore, config: ServerConfiguration, progress: ImportProgress) async
+        where Items.Element == ItemJSON, Items.Failure == Never {
         var logger = Logger(label: "gallery.import")
         logger.logLevel = .warning
         let ingestor = Ingestor(store: store, configuration: config, logger: logger)
-        let progress = ImportProgress(phase: "thumbnails", total: items.count, totalBytes: 0)
         await ingestor.processStored(items) { item, outcome in
             if case let .failed(reason) = outcome {
-                progress.step(item.title, bytes: 0, outcome: .failed(reason))
+                progress.thumbnail(item.title, path: item.title, failure: reason)
             } else {
-                progress.step(item.title, bytes: 0, outcome: .added)
+                progress.thumbnail(item.title, path: item.title, failure: nil)
             }
         }
-        progress.end()
-        return progress.failures
     }
 }

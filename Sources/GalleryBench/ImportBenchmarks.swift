@@ -12,7 +12,9 @@ func runImportBenchmarks(_ o: BenchOptions) throws {
         print("import: \(gallery) is missing: swift build -c release --product gallery"); return
     }
     let root = temporaryFolder("import")
-    defer { try? FileManager.default.removeItem(at: root) }
+    // GALLERY_BENCH_KEEP=1 leaves the photos and data folders behind (printed) to look into.
+    let keep = ProcessInfo.processInfo.environment["GALLERY_BENCH_KEEP"] != nil
+    defer { if keep { print("kept \(root.path)") } else { try? FileManager.default.removeItem(at: root) } }
 
     /// `count` distinct JPEGs of `width`×`height` with photographic grain.
     func makePhotos(_ count: Int, width: Int, height: Int, in name: String) throws -> (URL, [String], Int) {

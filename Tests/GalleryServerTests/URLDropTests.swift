@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import GalleryCore
 import GalleryServer
+import Imaging
 
 /// Dropped URLs against a real local image server (F18, F19, F16, B6).
 @Suite(.serialized) struct URLDropTests {
@@ -31,8 +32,13 @@ import GalleryServer
             let etag = try #require(grid.headers[.eTag])
             let again = try await client.execute(uri: done.thumbnails!.grid, method: .get, headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified)
+            // The detail image is made on its first view (ingestion makes only what the grid needs), then kept.
+            #expect(!server.store.files.exists(done.fileHash!, "detail.jpg"))
             let detail = try await client.execute(uri: done.thumbnails!.detail, method: .get)
-            #expect(detail.status == .ok)
+            #expect(detail.status == .ok && detail.headers[.contentType] == "image/jpeg")
+            let info = try ImageProbe.probe(Array(detail.body.readableBytesView), limits: ImageLimits(maxPixels: 1 << 30))
+            #expect(info.width == 300 && info.height == 200, "never enlarged past the original")
+            #expect(server.store.files.exists(done.fileHash!, "detail.jpg"))
             let original = try await client.execute(uri: done.thumbnails!.original, method: .get)
             #expect(Array(original.body.readableBytesView) == TestImageServer.good)
         }

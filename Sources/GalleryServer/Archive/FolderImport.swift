@@ -92,20 +92,27 @@ public enum FolderImport {
     }
 
     /// Imports `files` into `gallery`. `maxFileBytes` is the upload limit: a bigger file (or one
-    /// that grows past it while read) is refused without being copied whole.
+    /// that grows past it while read) is refused without being copied whole. `queued` gets the
+    /// items waiting for thumbnails as they become items — first those an interrupted run left,
+    /// then each committed batch — so thumbnailing can run beside the hashing.
     public static func run(_ files: [URL], into gallery: GalleryInfo, store: GalleryStore, maxFileBytes: Int64,
-                           batchSize: Int = 50, progress: (URL, Int64, Outcome) -> Void = { _, _, _ in }) async throws -> Report {
+                           batchSize: Int = 50, progress: (URL, Int64, Outcome) -> Void = { _, _, _ in },
+                           queued: ([ItemJSON]) -> Void = { _ in }) async throws -> Report {
         var report = Report(gallery: gallery)
         let snapshot = try await store.snapshot(gallery.id)
         guard let section = snapshot.sections.last?.id else { throw StoreError.invalid("gallery \(gallery.id) has no section") }
         var held = Set(snapshot.sections.flatMap { $0.items.compactMap(\.fileHash) })
         report.pending = snapshot.sections.flatMap { $0.items.filter { $0.state == .pending && $0.fileHash != nil } }
+        queued(report.pending)
         var batch: [NewItem] = []
         func flush() async throws {
             guard !batch.isEmpty else { return }
             let result = try await store.apply(gallery: gallery.id, [.insert(batch, at: .end(section: section))],
                                                payload: ["op": "import", "items": "\(batch.count)"])
-            for id in result.createdItems { report.pending.append(try await store.item(id)) }
+            var made: [ItemJSON] = []
+            for id in result.createdItems { made.append(try await store.item(id)) }
+            report.pending += made
+            queued(made)
             report.added += batch.count
             batch.removeAll()
         }

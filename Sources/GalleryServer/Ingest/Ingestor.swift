@@ -125,12 +125,14 @@ public final class Ingestor: Service, Sendable {
         }
     }
 
-    /// Thumbnails items whose originals are stored, `ingestWorkers` at a time, and returns when
-    /// all are settled (`gallery import` without a server). `done` is called as each one ends.
-    public func processStored(_ items: [ItemJSON], done: @escaping @Sendable (ItemJSON, IngestOutcome) -> Void = { _, _ in }) async {
+    /// Thumbnails items whose originals are stored, `ingestWorkers` at a time, as they come, and
+    /// returns when the sequence has ended and all are settled (`gallery import` without a server).
+    /// `done` is called as each one ends.
+    public func processStored<Items: AsyncSequence & Sendable>(_ items: Items, done: @escaping @Sendable (ItemJSON, IngestOutcome) -> Void = { _, _ in })
+        async where Items.Element == ItemJSON, Items.Failure == Never {
         await withTaskGroup(of: Void.self) { group in
             var running = 0
-            for item in items {
+            for await item in items {
                 guard let hash = item.fileHash else { continue }
                 if running >= configuration.ingestWorkers { await group.next(); running -= 1 }
                 group.addTask {
@@ -263,17 +265,31 @@ struct FinishPayload: Encodable, Sendable {
 }
 
 /// Thumbnails are made once per image hash and kept beside the original.
+///
+/// Ingestion makes what the grid needs — the size as displayed, the 400 px grid thumbnail and
+/// the EXIF fields — from one decode at the grid's scale (shrink-on-load). The 1600 px detail
+/// image costs about twice that again (a decode at half scale) and most photos of a big import
+/// are never opened, so it is made the first time it is asked for (`detail`) and kept.
 enum Thumbnails {
     static func ensure(hash: String, bytes: [UInt8], files: ImageFiles, limits: ImageLimits) throws -> ImageInfo {
         let info = try ImageProbe.probe(bytes, limits: limits)
-        for size in ThumbnailSize.allCases where !files.exists(hash, "\(size.rawValue).jpg") {
-            let jpeg = try Thumbnailer.jpeg(from: bytes, size: size)
-            try files.write(jpeg, hash, "\(size.rawValue).jpg")
+        if !files.exists(hash, "grid.jpg") {
+            try files.write(try Thumbnailer.jpeg(from: bytes, size: .grid), hash, "grid.jpg")
         }
         // The photo's EXIF (date, camera, exposure, location) beside its thumbnails, for the detail view.
         if !files.exists(hash, "meta.json") {
             try files.write(Array(try JSONIO.encoder.encode(PhotoMetadata.read(bytes))), hash, "meta.json")
         }
         return info
+    }
+
+    /// The detail image of a stored original, made now if it was not yet (false: no original).
+    static func detail(hash: String, files: ImageFiles, limits: ImageLimits) throws -> Bool {
+        if files.exists(hash, "detail.jpg") { return true }
+        guard files.exists(hash, "original") else { return false }
+        let bytes = try files.read(hash, "original")
+        _ = try ImageProbe.probe(bytes, limits: limits)   // the same guard as ingestion (pixel bombs)
+        try files.write(try Thumbnailer.jpeg(from: bytes, size: .detail), hash, "detail.jpg")
+        return true
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import GalleryStore
+import Imaging
 
 /// Originals and thumbnails by content hash (F23): the bytes behind a URL never change, so
 /// they are served with a strong ETag (the hash) and `immutable`, and a revalidation is a 304.
@@ -18,6 +19,15 @@ struct ImageRoutes {
                 throw APIError(.notFound, "unknown image file \"\(name)\" (grid.jpg, detail.jpg, original)")
             }
             let files = server.store.files
+            if name == "detail.jpg" && !files.exists(hash, name) {
+                // Made on first view (ingestion makes only what the grid needs), then kept.
+                let limits = ImageLimits(maxPixels: server.configuration.maxPixels)
+                do {
+                    _ = try await Ingestor.offload { try Thumbnails.detail(hash: hash, files: files, limits: limits) }
+                } catch let e as ImagingError {
+                    throw APIError(.unprocessableContent, "image \(hash) has no detail view: \(e.reason)")
+                }
+            }
             guard files.exists(hash, name) else { throw APIError(.notFound, "image \(hash) has no \(name)") }
             let etag = "\"\(hash)-\(name)\""
             var headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=31536000, immutable"]
