@@ -87,6 +87,9 @@ static inline int gallery_vips_decode_rgb(const void *buf, size_t len, void **ou
     return rc;
 }
 
+/// Worker threads libvips gives one image's pipeline (its default: one per core).
+static inline void gallery_vips_set_concurrency(int n) { vips_concurrency_set(n); }
+
 /// Thumbnail fitting width × height (never enlarged), auto-rotated, saved as JPEG. The caller frees *out with g_free.
 /// Truncated or corrupt input fails instead of being padded with grey.
 static inline int gallery_vips_thumbnail_jpeg(const void *buf, size_t len, int width, int height, int quality,

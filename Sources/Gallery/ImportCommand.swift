@@ -4,6 +4,7 @@ import Logging
 import GalleryCore
 import GalleryServer
 import GalleryStore
+import Imaging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -50,6 +51,8 @@ struct Import: AsyncParsableCommand {
         let others = inputs.filter { !zips.contains($0) }
         var config = ServerConfiguration()
         config.ingestWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // One photo per core at a time, each on one libvips thread (BENCHMARKS.md: folder import).
+        ImagingSettings.threadsPerImage(1)
         for zip in zips {
             let limits = GalleryArchive.Limits(maxEntryBytes: Int64(config.maxUploadBytes), maxTotalBytes: Int64(config.maxImportInflatedBytes))
             let (gallery, pending) = try await GalleryArchive.importArchive(at: URL(fileURLWithPath: zip), store: store, name: name, limits: limits)
@@ -196,7 +199,9 @@ struct Import: AsyncParsableCommand {
         let thumbnails = Task { await thumbnail(queue, store: store, config: config, progress: progress) }
         let report: FolderImport.Report
         do {
-            report = try await FolderImport.run(found.files, into: target, store: store, maxFileBytes: Int64(config.maxUploadBytes),
+            // Batches of 8: thumbnailing starts after the first few files, and a run killed
+            // halfway loses at most 8 files' hashing.
+            report = try await FolderImport.run(found.files, into: target, store: store, maxFileBytes: Int64(config.maxUploadBytes), batchSize: 8,
                                                 progress: { file, size, outcome in progress.file(file.path, bytes: size, outcome: outcome) },
                                                 queued: { items in progress.queued(items.count); for item in items { feed.yield(item) } })
         } catch {

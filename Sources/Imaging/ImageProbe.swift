@@ -33,25 +33,24 @@ public struct ImageLimits: Sendable {
 public enum ImageProbe {
     /// Reads format and dimensions from the header only and applies the pixel limit.
     public static func probe(_ bytes: [UInt8], limits: ImageLimits = ImageLimits()) throws(ImagingError) -> ImageInfo {
+        var result: Result<ImageInfo, ImagingError> = .failure(.notAnImage)
+        bytes.withUnsafeBytes { raw in result = Result { () throws(ImagingError) in try probe(raw, limits: limits) } }
+        return try result.get()
+    }
+
+    /// The same from bytes anywhere in memory (a mapped file).
+    public static func probe(_ raw: UnsafeRawBufferPointer, limits: ImageLimits = ImageLimits()) throws(ImagingError) -> ImageInfo {
         guard Vips.ready else { throw .libvipsUnavailable }
-        var info: ImageInfo?
-        var failure: ImagingError?
-        bytes.withUnsafeBytes { raw in
-            guard raw.count > 0, let loader = gallery_vips_find_loader(raw.baseAddress, raw.count) else {
-                Vips.takeError()
-                failure = .notAnImage
-                return
-            }
-            var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
-            if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) != 0 {
-                let error = Vips.takeError()
-                failure = error.contains("operation is blocked") ? .unsupportedFormat(Self.formatName(String(cString: loader))) : .undecodable(error)
-                return
-            }
-            info = ImageInfo(stored: Int(w), Int(h), format: String(cString: loader), orientation: Int(o))
+        guard raw.count > 0, let loader = gallery_vips_find_loader(raw.baseAddress, raw.count) else {
+            Vips.takeError()
+            throw .notAnImage
         }
-        if let failure { throw failure }
-        let result = info!
+        var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
+        if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) != 0 {
+            let error = Vips.takeError()
+            throw error.contains("operation is blocked") ? .unsupportedFormat(Self.formatName(String(cString: loader))) : .undecodable(error)
+        }
+        let result = ImageInfo(stored: Int(w), Int(h), format: String(cString: loader), orientation: Int(o))
         if result.width <= 0 || result.height <= 0 { throw .undecodable("empty image") }
         if result.width * result.height > limits.maxPixels {
             throw .tooManyPixels(width: result.width, height: result.height, limit: limits.maxPixels)

@@ -32,9 +32,14 @@ public struct PhotoMetadata: Codable, Equatable, Sendable {
     /// Reads the EXIF fields of an image in memory (header only). Missing fields stay nil; an
     /// image without EXIF gives an empty value, never an error.
     public static func read(_ bytes: [UInt8]) -> PhotoMetadata {
+        bytes.withUnsafeBytes { read($0) }
+    }
+
+    /// The same from bytes anywhere in memory (a mapped file).
+    public static func read(_ raw: UnsafeRawBufferPointer) -> PhotoMetadata {
         guard Vips.ready else { return PhotoMetadata() }
         var out: UnsafeMutablePointer<CChar>?
-        let rc = bytes.withUnsafeBytes { gallery_vips_exif($0.baseAddress, $0.count, &out) }
+        let rc = gallery_vips_exif(raw.baseAddress, raw.count, &out)
         guard rc == 0, let out else { _ = Vips.takeError(); return PhotoMetadata() }
         defer { g_free(out) }
         var fields: [String: String] = [:]

@@ -18,14 +18,23 @@ public enum Thumbnailer {
     /// A JPEG thumbnail fitting `maxEdge` × `maxEdge`. Decodes the whole image (shrink-on-load where the
     /// format allows), so truncated or corrupt files fail here even when their header probed fine.
     public static func jpeg(from bytes: [UInt8], maxEdge: Int, quality: Int = 82) throws(ImagingError) -> [UInt8] {
+        var result: Result<[UInt8], ImagingError> = .success([])
+        bytes.withUnsafeBytes { raw in result = Result { () throws(ImagingError) in try jpeg(from: raw, maxEdge: maxEdge, quality: quality) } }
+        return try result.get()
+    }
+
+    /// The same from bytes anywhere in memory (a mapped file: no copy of a large original).
+    public static func jpeg(from raw: UnsafeRawBufferPointer, maxEdge: Int, quality: Int = 82) throws(ImagingError) -> [UInt8] {
         guard Vips.ready else { throw .libvipsUnavailable }
         var out: UnsafeMutableRawPointer?
         var length = 0
-        let rc = bytes.withUnsafeBytes { raw in
-            gallery_vips_thumbnail_jpeg(raw.baseAddress, raw.count, Int32(maxEdge), Int32(maxEdge), Int32(quality), &out, &length)
-        }
+        let rc = gallery_vips_thumbnail_jpeg(raw.baseAddress, raw.count, Int32(maxEdge), Int32(maxEdge), Int32(quality), &out, &length)
         if rc != 0 { throw .undecodable(Vips.takeError()) }
         return Vips.take(out, length)
+    }
+
+    public static func jpeg(from raw: UnsafeRawBufferPointer, size: ThumbnailSize) throws(ImagingError) -> [UInt8] {
+        try jpeg(from: raw, maxEdge: size.maxEdge)
     }
 
     public static func jpeg(from bytes: [UInt8], size: ThumbnailSize) throws(ImagingError) -> [UInt8] {

@@ -12,12 +12,13 @@ import GRDB
     struct Run { var status: Int32; var output: String }
 
     /// Runs the `gallery` binary beside the test bundle (killed after 120 s so a hang fails, never blocks).
-    func gallery(_ arguments: [String]) throws -> Run {
+    func gallery(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the gallery product first (swift build)")
         let p = Process()
         p.executableURL = binary
         p.arguments = arguments
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         p.standardError = pipe
         p.standardOutput = pipe
@@ -181,6 +182,23 @@ import GRDB
             let second = try gallery(["import", folder.path, "--data", data.path])
             #expect(second.output.contains("added 0, skipped 6, failed 0"), "\(second.output)")
             #expect(try await self.items(store, named: folder.lastPathComponent).count == 5)
+
+            // Another machine's way: --server with a token of the write scope; a read token is refused.
+            let extra = testFolder("extra")
+            try FileManager.default.createDirectory(at: extra, withIntermediateDirectories: true)
+            try photo(9).write(to: extra.appendingPathComponent("p9.jpg"))
+            let read = Secrets.token(), write = Secrets.token()
+            _ = try await store.createToken(account: 1, name: "reader", scope: .read, tokenHash: Secrets.digest(read))
+            _ = try await store.createToken(account: 1, name: "writer", scope: .write, tokenHash: Secrets.digest(write))
+            let noToken = try gallery(["import", extra.path, "--server", running.url, "--name", folder.lastPathComponent])
+            #expect(noToken.status != 0 && noToken.output.contains("GALLERY_TOKEN"), "\(noToken.output)")
+            let refused = try gallery(["import", extra.path, "--server", running.url, "--name", folder.lastPathComponent], environment: ["GALLERY_TOKEN": read])
+            #expect(refused.status == 2 && refused.output.contains("failed 1"), "\(refused.output)")
+            let remote = try gallery(["import", extra.path, "--server", running.url + "/", "--name", folder.lastPathComponent], environment: ["GALLERY_TOKEN": write])
+            #expect(remote.status == 0 && remote.output.contains("added 1, skipped 0, failed 0"), "\(remote.output)")
+            #expect(try await self.items(store, named: folder.lastPathComponent).count == 6)
+            let nobody = try gallery(["import", extra.path, "--server", "http://127.0.0.1:9"], environment: ["GALLERY_TOKEN": write])
+            #expect(nobody.status != 0 && nobody.output.contains("no gallery server answers at http://127.0.0.1:9"), "\(nobody.output)")
         }
     }
 

@@ -133,7 +133,8 @@ public enum FolderImport {
                 outcome = .failed(p.reason)
             }
             progress(file, size, outcome)
-            if batch.count >= batchSize { try await flush() }
+            // The first file goes alone, so thumbnailing starts at once; then `batchSize` at a time.
+            if batch.count >= (report.added == 0 ? 1 : batchSize) { try await flush() }
         }
         try await flush()
         return report
@@ -142,27 +143,29 @@ public enum FolderImport {
     /// The content address of `file`, read in 1 MiB chunks (never whole in memory); each chunk
     /// is also handed to `chunk`. A file that cannot be read, is empty, or is (or grows) larger
     /// than `limit` is a `Problem` with its reason.
-    public static func hash(_ file: URL, limit: Int64, chunk: (Data) throws -> Void = { _ in }) throws -> String {
+    public static func hash(_ file: URL, limit: Int64, chunk: (UnsafeRawBufferPointer) throws -> Void = { _ in }) throws -> String {
         func problem(_ reason: String) -> Problem { Problem(path: file.path, reason: reason) }
-        let input: FileHandle
-        do { input = try FileHandle(forReadingFrom: file) } catch {
-            throw problem("cannot be read: \((error as NSError).localizedDescription)")
-        }
-        defer { try? input.close() }
-        var digest = ContentHash(), read: Int64 = 0
-        do {
-            while let data = try input.read(upToCount: 1 << 20), !data.isEmpty {
-                read += Int64(data.count)
-                if read > limit { throw problem("larger than the upload limit of \(limit) bytes") }
-                digest.update(data)
-                try chunk(data)
+        let fd = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw problem("cannot be read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        // One 1 MiB buffer for the whole file (a fresh allocation per chunk costs page faults).
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        var digest = ContentHash(), total: Int64 = 0
+        while true {
+            let n = read(fd, buffer.baseAddress, buffer.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw problem("cannot be read: \(String(cString: strerror(errno)))")
             }
-        } catch let p as Problem {
-            throw p
-        } catch {
-            throw problem("cannot be read: \((error as NSError).localizedDescription)")
+            if n == 0 { break }
+            total += Int64(n)
+            if total > limit { throw problem("larger than the upload limit of \(limit) bytes") }
+            let part = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+            digest.update(part)
+            try chunk(part)
         }
-        if read == 0 { throw problem("empty file (0 bytes)") }
+        if total == 0 { throw problem("empty file (0 bytes)") }
         return digest.finalize()
     }
 
@@ -175,7 +178,7 @@ public enum FolderImport {
               let output = try? FileHandle(forWritingTo: temporary) else { throw problem("could not write a temporary file in the data folder") }
         let hash: String
         do {
-            hash = try Self.hash(file, limit: limit) { try output.write(contentsOf: $0) }
+            hash = try Self.hash(file, limit: limit) { try output.write(contentsOf: Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0.baseAddress!), count: $0.count, deallocator: .none)) }
             try output.close()
         } catch {
             try? output.close()

@@ -138,7 +138,7 @@ public final class Ingestor: Service, Sendable {
                 group.addTask {
                     let outcome: IngestOutcome
                     do {
-                        outcome = try await Self.offload { [self] in thumbnail(hash: hash, bytes: try store.files.read(hash, "original")) }
+                        outcome = try await Self.offload { [self] in thumbnail(stored: hash) }
                     } catch {
                         outcome = .failed(reason: "stored file unreadable: \(error)")
                     }
@@ -181,9 +181,7 @@ public final class Ingestor: Service, Sendable {
             await finish(url: url, item: item, outcome)
         case let .process(item, hash):
             do {
-                let outcome = try await Self.offload { [self] in
-                    thumbnail(hash: hash, bytes: try store.files.read(hash, "original"))
-                }
+                let outcome = try await Self.offload { [self] in thumbnail(stored: hash) }
                 await finish(item, outcome)
             } catch {
                 await finish(item, .failed(reason: "stored file unreadable: \(error)"))
@@ -198,11 +196,22 @@ public final class Ingestor: Service, Sendable {
     }
 
     func thumbnail(hash: String, bytes: [UInt8]) -> IngestOutcome {
+        outcome(hash) { try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels)) }
+    }
+
+    /// For an original already in the data folder (uploads, imports), read through a mapping.
+    func thumbnail(stored hash: String) -> IngestOutcome {
+        outcome(hash) { try Thumbnails.ensure(stored: hash, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels)) }
+    }
+
+    private func outcome(_ hash: String, _ make: () throws -> ImageInfo) -> IngestOutcome {
         do {
-            let info = try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels))
+            let info = try make()
             return .ready(hash: hash, width: info.width, height: info.height)
         } catch let e as ImagingError {
             return .failed(reason: e.reason)
+        } catch let e as Thumbnails.Unreadable {
+            return .failed(reason: "stored file unreadable: \(e.error)")
         } catch {
             return .failed(reason: "could not write thumbnails: \(error)")
         }
@@ -272,13 +281,26 @@ struct FinishPayload: Encodable, Sendable {
 /// are never opened, so it is made the first time it is asked for (`detail`) and kept.
 enum Thumbnails {
     static func ensure(hash: String, bytes: [UInt8], files: ImageFiles, limits: ImageLimits) throws -> ImageInfo {
-        let info = try ImageProbe.probe(bytes, limits: limits)
+        try bytes.withUnsafeBytes { try ensure(hash: hash, raw: $0, files: files, limits: limits) }
+    }
+
+    /// The same for a stored original, read through a mapping of its file (no copy of it).
+    struct Unreadable: Error { var error: Error }
+
+    static func ensure(stored hash: String, files: ImageFiles, limits: ImageLimits) throws -> ImageInfo {
+        let original: Data
+        do { original = try Data(contentsOf: files.url(hash, "original"), options: .alwaysMapped) } catch { throw Unreadable(error: error) }
+        return try original.withUnsafeBytes { try ensure(hash: hash, raw: $0, files: files, limits: limits) }
+    }
+
+    static func ensure(hash: String, raw: UnsafeRawBufferPointer, files: ImageFiles, limits: ImageLimits) throws -> ImageInfo {
+        let info = try ImageProbe.probe(raw, limits: limits)
         if !files.exists(hash, "grid.jpg") {
-            try files.write(try Thumbnailer.jpeg(from: bytes, size: .grid), hash, "grid.jpg")
+            try files.write(try Thumbnailer.jpeg(from: raw, size: .grid), hash, "grid.jpg")
         }
         // The photo's EXIF (date, camera, exposure, location) beside its thumbnails, for the detail view.
         if !files.exists(hash, "meta.json") {
-            try files.write(Array(try JSONIO.encoder.encode(PhotoMetadata.read(bytes))), hash, "meta.json")
+            try files.write(Array(try JSONIO.encoder.encode(PhotoMetadata.read(raw))), hash, "meta.json")
         }
         return info
     }
