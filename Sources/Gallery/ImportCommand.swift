@@ -50,8 +50,9 @@ struct Import: AsyncParsableCommand {
         let zips = inputs.filter(isZip)
         let others = inputs.filter { !zips.contains($0) }
         var config = ServerConfiguration()
-        config.ingestWorkers = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        // One photo per core at a time, each on one libvips thread (BENCHMARKS.md: folder import).
+        // One photo per core at a time plus one (a worker recording its result in SQLite leaves its
+        // core to the next photo), each on one libvips thread (BENCHMARKS.md: folder import).
+        config.ingestWorkers = ProcessInfo.processInfo.activeProcessorCount + 1
         ImagingSettings.threadsPerImage(1)
         for zip in zips {
             let limits = GalleryArchive.Limits(maxEntryBytes: Int64(config.maxUploadBytes), maxTotalBytes: Int64(config.maxImportInflatedBytes))
