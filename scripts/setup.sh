@@ -2,7 +2,7 @@
 # Installs what the project needs on a fresh Debian machine (idempotent; quick when all is there):
 # libvips and SQLite headers for the server, libvips' CLI and ImageMagick for the thumbnail
 # benchmark baselines, Chromium for the browser tests, and a Python venv with Playwright.
-# Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail and ImageMagick for gallery-bench)
+# Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail, ImageMagick and GNU time for gallery-bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,7 +13,7 @@ browser=0
 for arg in "$@"; do
   case "$arg" in
     --browser) browser=1; packages+=(chromium) ;;
-    --bench) packages+=(wrk libvips-tools imagemagick) ;;
+    --bench) packages+=(wrk libvips-tools imagemagick time) ;;
     *) echo "setup: unknown option $arg" >&2; exit 2 ;;
   esac
 done

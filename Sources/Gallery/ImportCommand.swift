@@ -89,6 +89,11 @@ struct Import: AsyncParsableCommand {
     /// admin (or --user): whoever may write the data folder may act for its accounts. Tokens left
     /// by an import that was killed are removed first; this one is removed at the end.
     func signIn(_ running: RunningServer, store: GalleryStore) async throws -> RemoteImport {
+        // The token goes only to a server on this machine's loopback (server.json is a file in a
+        // folder; whoever could write it must not receive an admin's token by naming their host).
+        guard let host = URL(string: running.url)?.host, ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) else {
+            throw ImportFailure(description: "a server runs on this data folder (process \(running.pid)) at \(running.url), not on this machine's loopback: stop it, or send the files with --server \(running.url) and an API token in GALLERY_TOKEN")
+        }
         let accounts = try await store.accounts()
         let account: Account
         if let user {

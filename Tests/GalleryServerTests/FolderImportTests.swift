@@ -54,11 +54,20 @@ import GRDB
         try Data().write(to: card.appendingPathComponent("empty.jpg"))
         try fm.createSymbolicLink(atPath: card.appendingPathComponent("DCIM/100CANON/loop").path, withDestinationPath: "../..")
         try fm.createSymbolicLink(atPath: card.appendingPathComponent("gone.jpg").path, withDestinationPath: "/nonexistent/gone.jpg")
+        // A link out of the folder is not followed (someone else's folder could point at any file of ours).
+        let secret = testFolder("secret")
+        try fm.createDirectory(at: secret, withIntermediateDirectories: true)
+        try photo(5).write(to: secret.appendingPathComponent("private.jpg"))
+        try fm.createSymbolicLink(atPath: card.appendingPathComponent("outside.jpg").path, withDestinationPath: secret.appendingPathComponent("private.jpg").path)
+        try fm.createSymbolicLink(atPath: card.appendingPathComponent("DCIM/alias.jpg").path, withDestinationPath: "100CANON/IMG_0002.JPG")
         let data = testFolder("import-data")
 
         let first = try gallery(["import", card.path, "--data", data.path])
         #expect(first.status == 2, "failures make a non-zero exit: \(first.output)")
-        #expect(first.output.contains("added 4, skipped 3, failed 3"), "\(first.output)")
+        #expect(first.output.contains("added 4, skipped 5, failed 3"), "\(first.output)")
+        #expect(first.output.contains("outside.jpg: a symbolic link to \(secret.path)/private.jpg, outside the folders being imported")
+                || first.output.contains("outside.jpg: a symbolic link to /private\(secret.path)/private.jpg"), "\(first.output)")
+        #expect(first.output.contains("alias.jpg: already in the gallery"), "a link within the folder is followed: \(first.output)")
         #expect(first.output.contains("copy.jpg: already in the gallery"), "\(first.output)")
         #expect(first.output.contains("notes.txt: not an image file name (.txt)"), "\(first.output)")
         #expect(first.output.contains("loop: folder already walked"), "\(first.output)")
@@ -78,7 +87,7 @@ import GRDB
         }
 
         let second = try gallery(["import", card.path, "--data", data.path])
-        #expect(second.output.contains("added 0, skipped 7"), "\(second.output)")
+        #expect(second.output.contains("added 0, skipped 9"), "\(second.output)")
         #expect(try await items(store, named: card.lastPathComponent).count == 4, "nothing twice")
     }
 
@@ -199,6 +208,12 @@ import GRDB
             #expect(try await self.items(store, named: folder.lastPathComponent).count == 6)
             let nobody = try gallery(["import", extra.path, "--server", "http://127.0.0.1:9"], environment: ["GALLERY_TOKEN": write])
             #expect(nobody.status != 0 && nobody.output.contains("no gallery server answers at http://127.0.0.1:9"), "\(nobody.output)")
+
+            // server.json naming a host off this machine gets no token: the import refuses, nothing is sent.
+            try RunningServer(url: "http://203.0.113.9:8080", pid: running.pid).write(in: data)
+            let elsewhere = try gallery(["import", extra.path, "--data", data.path])
+            #expect(elsewhere.status != 0 && elsewhere.output.contains("not on this machine's loopback"), "\(elsewhere.output)")
+            #expect(try await store.tokens(account: 1).map(\.name).sorted() == ["reader", "writer"], "no token made for it")
         }
     }
 

@@ -43,11 +43,28 @@ public enum FolderImport {
 
     /// The files under `paths`, folders walked recursively in name order. A folder reached twice
     /// (a symlink loop, two links to one folder) is walked once; what is not a regular file, or
-    /// has no image extension inside a folder, is skipped with its reason.
+    /// has no image extension inside a folder, is skipped with its reason. A symbolic link inside
+    /// a folder is followed only when it stays within the paths named: a folder someone else
+    /// filled cannot make the import copy `/etc/shadow` or another user's photos into a gallery.
     public static func collect(_ paths: [String]) -> (files: [URL], skipped: [Problem], failed: [Problem]) {
         var files: [URL] = [], skipped: [Problem] = [], failed: [Problem] = []
         var visited: Set<[UInt64]> = []
+        let roots = paths.compactMap(realPath)
+        func inside(_ path: String) -> Bool {
+            roots.contains { root in path == root || path.hasPrefix(root.hasSuffix("/") ? root : root + "/") }
+        }
         func walk(_ url: URL, named: Bool) {
+            var link = stat()
+            if !named, lstat(url.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                guard let target = realPath(url.path) else {
+                    failed.append(Problem(path: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+                    return
+                }
+                guard inside(target) else {
+                    skipped.append(Problem(path: url.path, reason: "a symbolic link to \(target), outside the folders being imported"))
+                    return
+                }
+            }
             var st = stat()
             guard stat(url.path, &st) == 0 else {
                 failed.append(Problem(path: url.path, reason: "cannot be read: \(String(cString: strerror(errno)))"))
@@ -79,6 +96,13 @@ public enum FolderImport {
         }
         for path in paths { walk(URL(fileURLWithPath: path), named: true) }
         return (files, skipped, failed)
+    }
+
+    /// The absolute path with every symbolic link resolved; nil when it does not resolve (errno set).
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     // MARK: Importing
