@@ -67,7 +67,7 @@ let package = Package(
         ]),
         // The command line: serve, import, export.
         .executableTarget(name: "Gallery", dependencies: [
-            "GalleryServer", "GalleryStore", "GalleryCore",
+            "GalleryServer", "GalleryStore", "GalleryCore", "Imaging",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
