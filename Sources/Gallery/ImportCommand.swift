@@ -166,7 +166,7 @@ struct Import: AsyncParsableCommand {
         }
         if !sent.isEmpty {
             // The server's workers have been making thumbnails while the files went up.
-            _ = try await remote.waitForThumbnails(Set(sent.keys), gallery: target.gallery.id) { item in
+            try await remote.waitForThumbnails(Set(sent.keys), gallery: target.gallery.id, since: target.version) { item in
                 progress.thumbnail(item.title, path: sent[item.id]?.path ?? item.title, failure: item.state == .failed ? item.reason ?? "failed" : nil)
             }
         }

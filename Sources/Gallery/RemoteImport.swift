@@ -98,23 +98,29 @@ struct RemoteImport {
     }
 
     /// Waits until the server has thumbnailed `ids` (ready or failed), telling `settled` of each;
-    /// gives up when nothing moves for `patience`.
-    func waitForThumbnails(_ ids: Set<Int64>, gallery: Int64, patience: Duration = .seconds(300),
-                           settled: (ItemJSON) -> Void) async throws -> [ItemJSON] {
-        var open = ids, lastMove = ContinuousClock.now, pause = Duration.milliseconds(100)
-        var items: [Int64: ItemJSON] = [:]
+    /// gives up when nothing moves for `patience`. Follows the gallery's changes since `version`
+    /// (what changed, not the whole gallery: a 100k gallery's snapshot is tens of megabytes).
+    func waitForThumbnails(_ ids: Set<Int64>, gallery: Int64, since version: Int64, patience: Duration = .seconds(300),
+                           settled: (ItemJSON) -> Void) async throws {
+        struct Answer: Decodable { var changes: ChangesJSON?; var snapshot: GallerySnapshotJSON? }
+        var open = ids, seen = version, lastMove = ContinuousClock.now, pause = Duration.milliseconds(100)
         while !open.isEmpty {
-            let snapshot = try await snapshot(gallery)
-            for item in snapshot.sections.flatMap(\.items) where open.contains(item.id) {
-                items[item.id] = item
-                if item.state != .pending {
-                    open.remove(item.id)
-                    settled(item)
-                    lastMove = .now
-                }
+            let answer = try await json(Answer.self, .GET, "/api/galleries/\(gallery)/changes?since=\(seen)")
+            var items: [ItemJSON] = []
+            if let changes = answer.changes {
+                items = changes.items
+                seen = changes.toVersion
+            } else if let snapshot = answer.snapshot {
+                // Further back than the server's window: the whole gallery, once.
+                items = snapshot.sections.flatMap(\.items)
+                open.formIntersection(items.map(\.id))   // removed meanwhile (trash emptied): not waited for
+                seen = snapshot.version
             }
-            // Items removed meanwhile (someone emptied the trash) are no longer waited for.
-            open.formIntersection(snapshot.sections.flatMap { $0.items.map(\.id) })
+            for item in items where open.contains(item.id) && item.state != .pending {
+                open.remove(item.id)
+                settled(item)
+                lastMove = .now
+            }
             if open.isEmpty { break }
             if ContinuousClock.now - lastMove > patience {
                 throw Failure(description: "the server made no thumbnail for \(Int(patience.components.seconds)) s; \(open.count) items still pending")
@@ -122,7 +128,6 @@ struct RemoteImport {
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .seconds(1))
         }
-        return ids.compactMap { items[$0] }
     }
 }
 
