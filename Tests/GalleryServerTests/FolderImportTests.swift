@@ -12,12 +12,12 @@ import GRDB
     struct Run { var status: Int32; var output: String }
 
     /// Runs the `gallery` binary beside the test bundle (killed after 120 s so a hang fails, never blocks).
-    func gallery(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+    func gallery(_ arguments: [String], environment: [String: String] = [:], program: String? = nil) throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the gallery product first (swift build)")
         let p = Process()
-        p.executableURL = binary
-        p.arguments = arguments
+        p.executableURL = program.map(URL.init(fileURLWithPath:)) ?? binary
+        p.arguments = program == nil ? arguments : Array(arguments.dropFirst())
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         p.standardError = pipe
@@ -256,6 +256,23 @@ import GRDB
         #expect(all.count == 2_000)
         #expect(Set(all.map(\.title)).count == 2_000 && Set(all.compactMap(\.fileHash)).count == 2_000, "no file twice")
         #expect(all.allSatisfy { $0.state == .ready }, "the killed run's pending items were thumbnailed too")
+    }
+
+    /// On a terminal the progress is one line redrawn in place (a bar, files, bytes, rate, thumbnails);
+    /// on a pipe one plain line per file. `script` gives the import a terminal.
+    @Test func aTerminalGetsOneRedrawnProgressLineAndAPipePlainLines() async throws {
+        let folder = testFolder("tty")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for i in 1...6 { try photo(i).write(to: folder.appendingPathComponent("p\(i).jpg")) }
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
+        let onTerminal = try gallery(["/usr/bin/script", "-qec", "\(binary.path) import \(folder.path) --data \(testFolder("tty-data").path)", "/dev/null"], program: "/usr/bin/script")
+        #expect(onTerminal.status == 0, "\(onTerminal.output)")
+        #expect(onTerminal.output.contains("\rimporting [") && onTerminal.output.contains("] 6/6 files"), "\(onTerminal.output)")
+        #expect(onTerminal.output.contains("thumbnails 6/6") && onTerminal.output.contains("\u{1B}[K"), "\(onTerminal.output)")
+        #expect(!onTerminal.output.contains("[1/6] "), "no plain lines on a terminal: \(onTerminal.output)")
+        let onPipe = try gallery(["import", folder.path, "--data", testFolder("pipe-data").path])
+        #expect(onPipe.output.contains("[1/6] \(folder.path)/p1.jpg: added") && !onPipe.output.contains("\r"), "\(onPipe.output)")
+        #expect(onPipe.output.contains("added 6, skipped 0, failed 0"))
     }
 }
 
