@@ -44,6 +44,8 @@ def test_arrows_keep_the_focused_tile_on_screen_and_enter_opens_it(page, server)
     scroller = page.locator("#scroller").bounding_box()
     for step in range(8):
         page.keyboard.press("ArrowDown")
+        # The key is handled by the time two frames have been drawn (the engine's render marks the focus).
+        page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
         page.wait_for_function("() => !document.querySelector('.cell.focused:not(.preview)') ? false : true")
         title, tile = focused_cell(page)
         page.wait_for_function(

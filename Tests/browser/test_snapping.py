@@ -1,14 +1,15 @@
 """F6: snapping chosen at run time: paging rests on a page boundary, view-aligned on an item's edge."""
-from conftest import open_page, shot
+from conftest import open_page, shot, wait_images
 
 
 def settle(page):
-    """Waits until scrollTop stops changing; answers it."""
-    last = None
-    for _ in range(40):
+    """Waits until scrollTop has not changed for three polls in a row (300 ms); answers it."""
+    last, still = None, 0
+    for _ in range(60):
         page.wait_for_timeout(100)
         now = page.evaluate("document.getElementById('scroller').scrollTop")
-        if last is not None and abs(now - last) < 0.5:
+        still = still + 1 if last is not None and abs(now - last) < 0.5 else 0
+        if still >= 3:
             return now
         last = now
     return last
@@ -40,6 +41,7 @@ def test_view_aligned_rests_on_an_item_edge(browser, server):
     page = open_page(browser, server, viewport={"width": 900, "height": 600})
     try:
         page.select_option("#snapping", "viewAligned")
+        wait_images(page)   # the layout is final (thumbnails in, aspects known) before the snap is judged
         scroll_by(page, 237)
         top = settle(page)
         edges = page.evaluate("app.view.last.cells.filter(c => c.kind === 'item').flatMap(c => [c.y, c.y + c.h])")
