@@ -113,7 +113,7 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     let rowsCheck = try await store.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!
     }
-    print("operation log rows: \(rowsCheck) (one per version)")
+    print("operation log rows: \(rowsCheck) (one per version inside the catch-up window; older ones are compacted away)")
 }
 
 func wrkMoves(label: String, headers: [String: String], o: BenchOptions, folder: URL, base: String, gallery: Int64, itemIds: [Int64],

@@ -50,6 +50,12 @@ enum CatchUpLog {
         try db.execute(sql: "INSERT OR REPLACE INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)",
                        arguments: [gallery, version, encode(snapshot)])
         try db.execute(sql: "DELETE FROM checkpoint WHERE galleryId = ? AND version < ?", arguments: [gallery, version - window])
+        // The log is compacted behind the window: versions up to the oldest checkpoint kept are
+        // never replayed again (catch-up from further back answers the snapshot), so their rows
+        // go, and the log stays at about `window` rows per gallery however long it lives.
+        try db.execute(sql: """
+            DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)
+            """, arguments: [gallery, gallery])
     }
 
     // MARK: Rebuilding the window (a gallery's first load in this process)
