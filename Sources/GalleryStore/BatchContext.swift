@@ -14,6 +14,11 @@ struct BatchContext {
     var createdSections: [Int64] = []
     var purgedHashes: Set<String> = []
     let now: Double
+    /// The hot path (a batch of one single-item move): the rows are written but `work` is left
+    /// as it was and the move is recorded here, to be made on the live snapshot in place after
+    /// the commit (see `GalleryStore.apply`).
+    var defersSingleMove = false
+    var deferredMove: (item: ItemID, to: GridEngine.IndexPath)?
 
     init(db: Database, gallery: Int64, work: Snapshot, now: Double) {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
@@ -161,7 +166,9 @@ struct BatchContext {
             try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [sectionId, key, id])
         }
         let engineIds = ids.map { ItemID(UInt64($0)) }
-        if ids.count == 1 {
+        if ids.count == 1 && defersSingleMove {
+            deferredMove = (engineIds[0], IndexPath(item: index, section: s))
+        } else if ids.count == 1 {
             try work.moveItem(engineIds[0], to: IndexPath(item: index, section: s))
         } else {
             let versions = engineIds.map { work.version(of: $0)! }

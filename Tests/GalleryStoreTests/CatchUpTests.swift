@@ -223,6 +223,45 @@ import GalleryCore
         }
     }
 
+    /// The hot path (one item moved, made on the live snapshot in place after the commit) across
+    /// sections and checkpoints: the live snapshot, the rows, the checkpoints and catch-up agree.
+    @Test func singleMovesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp() async throws {
+        let (first, folder) = try makeStore()
+        let (g, _) = try await makeGallery(first, sections: 3, perSection: 5)
+        var rng = SystemRandomNumberGenerator()
+        var at: [Int64: GallerySnapshotJSON] = [:]
+        for _ in 0..<520 {
+            let now = try await first.snapshot(g.id)
+            let all = now.sections.flatMap(\.items).map(\.id)
+            let section = now.sections.randomElement(using: &rng)!
+            let item = all.randomElement(using: &rng)!
+            let index = Int.random(in: 0...section.items.filter { $0.id != item }.count, using: &rng)
+            let r = try await first.apply(gallery: g.id, [.move(items: [item], to: .index(section: section.id, index: index))])
+            let after = try await first.snapshot(g.id)
+            #expect(after.sections.first { $0.id == section.id }!.items.map(\.id).firstIndex(of: item) == index)
+            if [100, 250, 251, 500].contains(r.version) { at[r.version] = after }
+        }
+        let final = try await first.snapshot(g.id)
+        for since in [100, 251] as [Int64] {
+            let c = try #require(try await first.changes(gallery: g.id, since: since))
+            var s = try Snapshot(gallery: at[since]!)
+            try replay(c, on: &s)
+            #expect(s == (try Snapshot(gallery: final)), "catch-up from \(since) in this process")
+        }
+        let checkpoints = try await first.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT version, snapshot FROM checkpoint WHERE galleryId = ? AND version IN (250, 500)", arguments: [g.id])
+        }
+        #expect(checkpoints.count == 2)
+        try first.pool.close()
+        try await withStore(folder) { store in
+            #expect(try await store.snapshot(g.id) == final, "the rows hold what the live snapshot held")
+            let c = try #require(try await store.changes(gallery: g.id, since: 251), "replayed from the checkpoint at 250 after a restart")
+            var s = try Snapshot(gallery: at[251]!)
+            try replay(c, on: &s)
+            #expect(s == (try Snapshot(gallery: final)))
+        }
+    }
+
     @Test func snapshotBlobsRoundTripAndRejectDamage() throws {
         let s = try Snapshot([(id: SectionID(7), items: [ItemID(1), ItemID(99)], versions: [0, 3]),
                               (id: SectionID(2), items: [], versions: []),
