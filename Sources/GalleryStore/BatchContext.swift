@@ -69,7 +69,7 @@ struct BatchContext {
         guard !ids.isEmpty else { throw StoreError.invalid("\(what): \"items\" must not be empty") }
         guard Set(ids).count == ids.count else { throw StoreError.invalid("\(what): an item id is repeated") }
         for id in ids where !work.contains(ItemID(UInt64(id))) {
-            if let trashed = try Bool.fetchOne(db, sql: "SELECT trashed FROM item WHERE id = ? AND galleryId = ?", arguments: [id, gallery]), trashed {
+            if let trashed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT trashed FROM item WHERE id = ? AND galleryId = ?"), arguments: [id, gallery]), trashed {
                 throw StoreError.invalid("\(what): item \(id) is in the trash")
             }
             throw StoreError.itemNotFound(id)
@@ -87,14 +87,14 @@ struct BatchContext {
     }
 
     func itemRank(_ id: ItemID) throws -> String {
-        guard let r = try String.fetchOne(db, sql: "SELECT rank FROM item WHERE id = ?", arguments: [Int64(id.rawValue)]) else {
+        guard let r = try String.fetchOne(db.cachedStatement(sql: "SELECT rank FROM item WHERE id = ?"), arguments: [Int64(id.rawValue)]) else {
             throw StoreError.corrupt("item \(id.rawValue) has no row")
         }
         return r
     }
 
     func sectionRank(_ id: SectionID) throws -> String {
-        guard let r = try String.fetchOne(db, sql: "SELECT rank FROM section WHERE id = ?", arguments: [Int64(id.rawValue)]) else {
+        guard let r = try String.fetchOne(db.cachedStatement(sql: "SELECT rank FROM section WHERE id = ?"), arguments: [Int64(id.rawValue)]) else {
             throw StoreError.corrupt("section \(id.rawValue) has no row")
         }
         return r
@@ -163,7 +163,7 @@ struct BatchContext {
         let keys = try ranks(ids.count, section: s, index: index, removing: ids)
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         for (id, key) in zip(ids, keys) {
-            try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [sectionId, key, id])
+            try db.cachedStatement(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?").execute(arguments: [sectionId, key, id])
         }
         let engineIds = ids.map { ItemID(UInt64($0)) }
         if ids.count == 1 && defersSingleMove {

@@ -27,7 +27,7 @@ extension GalleryStore {
             var newVersion: Int64 = 0
             var stages: [BatchUpdate] = []
             try db.inTransaction {
-                guard let current = try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery]) else {
+                guard let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM gallery WHERE id = ?"), arguments: [gallery]) else {
                     throw StoreError.galleryNotFound(gallery)
                 }
                 if let baseVersion, baseVersion != current {
@@ -43,8 +43,8 @@ extension GalleryStore {
                 } else {
                     stages = Self.stages(ops, from: before, to: ctx.work)
                 }
-                try db.execute(sql: "UPDATE gallery SET version = ? WHERE id = ?", arguments: [newVersion, gallery])
-                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
+                try db.cachedStatement(sql: "UPDATE gallery SET version = ? WHERE id = ?").execute(arguments: [newVersion, gallery])
+                try db.cachedStatement(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)").execute(
                                arguments: [gallery, newVersion, payloadText, ctx.now, try CatchUpLog.encodeStages(stages)])
                 if newVersion % LiveGallery.checkpointEvery == 0, let move = ctx.deferredMove {
                     // A checkpoint needs the snapshot after the move: made on a copy this once.
@@ -145,9 +145,9 @@ extension GalleryStore {
         } else {
             items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE id IN (\(touched.sorted().map(String.init).joined(separator: ",")))").map(\.json)
         }
-        let sections = try Row.fetchAll(db, sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [gallery])
+        let sections = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id"), arguments: [gallery])
             .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
-        let name = try String.fetchOne(db, sql: "SELECT name FROM gallery WHERE id = ?", arguments: [gallery])
+        let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM gallery WHERE id = ?"), arguments: [gallery])
         return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections, name: name)
     }
 
