@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from conftest import center, drop_data, server_titles, shot, titles, wait_idle
+from conftest import ANSWERING_DATA_TRANSFER_JS, center, drop_data, server_titles, shot, titles, wait_idle
 
 
 def sample_jpeg(server):
@@ -43,7 +43,7 @@ def image_host(server):
 
 DROP_JS = """
 async ([x, y, urls, files]) => {
-  const dt = new DataTransfer();
+  """ + ANSWERING_DATA_TRANSFER_JS + """
   if (urls.length) dt.setData('text/uri-list', urls.join('\\r\\n'));
   for (const f of files) {
     const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
@@ -52,7 +52,11 @@ async ([x, y, urls, files]) => {
   const target = document.elementFromPoint(x, y);
   const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
   fire('dragenter');
-  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  // As a browser does: the drop effect reset to its default before each dragover, and the
+  // drop fired only where the page accepted the last one (preventDefault, effect not 'none').
+  let accepted = false;
+  for (let i = 0; i < 4; i++) { dt.dropEffect = 'copy'; accepted = !fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  if (!accepted || dt.dropEffect === 'none') throw new Error(`the page refused the drop (accepted: ${accepted}, effect: ${dt.dropEffect})`);
   fire('drop');
   // What the user sees in the frames right after the drop: the cells with a spinner, in the
   // frame that showed the most of them.
