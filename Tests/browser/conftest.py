@@ -341,7 +341,10 @@ SCREEN_JS = """() => {
   });
   cells.sort((a, b) => a.section - b.section || (Math.abs(a.y - b.y) < 1 ? a.x - b.x : a.y - b.y));
   const settled = [...document.querySelectorAll('.cell:not([hidden])')].every((el) => el.getAnimations().length === 0);
-  return { cells, settled };
+  // The item cells the engine chose to draw (those near the viewport), by section.
+  const chosen = (app.view.last?.cells ?? []).filter((c) => c.kind === 'item')
+    .map((c) => ({ section: c.section, title: app.model.items.get(c.id)?.title }));
+  return { cells, settled, chosen };
 }"""
 
 
@@ -361,18 +364,14 @@ def screen_titles(page, section=None):
     return out if section is None else out[section]
 
 
-def _drawn_run_of(drawn, expected):
-    """True when the drawn titles are `expected` or, for a grid that draws only the cells near
-    the viewport, a contiguous run of it that starts at its first title or is a window of it."""
-    if drawn == expected:
-        return True
-    if not drawn or len(drawn) > len(expected):
+def _drawn_in_order(drawn, chosen, expected):
+    """True when the page draws exactly the cells the engine chose to draw (all of them, for a
+    small gallery; those near the viewport for a large one), each once, in the order of
+    `expected` restricted to them."""
+    if sorted(drawn) != sorted(chosen) or len(set(drawn)) != len(drawn):
         return False
-    try:
-        i = expected.index(drawn[0])
-    except ValueError:
-        return False
-    return expected[i:i + len(drawn)] == drawn
+    shown = set(drawn)
+    return [t for t in expected if t in shown] == drawn and shown <= set(expected)
 
 
 def wait_screen(page, expected, section=0, timeout=5000):
@@ -382,7 +381,8 @@ def wait_screen(page, expected, section=0, timeout=5000):
     while True:
         s = screen(page)
         drawn = [c["title"] for c in s["cells"] if c["section"] == section]
-        if s["settled"] and _drawn_run_of(drawn, expected):
+        chosen = [c["title"] for c in s["chosen"] if c["section"] == section]
+        if s["settled"] and _drawn_in_order(drawn, chosen, expected):
             return s
         if time.time() > deadline:
             raise AssertionError(f"section {section} is drawn as {drawn} (settled: {s['settled']}), expected {expected}")
