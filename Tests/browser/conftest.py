@@ -271,8 +271,17 @@ def wait_images(page, timeout=10000):
         timeout=timeout)
 
 
-def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None):
-    """A real HTML5 drag with the mouse from `start` to `end` (page coordinates)."""
+# Records where the page last answered a dragover and whether it accepted it (a listener on
+# window in the bubble phase runs after the page's own, on document).
+WATCH_DRAGOVER_JS = """() => { if (window.__watchingDragover) return; window.__watchingDragover = true;
+  window.addEventListener('dragover', (e) => { window.__lastDragover = { x: e.clientX, y: e.clientY, accepted: e.defaultPrevented }; }); }"""
+
+
+def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None, pause=True):
+    """A real HTML5 drag with the mouse from `start` to `end` (page coordinates). Before the
+    drop it waits until the page has answered a dragover at `end` (with `pause=False` it drops
+    at once, as a quick hand does)."""
+    page.evaluate(WATCH_DRAGOVER_JS)
     page.mouse.move(*start)
     page.mouse.down()
     for k in hold_keys:
@@ -285,7 +294,9 @@ def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None):
         page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
         page.wait_for_timeout(16)
     # Let the last dragover's answer reach the browser before the drop.
-    page.wait_for_timeout(300)
+    if pause:
+        page.wait_for_function("([x, y]) => { const o = window.__lastDragover; return o && Math.abs(o.x - x) < 1 && Math.abs(o.y - y) < 1; }",
+                               arg=[x1, y1], timeout=5000, polling=16)
     if before_drop:
         before_drop()
     page.mouse.up()
