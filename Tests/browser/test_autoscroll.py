@@ -1,5 +1,5 @@
 """F11: dragging past the bottom edge scrolls the grid, and the drop lands below where the view began."""
-from conftest import center, open_page, screen, server_titles, shot, titles, wait_changed, wait_idle
+from conftest import wait_server, center, open_page, screen, server_titles, shot, titles, wait_changed, wait_idle
 
 
 def test_holding_a_dragged_tile_at_the_bottom_edge_scrolls_and_the_drop_lands_further_down(browser, server):
@@ -41,9 +41,7 @@ def test_holding_a_dragged_tile_at_the_bottom_edge_scrolls_and_the_drop_lands_fu
         apple = next(c for c in screen(page)["cells"] if c["title"] == "Apple")
         scrolled = page.evaluate("document.getElementById('scroller').scrollTop")
         assert apple["y"] - top + scrolled > scroller["height"], (apple, scrolled)
-        page.wait_for_function("a => fetch(location.origin + '/api/galleries/' + app.model.id).then(r => r.json())"
-                               ".then(g => JSON.stringify(g.sections.map(s => s.items.map(i => i.title))) === JSON.stringify(a))", arg=after)
-        assert server_titles(server) == after
+        wait_server(server, after)
         shot(page, "autoscroll-after")
     finally:
         page.context.close()

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from conftest import ANSWERING_DATA_TRANSFER_JS, center, drop_data, server_titles, shot, titles, wait_idle
+from conftest import wait_server, ANSWERING_DATA_TRANSFER_JS, center, drop_data, server_titles, shot, titles, wait_idle
 
 
 def sample_jpeg(server):
@@ -104,8 +104,7 @@ def test_dropping_a_good_and_a_missing_url_shows_two_spinners_then_an_image_and_
     assert abs(box["width"] - box["height"]) < 2, box  # the error tile is square (F16)
     page.wait_for_function("[...document.querySelectorAll('.cell:not([hidden]) img.loaded')].length >= " + str(len(before) - 2))
     shot(page, "drop-urls-settled")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
     # After a reload (the columnar snapshot) the error tile still names its reason.
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
@@ -133,8 +132,7 @@ def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server
     assert after[index:index + 2] == new and after[index + 2] == "Date", after
     assert page.locator(".cell.placeholder:not([hidden])").count() == 0
     shot(page, "drop-files-after")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
 
 
 def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, server, image_host):
@@ -149,8 +147,7 @@ def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, s
     wait_idle(page)
     after = titles(page, 0)
     assert after[index] == "good.jpg" and after[index + 1] == "Cherry", after
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
 
 
 PASTE_JS = """([data, name]) => {
@@ -178,5 +175,4 @@ def test_a_pasted_image_is_uploaded_after_the_focused_tile(page, server):
     after = titles(page, 0)
     assert after[after.index(focused) + 1] == "pasted.jpg", (focused, after)
     shot(page, "paste-after")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)

@@ -2,7 +2,7 @@
 server restart."""
 import time
 
-from conftest import (center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
+from conftest import (wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
                       wait_changed, wait_idle, wait_images, wait_titles)
 
 
@@ -39,8 +39,7 @@ def test_the_order_survives_a_server_restart(page, server):
     mouse_drag(page, center(page, "Apple"), center(page, "Date"))
     wait_idle(page)
     after = wait_changed(page, before)
-    page.wait_for_timeout(300)
-    assert server_titles(server) == after
+    wait_server(server, after)
     server.restart()
     assert server_titles(server) == after
     page.reload()

@@ -3,7 +3,7 @@ import time
 
 import pytest
 
-from conftest import center, wait_titles, mouse_drag, screen, server_titles, shot, titles, wait_idle, wait_images
+from conftest import wait_server, center, wait_titles, mouse_drag, screen, server_titles, shot, titles, wait_idle, wait_images
 
 
 def test_dragging_banana_onto_date_in_swap_mode_swaps_them_and_a_reload_keeps_it(page, server):
@@ -44,13 +44,11 @@ def test_two_selected_tiles_dropped_on_date_in_swap_mode_swap_with_date_and_the_
     expected[1], expected[4] = "Dragon", "Banana"
     wait_titles(page, expected)
     shot(page, "swap-two-after")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == expected
+    wait_server(server, expected, 0)
     # One step back restores both pairs, on the server too.
     page.click("#undo")
     wait_titles(page, before)
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == before
+    wait_server(server, before, 0)
 
 
 def test_the_hovered_swap_target_shrinks_and_fades_on_screen_and_a_drop_without_a_pause_swaps(page, server):
