@@ -189,13 +189,16 @@ def wait_until(page, expression, arg=None, timeout=10000, polling=16):
 
 
 @pytest.fixture(autouse=True)
-def no_csp_violations():
-    """Fails a test whose pages broke the Content-Security-Policy (an inline script or style)."""
+def no_csp_violations_or_page_errors():
+    """Fails a test whose pages broke the Content-Security-Policy (an inline script or style)
+    or threw an uncaught error, whether or not the test closed its page through close_page."""
     _PAGES.clear()
     yield
     seen = [v for pg in _PAGES for v in pg.csp]
+    errors = [e for pg in _PAGES for e in pg.errors]
     _PAGES.clear()
     assert not seen, f"Content-Security-Policy violations: {seen}"
+    assert not errors, f"uncaught errors in the page: {errors}"
 
 
 def open_page(browser, server, errors=None, path="/", **context_options):
@@ -237,6 +240,20 @@ def server_titles(server, gallery=None):
     return [[i["title"] for i in s["items"]] for s in snap["sections"]]
 
 
+def wait_server(server, expected, section=None, timeout=5.0):
+    """Waits until the server has `expected` (all sections' titles, or one section's); a
+    condition, not a pause: the page's request may still be on its way."""
+    deadline = time.time() + timeout
+    while True:
+        now = server_titles(server)
+        now = now if section is None else now[section]
+        if now == expected:
+            return now
+        if time.time() > deadline:
+            raise AssertionError(f"the server has {now}, expected {expected}")
+        time.sleep(0.03)
+
+
 def item_id(page, title):
     return page.evaluate("t => [...app.model.items.values()].find(i => i.title === t)?.id", title)
 
@@ -268,8 +285,17 @@ def wait_images(page, timeout=10000):
         timeout=timeout)
 
 
-def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None):
-    """A real HTML5 drag with the mouse from `start` to `end` (page coordinates)."""
+# Records where the page last answered a dragover and whether it accepted it (a listener on
+# window in the bubble phase runs after the page's own, on document).
+WATCH_DRAGOVER_JS = """() => { if (window.__watchingDragover) return; window.__watchingDragover = true;
+  window.addEventListener('dragover', (e) => { window.__lastDragover = { x: e.clientX, y: e.clientY, accepted: e.defaultPrevented }; }); }"""
+
+
+def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None, pause=True):
+    """A real HTML5 drag with the mouse from `start` to `end` (page coordinates). Before the
+    drop it waits until the page has answered a dragover at `end` (with `pause=False` it drops
+    at once, as a quick hand does)."""
+    page.evaluate(WATCH_DRAGOVER_JS)
     page.mouse.move(*start)
     page.mouse.down()
     for k in hold_keys:
@@ -282,7 +308,18 @@ def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None):
         page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
         page.wait_for_timeout(16)
     # Let the last dragover's answer reach the browser before the drop.
-    page.wait_for_timeout(300)
+    if pause:
+        # Chromium may not turn the last moves into dragover events at once; small moves on the
+        # spot (as a hand that holds still makes) until the page has answered one there.
+        answered = "([x, y]) => { const o = window.__lastDragover; return !!o && Math.abs(o.x - x) < 1.5 && Math.abs(o.y - y) < 1.5; }"
+        deadline = time.time() + 5
+        k = 0
+        while not page.evaluate(answered, [x1, y1]):
+            if time.time() > deadline:
+                raise AssertionError(f"no dragover answered at {x1}, {y1}: last {page.evaluate('window.__lastDragover')}")
+            k += 1
+            page.mouse.move(x1 + (k % 2) * 0.5, y1)
+            page.wait_for_timeout(16)
     if before_drop:
         before_drop()
     page.mouse.up()
@@ -305,6 +342,7 @@ def wait_titles(page, expected, section=0, timeout=5000):
             arg=[section, expected], timeout=timeout, polling=50)
     except Exception:
         raise AssertionError(f"section {section} is {titles(page, section)}, expected {expected}")
+    wait_screen(page, expected, section, timeout)
 
 
 def wait_changed(page, before, timeout=5000):
@@ -312,20 +350,109 @@ def wait_changed(page, before, timeout=5000):
     page.wait_for_function(
         "b => JSON.stringify(app.model.sections.map(s => s.items.map(i => i.title))) !== JSON.stringify(b)",
         arg=before, timeout=timeout, polling=50)
-    return titles(page)
+    after = titles(page)
+    for k, expected in enumerate(after):
+        wait_screen(page, expected, k, timeout)
+    return after
 
+
+# The visible grid as the user sees it: every item cell on screen (not the floating preview,
+# not a recycled hidden element) with its on-screen box, its section (data-section), its
+# transform and opacity, in reading order: sections in order, then by top, then by left
+# (cells whose tops are within 1 px share a row). That is the gallery's order in every
+# layout: a justified or square grid fills rows left to right, and the waterfall puts each
+# next item at the top of the shortest column, so its tops never decrease (ties: leftmost).
+# `settled`: no CSS transition or animation is running on any grid cell.
+SCREEN_JS = """() => {
+  const scroller = document.getElementById('scroller').getBoundingClientRect();
+  const cells = [...document.querySelectorAll('.cell:not(.preview):not([hidden])')].map((el) => {
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    return { title: el.getAttribute('aria-label'), section: Number(el.dataset.section ?? 0),
+             x: r.left, y: r.top, w: r.width, h: r.height, transform: cs.transform, opacity: Number(cs.opacity),
+             ghost: el.classList.contains('ghost'), lifted: el.classList.contains('lifted'),
+             target: el.classList.contains('target'),
+             onScreen: r.bottom > scroller.top && r.top < scroller.bottom && r.right > scroller.left && r.left < scroller.right };
+  });
+  cells.sort((a, b) => a.section - b.section || (Math.abs(a.y - b.y) < 1 ? a.x - b.x : a.y - b.y));
+  const settled = [...document.querySelectorAll('.cell:not([hidden])')].every((el) => el.getAnimations().length === 0);
+  // The item cells the engine chose to draw (those near the viewport), by section.
+  const chosen = (app.view.last?.cells ?? []).filter((c) => c.kind === 'item')
+    .map((c) => ({ section: c.section, title: app.model.items.get(c.id)?.title }));
+  return { cells, settled, chosen };
+}"""
+
+
+def screen(page):
+    """The visible grid now: {'cells': [...], 'settled': bool} (see SCREEN_JS)."""
+    return page.evaluate(SCREEN_JS)
+
+
+def screen_titles(page, section=None):
+    """Titles of the drawn cells in reading order, per section (a list of lists, sections
+    with no drawn cell are empty), or of one section."""
+    cells = screen(page)["cells"]
+    count = max([c["section"] for c in cells] + [len(titles(page)) - 1]) + 1
+    out = [[] for _ in range(count)]
+    for c in cells:
+        out[c["section"]].append(c["title"])
+    return out if section is None else out[section]
+
+
+def _drawn_in_order(drawn, chosen, expected):
+    """True when the page draws exactly the cells the engine chose to draw (all of them, for a
+    small gallery; those near the viewport for a large one), in the order of
+    `expected` restricted to them."""
+    if sorted(drawn) != sorted(chosen):
+        return False
+    shown = set(drawn)
+    return [t for t in expected if t in shown] == drawn and shown <= set(expected)
+
+
+def wait_screen(page, expected, section=0, timeout=5000):
+    """Waits until the grid has settled (no cell moving) and section `section` is drawn in the
+    order `expected` (titles) — what the user sees, not the page's model."""
+    deadline = time.time() + timeout / 1000
+    while True:
+        s = screen(page)
+        drawn = [c["title"] for c in s["cells"] if c["section"] == section]
+        chosen = [c["title"] for c in s["chosen"] if c["section"] == section]
+        if s["settled"] and _drawn_in_order(drawn, chosen, expected):
+            return s
+        if time.time() > deadline:
+            raise AssertionError(f"section {section} is drawn as {drawn} (settled: {s['settled']}), expected {expected}")
+        page.wait_for_timeout(30)
+
+
+# Chromium ignores writes to dropEffect on a DataTransfer made by script; this one records
+# them, so a simulated drop sees the page's answer to dragover as a browser would.
+ANSWERING_DATA_TRANSFER_JS = """const dt = new DataTransfer();
+  let answer = 'none';
+  Object.defineProperty(dt, 'dropEffect', { get: () => answer, set: (v) => { answer = v; } });"""
 
 DATA_DROP_JS = """async ([x, y, data]) => {
-  const dt = new DataTransfer();
+  """ + ANSWERING_DATA_TRANSFER_JS + """
   for (const [t, v] of Object.entries(data)) dt.setData(t, v);
   const target = document.elementFromPoint(x, y);
   const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
   fire('dragenter');
-  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  let accepted = false;
+  // The browser resets the drop effect to its default ('copy' for a drag from another app)
+  // before each dragover; the page may change it.
+  for (let i = 0; i < 4; i++) { dt.dropEffect = 'copy'; accepted = !fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  // As a browser does: the drop fires only where the last dragover was accepted
+  // (preventDefault) with a drop effect other than 'none'; otherwise the drag is cancelled.
+  const effect = dt.dropEffect;
+  if (!accepted || effect === 'none') { fire('dragleave'); return { dropped: false, accepted, effect }; }
   fire('drop');
+  return { dropped: true, accepted, effect };
 }"""
 
 
-def drop_data(page, x, y, data):
-    """Drops what another app or window would offer, as {type: string} (text/html, the app's JSON…)."""
-    page.evaluate(DATA_DROP_JS, [x, y, data])
+def drop_data(page, x, y, data, expect_drop=True):
+    """Drops what another app or window would offer, as {type: string} (text/html, the app's JSON…).
+    The drop happens only if the page accepted the last dragover (as in a browser); with
+    `expect_drop` the test fails when it did not. Answers {dropped, accepted, effect}."""
+    answer = page.evaluate(DATA_DROP_JS, [x, y, data])
+    if expect_drop:
+        assert answer["dropped"], f"the page refused the drop at {x}, {y}: {answer}"
+    return answer

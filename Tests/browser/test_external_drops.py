@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from conftest import center, drop_data, server_titles, shot, titles, wait_idle
+from conftest import wait_server, ANSWERING_DATA_TRANSFER_JS, center, drop_data, server_titles, shot, titles, wait_idle
 
 
 def sample_jpeg(server):
@@ -43,7 +43,7 @@ def image_host(server):
 
 DROP_JS = """
 async ([x, y, urls, files]) => {
-  const dt = new DataTransfer();
+  """ + ANSWERING_DATA_TRANSFER_JS + """
   if (urls.length) dt.setData('text/uri-list', urls.join('\\r\\n'));
   for (const f of files) {
     const bytes = Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0));
@@ -52,7 +52,11 @@ async ([x, y, urls, files]) => {
   const target = document.elementFromPoint(x, y);
   const fire = (type) => target.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, clientX: x, clientY: y, dataTransfer: dt }));
   fire('dragenter');
-  for (let i = 0; i < 4; i++) { fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  // As a browser does: the drop effect reset to its default before each dragover, and the
+  // drop fired only where the page accepted the last one (preventDefault, effect not 'none').
+  let accepted = false;
+  for (let i = 0; i < 4; i++) { dt.dropEffect = 'copy'; accepted = !fire('dragover'); await new Promise((r) => setTimeout(r, 30)); }
+  if (!accepted || dt.dropEffect === 'none') throw new Error(`the page refused the drop (accepted: ${accepted}, effect: ${dt.dropEffect})`);
   fire('drop');
   // What the user sees in the frames right after the drop: the cells with a spinner, in the
   // frame that showed the most of them.
@@ -100,8 +104,7 @@ def test_dropping_a_good_and_a_missing_url_shows_two_spinners_then_an_image_and_
     assert abs(box["width"] - box["height"]) < 2, box  # the error tile is square (F16)
     page.wait_for_function("[...document.querySelectorAll('.cell:not([hidden]) img.loaded')].length >= " + str(len(before) - 2))
     shot(page, "drop-urls-settled")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
     # After a reload (the columnar snapshot) the error tile still names its reason.
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
@@ -129,8 +132,7 @@ def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server
     assert after[index:index + 2] == new and after[index + 2] == "Date", after
     assert page.locator(".cell.placeholder:not([hidden])").count() == 0
     shot(page, "drop-files-after")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
 
 
 def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, server, image_host):
@@ -145,8 +147,7 @@ def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, s
     wait_idle(page)
     after = titles(page, 0)
     assert after[index] == "good.jpg" and after[index + 1] == "Cherry", after
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
 
 
 PASTE_JS = """([data, name]) => {
@@ -174,5 +175,4 @@ def test_a_pasted_image_is_uploaded_after_the_focused_tile(page, server):
     after = titles(page, 0)
     assert after[after.index(focused) + 1] == "pasted.jpg", (focused, after)
     shot(page, "paste-after")
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)

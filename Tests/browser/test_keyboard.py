@@ -1,5 +1,5 @@
 """B3: a keyboard drag: Space picks up, arrows move, Space drops, and the live region says so."""
-from conftest import server_titles, shot, titles, wait_changed, wait_idle
+from conftest import wait_server, server_titles, shot, titles, wait_changed, wait_idle
 
 
 def test_space_picks_up_apple_arrows_move_it_and_space_drops_it_with_announcements(page, server):
@@ -25,8 +25,7 @@ def test_space_picks_up_apple_arrows_move_it_and_space_drops_it_with_announcemen
     after = wait_changed(page, [before, titles(page, 1)])[0]
     assert after.index("Apple") == 2, after
     assert [t for t in after if t != "Apple"] == [t for t in before if t != "Apple"]
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
     shot(page, "keyboard-after")
 
 

@@ -1,5 +1,5 @@
 """F17: Ctrl-click selects several tiles; dragging one of them carries all, in order."""
-from conftest import wait_changed, cell, center, mouse_drag, server_titles, shot, titles, wait_idle
+from conftest import wait_server, wait_changed, cell, center, mouse_drag, server_titles, shot, titles, wait_idle
 
 
 def test_three_selected_tiles_move_together_in_order(page, server):
@@ -18,7 +18,6 @@ def test_three_selected_tiles_move_together_in_order(page, server):
     assert after[i:i + 3] == chosen, after  # together, in their order
     assert i > before.index("Banana")
     assert [t for t in after if t not in chosen] == [t for t in before if t not in chosen]
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == after
+    wait_server(server, after, 0)
     assert page.locator(".cell.selected").count() == 0  # the drag ends the selection
     shot(page, "multi-after")

@@ -1,5 +1,5 @@
 """F21: dropping a tile on the trash can removes it from the gallery; the trash panel restores it."""
-from conftest import center, mouse_drag, server_titles, shot, titles, wait_changed, wait_idle, wait_titles
+from conftest import wait_server, center, mouse_drag, server_titles, shot, titles, wait_changed, wait_idle, wait_titles
 
 
 def test_dragging_banana_to_the_trash_removes_it_and_restore_brings_it_back(page, server):
@@ -14,8 +14,7 @@ def test_dragging_banana_to_the_trash_removes_it_and_restore_brings_it_back(page
     page.wait_for_function("document.getElementById('trash-count').textContent === '1'")
     assert page.locator(".cell:not([hidden])[aria-label='Banana']").count() == 0
     shot(page, "trash-after-drop")
-    page.wait_for_timeout(200)
-    assert "Banana" not in server_titles(server)[0]
+    wait_server(server, after[0], 0)
     page.click("#trash")
     page.wait_for_selector("#trash-panel:not([hidden])")
     row = page.locator("#trash-list li", has_text="Banana")

@@ -1,5 +1,5 @@
 """B4: undo and redo of a move, by keys and by the toolbar, on the server too."""
-from conftest import center, mouse_drag, server_titles, titles, wait_changed, wait_idle, wait_images, wait_titles
+from conftest import wait_server, center, mouse_drag, server_titles, titles, wait_changed, wait_idle, wait_images, wait_titles
 
 
 def test_a_move_is_undone_and_redone_with_keys_and_buttons_and_the_server_follows(page, server):
@@ -8,21 +8,18 @@ def test_a_move_is_undone_and_redone_with_keys_and_buttons_and_the_server_follow
     wait_idle(page)
     moved = wait_changed(page, [before, titles(page, 1)])[0]
     assert moved.index("Apple") > 0
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == moved
+    wait_server(server, moved, 0)
     assert page.locator("#undo").is_enabled()
 
     page.focus("#scroller")
     page.keyboard.press("Control+z")
     wait_titles(page, before)
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == before
+    wait_server(server, before, 0)
     assert page.locator("#redo").is_enabled()
 
     page.keyboard.press("Control+Shift+z")
     wait_titles(page, moved)
-    page.wait_for_timeout(300)
-    assert server_titles(server)[0] == moved
+    wait_server(server, moved, 0)
 
     page.click("#undo")
     wait_titles(page, before)

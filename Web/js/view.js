@@ -86,6 +86,8 @@ export class GridView {
       const pool = cell.kind === 'preview' ? this.floating : this.pool;
       if (fresh) { entry = { el: pool.take(poolKind), kind: poolKind, pool }; this.live.set(key, entry); }
       const el = entry.el;
+      const section = String(cell.section);
+      if (el.dataset.section !== section) el.dataset.section = section;
       let cls = poolKind;
       if (poolKind === 'cell') {
         this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
