@@ -5,8 +5,10 @@
 //
 //   scripts/build-wasm.sh && node scripts/bench-live.mjs [.build-wasm/engine.wasm]
 import { readFileSync } from 'node:fs';
-import { Engine, Op, Kind } from '../Web/js/engine.js';
+import '../Tests/web/built-protocol.mjs';
 import { rng } from '../Tests/wasm/random.mjs';
+const { Engine } = await import('../Web/js/engine.js');
+const { Op, LayoutKind: Kind } = await import('../Web/js/protocol.js');
 
 const engine = await Engine.load(readFileSync(process.argv[2] ?? '.build-wasm/engine.wasm'));
 const r = rng(5);

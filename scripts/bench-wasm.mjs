@@ -7,9 +7,11 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, Op, Kind } from '../Web/js/engine.js';
+import '../Tests/web/built-protocol.mjs';
 import { rng } from '../Tests/wasm/random.mjs';
-import { readRender } from '../Web/js/effects.js';
+const { Engine } = await import('../Web/js/engine.js');
+const { Op, LayoutKind: Kind, EventType } = await import('../Web/js/protocol.js');
+const { readRender } = await import('../Web/js/effects.js');
 
 const cli = process.argv[2] ?? '.build/release/engine-cli';
 const engine = await Engine.load(readFileSync(process.argv[3] ?? '.build-wasm/engine.wasm'));
@@ -100,18 +102,18 @@ for (const row of rows) {
     const create = [...snap, ...asp, kind, a, kind === Kind.grid ? 1 : 0, 1200, 40, 8, 8, 8, 8, 4, 4, 0, 0.5, 1200, 800, 0, 0, 0];
     const h = engine.call(Op.controllerCreate, create)[1];
     frameCalls.push([Op.controllerCreate, create]);
-    const scrollTo = [h, 6, 0, 400_000, 0];
+    const scrollTo = [h, EventType.scroll, 0, 400_000, 0];
     engine.call(Op.controllerEvent, scrollTo); frameCalls.push([Op.controllerEvent, scrollTo]);
     // Press on the centre of an item in the middle of the viewport.
     const shown = readRender(engine.call(Op.controllerRender, [h, 0, 0, 1200, 1e9]));
     const cell = shown.cells.find((c) => c.kind === 'item' && c.y - shown.offsetY > 200);
-    const down = [h, 1, 1, cell.x + cell.w / 2, cell.y - shown.offsetY + cell.h / 2, 1, 0, 0];
+    const down = [h, EventType.pointerDown, 1, cell.x + cell.w / 2, cell.y - shown.offsetY + cell.h / 2, 1, 0, 0];
     engine.call(Op.controllerEvent, down); frameCalls.push([Op.controllerEvent, down]);
     const times = [];
     let t = 1;
     for (let f = 0; f < 240; f++) {
       t += 1 / 60;
-      const move = [h, 2, 1, 100 + (f * 7) % 1000, 100 + (f * 3) % 600, t, 0, 0];
+      const move = [h, EventType.pointerMove, 1, 100 + (f * 7) % 1000, 100 + (f * 3) % 600, t, 0, 0];
       const tick = [h, t];
       const rect = [h, 0, shown.offsetY - 600, 1200, 2000];
       const t0 = performance.now();

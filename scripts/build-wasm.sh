@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds engine.wasm from the same GridEngine sources with the installed toolchain's
-# Embedded Swift (wasm32-unknown-none-wasm), its clang and wasm-ld. Output: .build-wasm/engine.wasm
+# Embedded Swift (wasm32-unknown-none-wasm), its clang and wasm-ld, and writes the page's
+# protocol module (the bridge's codes, from Sources/EngineBridge/BridgeProtocol.swift) beside
+# it. Output: .build-wasm/engine.wasm and .build-wasm/protocol.js (served at /js/protocol.js).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=.build-wasm
@@ -21,4 +23,7 @@ FLAGS=(-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -w
 "$WASMLD" --no-entry --strip-debug -z stack-size=1048576 --initial-memory=33554432 \
   "$OUT/GridEngine.o" "$OUT/EngineBridge.o" "$OUT/Exports.o" "$OUT/runtime.o" \
   --export=malloc --export=free -o "$OUT/engine.wasm"
-echo "built $OUT/engine.wasm ($(wc -c < "$OUT/engine.wasm") bytes)"
+# The protocol module: BridgeProtocol.swift compiled alone, natively, prints it.
+"$SWIFTC" -parse-as-library Sources/EngineBridge/BridgeProtocol.swift scripts/protocol-module.swift -o "$OUT/protocol-module"
+"$OUT/protocol-module" > "$OUT/protocol.js.tmp" && mv "$OUT/protocol.js.tmp" "$OUT/protocol.js"
+echo "built $OUT/engine.wasm ($(wc -c < "$OUT/engine.wasm") bytes) and $OUT/protocol.js"

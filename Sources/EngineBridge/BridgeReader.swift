@@ -23,6 +23,15 @@ struct _BridgeReader {
         return Int(d)
     }
 
+    /// One code of a protocol enum (BridgeProtocol.swift); a value it does not define is refused.
+    mutating func code<Code: RawRepresentable>(_: Code.Type) throws(_BridgeFailure) -> Code where Code.RawValue == Int {
+        guard let code = Code(rawValue: try int(in: Int(Int32.min)...Int(Int32.max))) else { throw _BridgeFailure(.malformedInput) }
+        return code
+    }
+
+    /// Bits of a protocol flag set (modifiers, drop data kinds); bits it does not define are ignored.
+    mutating func bits() throws(_BridgeFailure) -> Int { try int(in: 0...255) }
+
     /// A count of following records, each `stride` values long, that the buffer can hold.
     mutating func count(stride: Int) throws(_BridgeFailure) -> Int {
         let n = try int()

@@ -21,16 +21,6 @@ extension EngineBridge {
                                    itemSpacing: v[6], lineSpacing: v[7], showsGapCells: false, dropIntoFraction: v[9])
     }
 
-    static func _snapping(_ code: Int) -> ScrollSnapping {
-        switch code {
-        case 1: return .paging
-        case 2: return .viewAligned(.always)
-        case 3: return .viewAligned(.never)
-        case 4: return .viewAligned(.automatic)
-        default: return .none
-        }
-    }
-
     static func _string(_ r: inout _BridgeReader) throws(_BridgeFailure) -> String {
         let n = try r.count(stride: 1)
         var bytes: [UInt8] = []
@@ -46,7 +36,7 @@ extension EngineBridge {
     }
 
     // [snapshot, aspect per item in snapshot order, configuration (13), viewport w, h,
-    //  reorder mode (0 insert, 1 swap), cadence (0 immediate, 1 fast, 2 slow), snapping] → [handle]
+    //  ``BridgeReorderMode``, ``BridgeCadence``, ``BridgeSnapping``] → [handle]
     mutating func _controllerCreate(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let snapshot = try Self._snapshot(&r)
         var aspects: [[Double]] = []
@@ -58,9 +48,9 @@ extension EngineBridge {
         let config = try Self._configuration(&r)
         let viewport = Size(width: try Self._finite(&r), height: try Self._finite(&r))
         var interaction = InteractionConfiguration()
-        interaction.reorderMode = try r.int(in: 0...1) == 1 ? .swap : .insert
-        interaction.cadence = ReorderCadence(rawValue: UInt8(try r.int(in: 0...2)))!
-        let snapping = Self._snapping(try r.int(in: 0...4))
+        interaction.reorderMode = try r.code(BridgeReorderMode.self).engineValue
+        interaction.cadence = try r.code(BridgeCadence.self).engineValue
+        let snapping = try r.code(BridgeSnapping.self).engineValue
         do throws(GridControllerError) {
             var c = try GridController(snapshot: snapshot, aspects: aspects, layout: config, viewport: viewport,
                                        interaction: interaction)
@@ -78,9 +68,9 @@ extension EngineBridge {
         let h = try _controller(&r)
         let config = try Self._configuration(&r)
         let viewport = Size(width: try Self._finite(&r), height: try Self._finite(&r))
-        let mode: ReorderMode = try r.int(in: 0...1) == 1 ? .swap : .insert
-        let cadence = ReorderCadence(rawValue: UInt8(try r.int(in: 0...2)))!
-        let snapping = Self._snapping(try r.int(in: 0...4))
+        let mode = try r.code(BridgeReorderMode.self).engineValue
+        let cadence = try r.code(BridgeCadence.self).engineValue
+        let snapping = try r.code(BridgeSnapping.self).engineValue
         let readOnly = try r.double() != 0
         var c = _controllers[h]!
         _controllers[h] = nil // keep the controller uniquely referenced while it changes
@@ -116,82 +106,75 @@ extension EngineBridge {
     }
 
     // [handle, count, per target: id, x, y, w, h (viewport coordinates), local operation
-    //  (0 cancel, 1 forbidden, 2 copy, 3 move), accepts external, deletes items] → []
+    //  (``BridgeDropOperation``), accepts external, deletes items] → []
     mutating func _controllerOutsideTargets(_ r: inout _BridgeReader) throws(_BridgeFailure) {
         let h = try _controller(&r)
         var targets: [OutsideTarget] = []
         for _ in 0..<(try r.count(stride: 8)) {
             let id = try r.int()
             let frame = Rect(x: try Self._finite(&r), y: try Self._finite(&r), width: try Self._finite(&r), height: try Self._finite(&r))
-            let op = DropOperation(rawValue: UInt8(try r.int(in: 0...3)))!
+            let op = try r.code(BridgeDropOperation.self).engineValue
             targets.append(OutsideTarget(id: id, frame: frame, localOperation: op,
                                          acceptsExternal: try r.double() != 0, deletesItems: try r.double() != 0))
         }
         _controllers[h]!.outsideTargets = targets
     }
 
-    // [handle, count, per title: kind (0 item, 1 section), id, UTF-8 length, bytes] → []
+    // [handle, count, per title: ``BridgeTitleKind``, id, UTF-8 length, bytes] → []
     mutating func _controllerTitles(_ r: inout _BridgeReader) throws(_BridgeFailure) {
         let h = try _controller(&r)
         for _ in 0..<(try r.count(stride: 3)) {
-            let kind = try r.int(in: 0...1), id = try r.id()
+            let kind = try r.code(BridgeTitleKind.self), id = try r.id()
             let title = try Self._string(&r)
-            if kind == 0 { _controllers[h]!.setTitle(title, for: ItemID(id)) }
+            if kind == .item { _controllers[h]!.setTitle(title, for: ItemID(id)) }
             else { _controllers[h]!.setTitle(title, forSection: SectionID(id)) }
         }
     }
 
-    // [handle, event type, fields] → effects. Types: 1 pointer down, 2 move, 3 up
-    // [pointer id, x, y, time, pointer kind (0 mouse, 1 touch, 2 pen), modifiers];
-    // 4 cancel [pointer id, time]; 5 key [key, modifiers, time]; 6 scroll [x, y, time];
-    // 7 external enter [x, y, time, count, kinds per item]; 8 external move [x, y,
-    // modifiers, time]; 9 external leave [time]; 10 external drop [x, y, time];
-    // 11 wheel [dx, dy, time] (a wheel or trackpad delta the engine applies, clamped:
-    // answered with a scroll-by effect, and a drag in progress retargets).
-    // Points are in viewport coordinates; modifiers: 1 shift, 2 control, 4 option, 8 command.
+    // [handle, ``BridgeEventType``, its fields (see there)] → effects
     mutating func _controllerEvent(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)
-        let type = try r.int(in: 1...11)
+        let type = try r.code(BridgeEventType.self)
         let event: InteractionEvent
         func point(_ r: inout _BridgeReader) throws(_BridgeFailure) -> Point {
             Point(x: try Self._finite(&r), y: try Self._finite(&r))
         }
         switch type {
-        case 1, 2, 3:
+        case .pointerDown, .pointerMove, .pointerUp:
             let id = try r.int(in: -1_000_000...1_000_000)
             let p = try point(&r)
             let time = try Self._finite(&r)
-            let kind = PointerKind(rawValue: UInt8(try r.int(in: 0...2)))!
-            let e = PointerEvent(id: id, location: p, time: time, kind: kind, modifiers: KeyModifiers(rawValue: UInt8(try r.int(in: 0...255))))
-            event = type == 1 ? .pointerDown(e) : type == 2 ? .pointerMove(e) : .pointerUp(e)
-        case 4:
+            let kind = try r.code(BridgePointerKind.self).engineValue
+            let e = PointerEvent(id: id, location: p, time: time, kind: kind, modifiers: BridgeModifier.modifiers(try r.bits()))
+            event = type == .pointerDown ? .pointerDown(e) : type == .pointerMove ? .pointerMove(e) : .pointerUp(e)
+        case .pointerCancel:
             let id = try r.int(in: -1_000_000...1_000_000)
             event = .pointerCancel(id: id, time: try Self._finite(&r))
-        case 5:
-            guard let key = Key(rawValue: UInt8(try r.int(in: 0...255))) else { throw _BridgeFailure(.malformedInput) }
-            let modifiers = KeyModifiers(rawValue: UInt8(try r.int(in: 0...255)))
+        case .key:
+            let key = try r.code(BridgeKey.self).engineValue
+            let modifiers = BridgeModifier.modifiers(try r.bits())
             event = .key(KeyEvent(key, modifiers: modifiers, time: try Self._finite(&r)))
-        case 6:
+        case .scroll:
             let p = try point(&r)
             event = .scroll(offset: p, time: try Self._finite(&r))
-        case 7:
+        case .externalEnter:
             let p = try point(&r)
             let time = try Self._finite(&r)
             var kinds: [DropDataKinds] = []
-            for _ in 0..<(try r.count(stride: 1)) { kinds.append(DropDataKinds(rawValue: UInt8(try r.int(in: 0...255)))) }
+            for _ in 0..<(try r.count(stride: 1)) { kinds.append(BridgeDropData.kinds(try r.bits())) }
             event = .externalDragEnter(items: kinds, location: p, time: time)
-        case 8:
+        case .externalMove:
             let p = try point(&r)
-            let modifiers = KeyModifiers(rawValue: UInt8(try r.int(in: 0...255)))
+            let modifiers = BridgeModifier.modifiers(try r.bits())
             event = .externalDragMove(location: p, modifiers: modifiers, time: try Self._finite(&r))
-        case 9:
+        case .externalLeave:
             event = .externalDragLeave(time: try Self._finite(&r))
-        case 11:
-            let delta = try point(&r)
-            event = .wheel(delta: delta, time: try Self._finite(&r))
-        default:
+        case .externalDrop:
             let p = try point(&r)
             event = .externalDrop(location: p, time: try Self._finite(&r))
+        case .wheel:
+            let delta = try point(&r)
+            event = .wheel(delta: delta, time: try Self._finite(&r))
         }
         let effects = _controllers[h]!.handle(event)
         Self._encode(effects, into: &out)
@@ -205,28 +188,28 @@ extension EngineBridge {
     }
 
     // [handle, x, y, w, h (content rect)] → [content w, h, offset x, y, phase, can undo, can redo,
-    //  cell count, per cell: kind (0 item, 1 header, 2 gap cell, 3 placeholder, 4 preview),
-    //  item id, section, item, x, y, w, h, scale, opacity, z, flags;
-    //  outside target count, per target: id, targeted, operation]
+    //  cell count, per cell: ``BridgeCellKind``, item id, section, item, x, y, w, h, scale,
+    //  opacity, z, ``BridgeCellFlag`` bits; outside target count, per target: id, targeted,
+    //  ``BridgeDropOperation``]
     func _controllerRender(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let c = _controllers[try _controller(&r)]!
         let rect = Rect(x: try Self._finite(&r), y: try Self._finite(&r), width: try Self._finite(&r), height: try Self._finite(&r))
         let size = c.contentSize
         out.append(size.width); out.append(size.height)
         out.append(c.contentOffset.x); out.append(c.contentOffset.y)
-        out.append(Double(c.session?.phase.rawValue ?? 0))
+        out.append(Double(BridgePhase(c.session?.phase ?? .idle).rawValue))
         out.append(c.canUndo ? 1 : 0); out.append(c.canRedo ? 1 : 0)
         let cells = c.visibleCells(in: rect)
         out.append(Double(cells.count))
         for cell in cells {
-            out.append(Double(cell.kind.rawValue)); out.append(Double(cell.item.rawValue))
+            out.append(Double(BridgeCellKind(cell.kind).rawValue)); out.append(Double(cell.item.rawValue))
             out.append(Double(cell.indexPath.section)); out.append(Double(cell.indexPath.item))
             out.append(cell.frame.minX); out.append(cell.frame.minY); out.append(cell.frame.width); out.append(cell.frame.height)
-            out.append(cell.scale); out.append(cell.opacity); out.append(Double(cell.zIndex)); out.append(Double(cell.flags.rawValue))
+            out.append(cell.scale); out.append(cell.opacity); out.append(Double(cell.zIndex)); out.append(Double(BridgeCellFlag.bits(cell.flags)))
         }
         let targets = c.outsideTargetStates()
         out.append(Double(targets.count))
-        for t in targets { out.append(Double(t.id)); out.append(t.isTargeted ? 1 : 0); out.append(Double(t.operation.rawValue)) }
+        for t in targets { out.append(Double(t.id)); out.append(t.isTargeted ? 1 : 0); out.append(Double(BridgeDropOperation(t.operation).rawValue)) }
     }
 
     // [handle, snapshot (the server's arrangement), count, per item: id, aspect] → effects
@@ -355,10 +338,10 @@ extension EngineBridge {
         }
     }
 
-    // [handle, 0 undo / 1 redo] → effects
+    // [handle, ``BridgeHistoryStep``] → effects
     mutating func _controllerHistory(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)
-        let redo = try r.int(in: 0...1) == 1
+        let redo = try r.code(BridgeHistoryStep.self) == .redo
         Self._encode(redo ? _controllers[h]!.redo() : _controllers[h]!.undo(), into: &out)
     }
 
@@ -394,13 +377,13 @@ extension EngineBridge {
         Self._encode(_controllers[try _controller(&r)]!.modelSnapshot, into: &out)
     }
 
-    // [handle, count, kinds per item (1 own items, 2 URL, 4 file, 8 image, 16 text)] → effects:
+    // [handle, count, ``BridgeDropData`` bits per item] → effects:
     // one placeholder per accepted item after the focused item (or at the end of the last
     // section) and a load-dropped-data effect for each; nothing during a drag or when read-only.
     mutating func _controllerPaste(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)
         var kinds: [DropDataKinds] = []
-        for _ in 0..<(try r.count(stride: 1)) { kinds.append(DropDataKinds(rawValue: UInt8(try r.int(in: 0...255)))) }
+        for _ in 0..<(try r.count(stride: 1)) { kinds.append(BridgeDropData.kinds(try r.bits())) }
         Self._encode(_controllers[h]!.paste(kinds), into: &out)
     }
 
@@ -424,13 +407,7 @@ extension EngineBridge {
         _controllers[try _controller(&r)] = nil
     }
 
-    /// Effects: [count, per effect: code, payload]. 1 scroll by [dy]; 2 commit [kind,
-    /// removed count, per placement: id, section id, index, aspect, version; inserted (same);
-    /// copied-from count, ids; copies count, ids; stage count, stages]; 3 load dropped data
-    /// [placeholder id, drop item index, kinds]; 4 announce [UTF-8 length, bytes]; 5 drag
-    /// began [count, ids]; 6 proposal changed [operation, intent, target kind (0 none,
-    /// 1 insert, 2 gap cell, 3 item, 4 outside, 5 offscreen), section, item, outside id];
-    /// 7 drag ended [operation, count, ids]; 8 item tapped [id].
+    /// Effects as ``BridgeEffect`` describes them.
     static func _encode(_ effects: [GridEffect], into out: inout [Double]) {
         out.append(Double(effects.count))
         func ids(_ list: [ItemID]) { out.append(Double(list.count)); for id in list { out.append(Double(id.rawValue)) } }
@@ -441,31 +418,37 @@ extension EngineBridge {
                 out.append(p.aspect); out.append(Double(p.version))
             }
         }
+        func code(_ effect: BridgeEffect) { out.append(Double(effect.rawValue)) }
+        func target(_ t: BridgeTarget, _ section: Int, _ item: Int, _ outside: Int) {
+            out.append(Double(t.rawValue)); out.append(Double(section)); out.append(Double(item)); out.append(Double(outside))
+        }
         for effect in effects {
             switch effect {
-            case .scrollBy(let dy): out.append(1); out.append(dy)
+            case .scrollBy(let dy): code(.scrollBy); out.append(dy)
             case .commit(let c):
-                out.append(2); out.append(Double(c.kind.rawValue))
+                code(.commit); out.append(Double(BridgeCommitKind(c.kind).rawValue))
                 placements(c.change.removed); placements(c.change.inserted)
                 ids(c.copiedFrom); ids(c.copies)
                 out.append(Double(c.updates.count))
                 for u in c.updates { _encode(u, into: &out) }
             case .loadDroppedData(let p, let index, let kinds):
-                out.append(3); out.append(Double(p.itemID.rawValue)); out.append(Double(index)); out.append(Double(kinds.rawValue))
-            case .announce(let text): out.append(4); _put(text, into: &out)
-            case .dragBegan(let items): out.append(5); ids(items)
+                code(.loadDroppedData); out.append(Double(p.itemID.rawValue)); out.append(Double(index))
+                out.append(Double(BridgeDropData.bits(kinds)))
+            case .announce(let text): code(.announce); _put(text, into: &out)
+            case .dragBegan(let items): code(.dragBegan); ids(items)
             case .proposalChanged(let p):
-                out.append(6); out.append(Double(p.operation.rawValue)); out.append(Double(p.intent.rawValue))
+                code(.proposalChanged)
+                out.append(Double(BridgeDropOperation(p.operation).rawValue)); out.append(Double(BridgeDropIntent(p.intent).rawValue))
                 switch p.target {
-                case .none: out.append(0); out.append(-1); out.append(-1); out.append(-1)
-                case .insert(let ip): out.append(1); out.append(Double(ip.section)); out.append(Double(ip.item)); out.append(-1)
-                case .gapCell(let s): out.append(2); out.append(Double(s)); out.append(-1); out.append(-1)
-                case .item(let ip): out.append(3); out.append(Double(ip.section)); out.append(Double(ip.item)); out.append(-1)
-                case .outside(let id): out.append(4); out.append(-1); out.append(-1); out.append(Double(id))
-                case .offscreen: out.append(5); out.append(-1); out.append(-1); out.append(-1)
+                case .none: target(.none, -1, -1, -1)
+                case .insert(let ip): target(.insert, ip.section, ip.item, -1)
+                case .gapCell(let s): target(.gapCell, s, -1, -1)
+                case .item(let ip): target(.item, ip.section, ip.item, -1)
+                case .outside(let id): target(.outside, -1, -1, id)
+                case .offscreen: target(.offscreen, -1, -1, -1)
                 }
-            case .dragEnded(let op, let items): out.append(7); out.append(Double(op.rawValue)); ids(items)
-            case .itemTapped(let id): out.append(8); out.append(Double(id.rawValue))
+            case .dragEnded(let op, let items): code(.dragEnded); out.append(Double(BridgeDropOperation(op).rawValue)); ids(items)
+            case .itemTapped(let id): code(.itemTapped); out.append(Double(id.rawValue))
             }
         }
     }

@@ -3,15 +3,16 @@ import GridEngine
 // Layout operations. Input and output layouts: docs/engine-bridge.md.
 
 extension EngineBridge {
+    /// [``BridgeLayoutKind``, a, b]
     static func _kind(_ r: inout _BridgeReader) throws(_BridgeFailure) -> LayoutKind {
-        let code = try r.int(in: 0...3)
+        let code = try r.code(BridgeLayoutKind.self)
         let a = try r.double(), b = try r.double()
         guard a.isFinite, b.isFinite else { throw _BridgeFailure(.malformedInput) }
         switch code {
-        case 0: return .grid(columns: Int(max(1, min(a, 10_000))), aspect: b)
-        case 1: return .flow(itemSize: Size(width: a, height: b))
-        case 2: return .waterfall(columns: Int(max(1, min(a, 10_000))))
-        default: return .justified(rowHeight: a)
+        case .grid: return .grid(columns: Int(max(1, min(a, 10_000))), aspect: b)
+        case .flow: return .flow(itemSize: Size(width: a, height: b))
+        case .waterfall: return .waterfall(columns: Int(max(1, min(a, 10_000))))
+        case .justified: return .justified(rowHeight: a)
         }
     }
 

@@ -70,9 +70,12 @@ import GalleryServer
         #expect(try await again.store.listGalleries().count == 1)
     }
 
-    @Test func servesThePageAndEngineWasm() async throws {
-        let wasm = testFolder("engine").appendingPathExtension("wasm")
+    @Test func servesThePageEngineWasmAndItsProtocolModule() async throws {
+        let built = testFolder("wasm-build")
+        try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
+        let wasm = built.appendingPathComponent("engine.wasm")
         try Data([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).write(to: wasm)
+        try Data("export const protocolVersion = 3;".utf8).write(to: built.appendingPathComponent("protocol.js"))
         let server = try await makeServer { $0.wasmPath = wasm }
         try FileManager.default.createDirectory(at: server.configuration.webFolder, withIntermediateDirectories: true)
         try Data("<!doctype html><title>Gallery</title>".utf8).write(to: server.configuration.webFolder.appendingPathComponent("index.html"))
@@ -81,11 +84,16 @@ import GalleryServer
             #expect(page.status == .ok && String(buffer: page.body).contains("<title>Gallery</title>"))
             let w = try await client.execute(uri: "/engine.wasm", method: .get)
             #expect(w.status == .ok && w.headers[.contentType] == "application/wasm" && w.body.readableBytes == 8)
+            // The protocol module comes from beside engine.wasm, as a JavaScript module.
+            let p = try await client.execute(uri: "/js/protocol.js", method: .get)
+            #expect(p.status == .ok && p.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            #expect(String(buffer: p.body) == "export const protocolVersion = 3;")
         }
         let missing = try await makeServer { $0.wasmPath = URL(fileURLWithPath: "/nonexistent/engine.wasm") }
         try await missing.test(.router) { client in
             let message8 = try await client.error(.get, "/engine.wasm", status: .notFound)
             #expect(message8.contains("engine.wasm not found"))
+            #expect(try await client.error(.get, "/js/protocol.js", status: .notFound).contains("protocol.js not found"))
         }
     }
 }

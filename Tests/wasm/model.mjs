@@ -5,10 +5,12 @@
 //
 //   node Tests/wasm/model.mjs [path/to/engine.wasm]
 import { readFileSync } from 'node:fs';
-import { Engine, Op } from '../../Web/js/engine.js';
-import { readStages } from '../../Web/js/effects.js';
-import { GalleryModel } from '../../Web/js/gallery.js';
+import '../web/built-protocol.mjs';
 import { rng, encodeSnapshot } from './random.mjs';
+const { Engine } = await import('../../Web/js/engine.js');
+const { Op } = await import('../../Web/js/protocol.js');
+const { readStages } = await import('../../Web/js/effects.js');
+const { GalleryModel } = await import('../../Web/js/gallery.js');
 
 const engine = await Engine.load(readFileSync(process.argv[2] ?? '.build-wasm/engine.wasm'));
 let nextID = 1;

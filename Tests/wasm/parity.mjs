@@ -7,14 +7,14 @@ import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, Op } from '../../Web/js/engine.js';
+import '../web/built-protocol.mjs';
 import { rng, layoutConfig, aspects, encodeSnapshot } from './random.mjs';
-import { readEffects, readRender, readStages } from '../../Web/js/effects.js';
+const { Engine } = await import('../../Web/js/engine.js');
+const { readEffects, readRender, readStages } = await import('../../Web/js/effects.js');
+const protocol = await import('../../Web/js/protocol.js');
+const { Op, EventType, Key, Modifier, DropData, DropOperation, TitleKind, HistoryStep, LayoutKind, PointerKind } = protocol;
 
 const cli = process.argv[2] ?? '.build/debug/engine-cli';
-// Ops the page's table may not name yet (docs/engine-bridge.md): paste and the seed session.
-const OpPaste = Op.controllerPaste ?? 60, OpSeedReplay = Op.seedReplay ?? 61;
-const WHEEL = 11; // controllerEvent type: a wheel delta [dx, dy, time]
 const wasmPath = process.argv[3] ?? '.build-wasm/engine.wasm';
 const engine = await Engine.load(readFileSync(wasmPath));
 
@@ -26,6 +26,8 @@ function call(op, input) {
   answers.push(answer);
   return answer;
 }
+
+call(Op.version, []);
 
 // Layouts: every kind, random configurations, queries, edits and pinches.
 let handle = 0;
@@ -149,21 +151,21 @@ for (let c = 0; c < 24; c++) {
   const created = call(Op.controllerCreate, [...encodeSnapshot(sections), ...aspects(r, total), ...config, width, viewH, c % 2, r.int(0, 2), r.int(0, 4)]);
   if (created[0] !== 0) throw new Error(`controller ${c} not created: ${created[0]}`);
   const h = created[1];
-  call(Op.controllerOutsideTargets, [h, 1, 1, width - 80, viewH - 80, 64, 64, 3, 0, 1]);
+  call(Op.controllerOutsideTargets, [h, 1, 1, width - 80, viewH - 80, 64, 64, DropOperation.move, 0, 1]);
   const bytes = [...new TextEncoder().encode(`Item ${c} 🥸`)];
-  call(Op.controllerTitles, [h, 1, 0, sections.find((s) => s.items.length)?.items[0].id ?? 1, bytes.length, ...bytes]);
+  call(Op.controllerTitles, [h, 1, TitleKind.item, sections.find((s) => s.items.length)?.items[0].id ?? 1, bytes.length, ...bytes]);
   let t = 0;
   for (let g = 0; g < 8; g++) {
-    const kind = r.int(0, 2);
+    const kind = r.pick(Object.values(PointerKind));
     const pointer = [r.range(0, width), r.range(0, viewH)];
-    call(Op.controllerEvent, [h, 1, g, ...pointer, t, kind, 0]);
-    if (kind === 1) { t += 0.6; call(Op.controllerTick, [h, t]); }
+    call(Op.controllerEvent, [h, EventType.pointerDown, g, ...pointer, t, kind, 0]);
+    if (kind === PointerKind.touch) { t += 0.6; call(Op.controllerTick, [h, t]); }
     for (let m = 0; m < 25; m++) {
       t += 1 / 60;
       pointer[0] = Math.max(-30, Math.min(width + 30, pointer[0] + r.range(-40, 40)));
       pointer[1] = Math.max(-60, Math.min(viewH + 60, pointer[1] + r.range(-40, 40)));
-      call(Op.controllerEvent, [h, 2, g, ...pointer, t, kind, r.next() < 0.2 ? 4 : 0]);
-      if (m % 8 === 3) call(Op.controllerEvent, [h, WHEEL, 0, r.range(-80, 80), t]);   // a wheel turn mid-drag
+      call(Op.controllerEvent, [h, EventType.pointerMove, g, ...pointer, t, kind, r.next() < 0.2 ? Modifier.option : 0]);
+      if (m % 8 === 3) call(Op.controllerEvent, [h, EventType.wheel, 0, r.range(-80, 80), t]);   // a wheel turn mid-drag
       if (m === 10 && r.next() < 0.5) {   // a tap adds an item (F17): multi-item moves, copies and swap runs
         const from = sections.filter((s) => s.items.length);
         if (from.length) call(Op.controllerAddToDrag, [h, r.pick(r.pick(from).items).id]);
@@ -172,8 +174,8 @@ for (let c = 0; c < 24; c++) {
       if (m % 5 === 0) call(Op.controllerRender, [h, 0, r.range(0, 2000), width, viewH]);
     }
     // Option held at the release in some drags: copies, previewed as copies.
-    if (r.next() < 0.85) call(Op.controllerEvent, [h, 3, g, ...pointer, t, kind, r.next() < 0.3 ? 4 : 0]);
-    else call(Op.controllerEvent, [h, 4, g, t]);
+    if (r.next() < 0.85) call(Op.controllerEvent, [h, EventType.pointerUp, g, ...pointer, t, kind, r.next() < 0.3 ? Modifier.option : 0]);
+    else call(Op.controllerEvent, [h, EventType.pointerCancel, g, t]);
     for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
     call(Op.controllerRender, [h, 0, 0, width, viewH]);
   }
@@ -181,17 +183,17 @@ for (let c = 0; c < 24; c++) {
   const shown = readRender(call(Op.controllerRender, [h, 0, 0, width, viewH])).cells.find((cell) => cell.kind === 'item' && cell.y + cell.h / 2 < viewH);
   if (shown) {
     const from = [shown.x + shown.w / 2, shown.y + shown.h / 2];
-    call(Op.controllerEvent, [h, 1, 99, ...from, (t += 1), 0, 0]);
+    call(Op.controllerEvent, [h, EventType.pointerDown, 99, ...from, (t += 1), PointerKind.mouse, 0]);
     for (let m = 1; m <= 10; m++) {
-      call(Op.controllerEvent, [h, 2, 99, from[0] + (width - 48 - from[0]) * m / 10, from[1] + (viewH - 48 - from[1]) * m / 10, (t += 1 / 60), 0, 0]);
+      call(Op.controllerEvent, [h, EventType.pointerMove, 99, from[0] + (width - 48 - from[0]) * m / 10, from[1] + (viewH - 48 - from[1]) * m / 10, (t += 1 / 60), PointerKind.mouse, 0]);
     }
-    call(Op.controllerEvent, [h, 3, 99, width - 48, viewH - 48, t, 0, 0]);
+    call(Op.controllerEvent, [h, EventType.pointerUp, 99, width - 48, viewH - 48, t, PointerKind.mouse, 0]);
     for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
   }
   // An external drop of two URLs, then one load fails and the other commits.
-  call(Op.controllerEvent, [h, 7, width / 2, viewH / 2, t, 2, 10, 10]);
-  call(Op.controllerEvent, [h, 8, width / 3, viewH / 3, 0, t + 0.1]);
-  const drop = call(Op.controllerEvent, [h, 10, width / 3, viewH / 3, t + 0.2]);
+  call(Op.controllerEvent, [h, EventType.externalEnter, width / 2, viewH / 2, t, 2, DropData.url | DropData.image, DropData.file | DropData.image]);
+  call(Op.controllerEvent, [h, EventType.externalMove, width / 3, viewH / 3, 0, t + 0.1]);
+  const drop = call(Op.controllerEvent, [h, EventType.externalDrop, width / 3, viewH / 3, t + 0.2]);
   const placeholders = readEffects(drop).filter((e) => e.type === 'loadDroppedData').map((e) => e.placeholder);
   if (placeholders.length === 2) {
     call(Op.controllerDeletePlaceholder, [h, placeholders[0]]);
@@ -200,21 +202,34 @@ for (let c = 0; c < 24; c++) {
   // A paste (an image and a text) after the first item, then the image arrives.
   const first = sections.find((s) => s.items.length)?.items[0].id;
   if (first !== undefined) call(Op.controllerFocus, [h, first]);
-  const pasted = readEffects(call(OpPaste, [h, 2, 8, 16])).filter((e) => e.type === 'loadDroppedData').map((e) => e.placeholder);
+  const pasted = readEffects(call(Op.controllerPaste, [h, 2, DropData.image, DropData.text])).filter((e) => e.type === 'loadDroppedData').map((e) => e.placeholder);
   if (pasted.length === 1) call(Op.controllerCommitInsertion, [h, pasted[0], nextID++, 0.8, 0]);
-  call(Op.controllerEvent, [h, WHEEL, 0, r.range(-200, 200), t]);
+  call(Op.controllerEvent, [h, EventType.wheel, 0, r.range(-200, 200), t]);
   // Keyboard: pick up, move, drop.
-  for (const key of [0, 6, 4, 3, 0]) call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]);
+  for (const key of [Key.space, Key.right, Key.down, Key.up, Key.left, Key.space, Key.tab, Key.enter, Key.escape]) call(Op.controllerEvent, [h, EventType.key, key, 0, (t += 0.1)]);
   for (let k = 0; k < 30; k++) { t += 1 / 60; call(Op.controllerTick, [h, t]); }
   // Issue 12: a section put in an order (reversed, plus an id it does not hold) as one move.
   const arranged = sections.find((s) => s.items.length > 1);
   if (arranged) call(Op.controllerArrange, [h, arranged.id, arranged.items.length + 1, ...arranged.items.map((i) => i.id).reverse(), 999999]);
-  for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, 0]);
-  for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, 1]);
+  for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, HistoryStep.undo]);
+  for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, HistoryStep.redo]);
   call(Op.controllerScrollTarget, [h, 0, r.range(0, 3000), 0, r.range(-3000, 3000)]);
   call(Op.controllerPinch, [h, c % 4, r.int(1, 8), r.range(60, 200), width / 2, viewH / 2]);
   call(Op.controllerRender, [h, 0, 0, width, viewH]);
   call(Op.controllerSnapshot, [h]);
+  // A drag cancelled by the host, the server's whole arrangement handed over, and a new
+  // configuration (another layout kind, mode, cadence and snapping) with the same items.
+  call(Op.controllerEvent, [h, EventType.pointerDown, 50, width / 2, viewH / 2, (t += 1), PointerKind.touch, 0]);
+  call(Op.controllerTick, [h, (t += 0.6)]);
+  call(Op.controllerEvent, [h, EventType.pointerMove, 50, width / 2 + 40, viewH / 2 + 30, (t += 0.1), PointerKind.touch, 0]);
+  call(Op.controllerCancel, [h, (t += 0.1)]);
+  call(Op.controllerEvent, [h, EventType.scroll, 0, r.range(0, 400), (t += 0.1)]);
+  call(Op.controllerEvent, [h, EventType.externalEnter, width / 3, viewH / 3, (t += 0.1), 1, DropData.file | DropData.image]);
+  call(Op.controllerEvent, [h, EventType.externalLeave, (t += 0.1)]);
+  call(Op.controllerLiveSnapshot, [h, ...encodeSnapshot(sections), 0]);
+  const next = layoutConfig(r, (c + 1) % 4);
+  call(Op.controllerConfigure, [h, ...next, next[3], viewH, (c + 1) % 2, r.int(0, 2), r.int(0, 4), 0]);
+  call(Op.controllerRender, [h, 0, 0, next[3], viewH]);
   call(Op.controllerDestroy, [h]);
 }
 
@@ -236,27 +251,27 @@ for (let c = 0; c < 8; c++) {
   // Becoming read-only in the middle of a touch drag sends it home.
   const shown = readRender(call(Op.controllerRender, [h, 0, 0, width, viewH])).cells.find((x) => x.kind === 'item');
   const at = [shown.x + shown.w / 2, shown.y + shown.h / 2];
-  call(Op.controllerEvent, [h, 1, 7, ...at, t, 1, 0]);
+  call(Op.controllerEvent, [h, EventType.pointerDown, 7, ...at, t, 1, 0]);
   call(Op.controllerTick, [h, (t += 0.6)]);
-  call(Op.controllerEvent, [h, 2, 7, at[0] + 50, at[1] + 70, (t += 0.1), 1, 0]);
+  call(Op.controllerEvent, [h, EventType.pointerMove, 7, at[0] + 50, at[1] + 70, (t += 0.1), 1, 0]);
   call(Op.controllerReadOnly, [h, 1, t]);
-  call(Op.controllerEvent, [h, 3, 7, at[0] + 50, at[1] + 70, (t += 0.1), 1, 0]);
+  call(Op.controllerEvent, [h, EventType.pointerUp, 7, at[0] + 50, at[1] + 70, (t += 0.1), 1, 0]);
   for (let k = 0; k < 40; k++) call(Op.controllerTick, [h, (t += 1 / 60)]);
   const quiet = [];
   for (let g = 0; g < 6; g++) {
-    const kind = g % 3;
+    const kind = Object.values(PointerKind)[g % 3];
     const p = [r.range(0, width), r.range(0, viewH)];
-    quiet.push(call(Op.controllerEvent, [h, 1, g, ...p, (t += 0.1), kind, 0]));
+    quiet.push(call(Op.controllerEvent, [h, EventType.pointerDown, g, ...p, (t += 0.1), kind, 0]));
     quiet.push(call(Op.controllerTick, [h, (t += 0.6)]));
-    for (let m = 0; m < 10; m++) quiet.push(call(Op.controllerEvent, [h, 2, g, p[0] + m * 9, p[1] + m * 7, (t += 1 / 60), kind, 0]), call(Op.controllerTick, [h, t]));
-    quiet.push(call(Op.controllerEvent, [h, 3, g, p[0] + 90, p[1] + 70, (t += 1 / 60), kind, 0]));
+    for (let m = 0; m < 10; m++) quiet.push(call(Op.controllerEvent, [h, EventType.pointerMove, g, p[0] + m * 9, p[1] + m * 7, (t += 1 / 60), kind, 0]), call(Op.controllerTick, [h, t]));
+    quiet.push(call(Op.controllerEvent, [h, EventType.pointerUp, g, p[0] + 90, p[1] + 70, (t += 1 / 60), kind, 0]));
   }
   call(Op.controllerFocus, [h, sections.find((s) => s.items.length).items[0].id]);
-  for (const key of [0, 6, 0]) quiet.push(call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]));
-  quiet.push(call(Op.controllerEvent, [h, 7, width / 2, viewH / 2, (t += 0.1), 1, 10]));
-  quiet.push(call(Op.controllerEvent, [h, 10, width / 2, viewH / 2, (t += 0.1)]));
-  quiet.push(call(OpPaste, [h, 1, 12]));
-  quiet.push(call(Op.controllerHistory, [h, 0]));
+  for (const key of [Key.space, Key.right, Key.space]) quiet.push(call(Op.controllerEvent, [h, EventType.key, key, 0, (t += 0.1)]));
+  quiet.push(call(Op.controllerEvent, [h, EventType.externalEnter, width / 2, viewH / 2, (t += 0.1), 1, DropData.url | DropData.image]));
+  quiet.push(call(Op.controllerEvent, [h, EventType.externalDrop, width / 2, viewH / 2, (t += 0.1)]));
+  quiet.push(call(Op.controllerPaste, [h, 1, 12]));
+  quiet.push(call(Op.controllerHistory, [h, HistoryStep.undo]));
   for (const answer of quiet) {
     const bad = readEffects(answer).find((e) => e.type === 'dragBegan' || e.type === 'commit' || e.type === 'loadDroppedData');
     if (bad) throw new Error(`read-only grid ${c}: ${bad.type}`);
@@ -266,7 +281,7 @@ for (let c = 0; c < 8; c++) {
   if (readRender(call(Op.controllerRender, [h, 0, 0, width, viewH])).phase !== 'idle') throw new Error(`read-only grid ${c}: not idle`);
   readOnlyRefusals += quiet.length;
   call(Op.controllerReadOnly, [h, 0, t]);
-  const moved = [0, 6, 0].map((key) => call(Op.controllerEvent, [h, 5, key, 0, (t += 0.1)]));
+  const moved = [Key.space, Key.right, Key.space].map((key) => call(Op.controllerEvent, [h, EventType.key, key, 0, (t += 0.1)]));
   for (let k = 0; k < 30; k++) call(Op.controllerTick, [h, (t += 1 / 60)]);
   if (!moved.some((a) => readEffects(a).some((e) => e.type === 'commit' && e.kind === 'move'))) throw new Error(`read-only grid ${c}: no move once editable again`);
   call(Op.controllerDestroy, [h]);
@@ -307,9 +322,9 @@ for (let c = 0; c < 48; c++) {
   const withPlaceholders = c % 8 === 7;
   if (withPlaceholders) {
     // An external drop of two URLs leaves two placeholders in the arrangement.
-    call(Op.controllerEvent, [h, 7, width / 2, 100, 1, 2, 2, 2]);
-    call(Op.controllerEvent, [h, 8, width / 2, 120, 0, 1.1]);
-    call(Op.controllerEvent, [h, 10, width / 2, 120, 1.2]);
+    call(Op.controllerEvent, [h, EventType.externalEnter, width / 2, 100, 1, 2, DropData.url, DropData.url]);
+    call(Op.controllerEvent, [h, EventType.externalMove, width / 2, 120, 0, 1.1]);
+    call(Op.controllerEvent, [h, EventType.externalDrop, width / 2, 120, 1.2]);
     for (let k = 0; k < 30; k++) call(Op.controllerTick, [h, 1.2 + k / 60]);
   }
   const diff = call(Op.diff, [...encodeSnapshot(source), ...encodeSnapshot(target)]);
@@ -363,7 +378,7 @@ if (liveIncremental < 20 || liveWhole < 5) throw new Error(`live changes: ${live
 // The seeds' whole scenario (SeedReplay.run(): swap, reorder with auto-scroll and a wheel
 // turn, multi-drag, placeholders, trash, gap cells, keyboard, copy, undo/redo, live update,
 // paste) once more as one call: its digests must match too.
-const seed = call(OpSeedReplay, []);
+const seed = call(Op.seedReplay, []);
 if (seed[0] !== 0 || seed[8] < 10) throw new Error(`seed replay: ${seed.slice(0, 9)}`);
 
 // The sessions must have done something: count the commits the engine emitted.
@@ -371,15 +386,29 @@ const commits = {};
 let wheelScrolls = 0;
 for (let i = 0; i < calls.length; i++) {
   const op = calls[i][0];
-  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder, OpPaste, Op.controllerArrange].includes(op)) continue;
+  if (![Op.controllerEvent, Op.controllerTick, Op.controllerHistory, Op.controllerCommitInsertion, Op.controllerDeletePlaceholder, Op.controllerPaste, Op.controllerArrange].includes(op)) continue;
   for (const e of readEffects(answers[i])) {
     if (e.type === 'commit') commits[e.kind] = (commits[e.kind] ?? 0) + 1;
-    if (e.type === 'scrollBy' && op === Op.controllerEvent && calls[i][1][1] === WHEEL) wheelScrolls++;
+    if (e.type === 'scrollBy' && op === Op.controllerEvent && calls[i][1][1] === EventType.wheel) wheelScrolls++;
   }
 }
 if (!wheelScrolls) throw new Error('no wheel event scrolled in the replayed sessions');
 for (const kind of ['move', 'copy', 'delete', 'insertPlaceholders', 'commitPlaceholder', 'deletePlaceholder', 'undo', 'redo']) {
   if (!commits[kind]) throw new Error(`replayed sessions never committed a ${kind}: ${JSON.stringify(commits)}`);
+}
+
+// The generated protocol is covered: every operation, event type, key and layout kind it
+// declares went through both engines above.
+const used = { Op: new Set(), EventType: new Set(), Key: new Set(), LayoutKind: new Set() };
+for (const [op, input] of calls) {
+  used.Op.add(op);
+  if (op === Op.controllerEvent) used.EventType.add(input[1]);
+  if (op === Op.controllerEvent && input[1] === EventType.key) used.Key.add(input[2]);
+  if (op === Op.layoutCreate || op === Op.controllerPinch) used.LayoutKind.add(op === Op.layoutCreate ? input[0] : input[1]);
+}
+for (const [table, codes] of Object.entries(used)) {
+  const missing = Object.entries(protocol[table]).filter(([, code]) => !codes.has(code)).map(([name]) => name);
+  if (missing.length) throw new Error(`the parity run never used ${table} ${missing.join(', ')}`);
 }
 
 // The native side.

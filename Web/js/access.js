@@ -5,6 +5,7 @@
 // takes access away (the live stream's `revoked`, or a 401/410 answer), the page says so
 // plainly and the grid is no longer usable.
 import { el } from './ui.js';
+import { EventType } from './protocol.js';
 
 const $ = (id) => document.getElementById(id);
 const EDIT = new Set(['owner', 'editor']);
@@ -24,7 +25,7 @@ export class Access {
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'none';
       e.stopImmediatePropagation();
       // The press that began this refused drag is no tap either (the grid never saw the mouse move).
-      if (e.type === 'dragstart') this.app.drag?.run(this.app.controller.event(4, [0, e.timeStamp / 1000]));
+      if (e.type === 'dragstart') this.app.drag?.run(this.app.controller.event(EventType.pointerCancel, [0, e.timeStamp / 1000]));
     };
     for (const type of ['dragstart', 'dragenter', 'dragover', 'drop']) window.addEventListener(type, refuse, true);
     document.addEventListener('paste', (e) => { if (this.readOnly) e.stopImmediatePropagation(); }, true);

@@ -1,6 +1,7 @@
 // The page: wires the browser to the engine (engine.wasm) and the server. Arrangement is
 // decided by the engine; this file moves data between them and the DOM.
-import { Engine, Op } from './engine.js';
+import { Engine } from './engine.js';
+import { EventType, CellFlag } from './protocol.js';
 import { api, answer, ApiError } from './api.js';
 import { GalleryModel } from './gallery.js';
 import { GridView } from './view.js';
@@ -212,7 +213,7 @@ export const app = {
       $('scroller').scrollTop = offset;
       // Tell the engine now, not on the next scroll event: the next step of a quick pinch
       // anchors against this offset.
-      this.drag?.run(this.controller.event(6, [0, $('scroller').scrollTop, performance.now() / 1000]));
+      this.drag?.run(this.controller.event(EventType.scroll, [0, $('scroller').scrollTop, performance.now() / 1000]));
     }
     this.view.render();
   },
@@ -368,7 +369,7 @@ export const app = {
       const text = e.clipboardData?.getData('text/plain') ?? '';
       if (!files.length && !/^https?:\/\//.test(text.trim())) return;
       e.preventDefault();
-      const focused = this.view.last?.cells.find((c) => c.kind === 'item' && (c.flags & 32));
+      const focused = this.view.last?.cells.find((c) => c.kind === 'item' && (c.flags & CellFlag.focused));
       const to = focused ? { after: focused.id } : this.endOfLastSection();
       if (files.length) this.upload(files, to); else this.dropURLs([text.trim()], to);
     });
@@ -419,7 +420,7 @@ export const app = {
   /// it as one move: one batch and version, streamed to other windows, one step of Undo.
   async sortSection(by) {
     const cells = this.view.last?.cells ?? [];
-    const at = cells.find((c) => c.kind === 'item' && (c.flags & 32))
+    const at = cells.find((c) => c.kind === 'item' && (c.flags & CellFlag.focused))
       ?? cells.filter((c) => c.kind === 'item' || c.kind === 'header').sort((a, b) => a.y - b.y)[0];
     const section = at && this.model.sections[at.section];
     if (!section) return;

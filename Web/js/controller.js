@@ -1,10 +1,9 @@
 // The engine's interaction controller (GridEngine's GridController in engine.wasm): the
 // page feeds it events and draws what it answers. Calls answer decoded effects.
-import { Op, Kind } from './engine.js';
+import { Op, LayoutKind, EventType, PointerKind, TitleKind, HistoryStep, ReorderMode, Cadence, Snapping } from './protocol.js';
 import { readEffects, readRender } from './effects.js';
 import { GalleryModel } from './gallery.js';
 
-export const Snap = Object.freeze({ none: 0, paging: 1, viewAligned: 4 });
 const LAYOUT = { header: 44, inset: 8, spacing: 6 };
 const TITLE_CHUNK = 1000; // titles per idle slice at most
 
@@ -12,7 +11,7 @@ const TITLE_CHUNK = 1000; // titles per idle slice at most
 class TitleBatch {
   constructor(controller) { this.c = controller; this.input = [controller.handle, 0]; this.count = 0; }
   put(kind, id, title = '') {
-    const key = kind ? -1 - id : id;
+    const key = kind === TitleKind.section ? -1 - id : id;
     if (this.c.titled.get(key) === title) return;
     this.c.titled.set(key, title);
     const b = utf8.encode(title);
@@ -38,7 +37,7 @@ let warmed = false;
 function warmUp(engine) {
   if (warmed) return;
   warmed = true;
-  const kinds = [Kind.grid, Kind.waterfall, Kind.justified];
+  const kinds = [LayoutKind.grid, LayoutKind.waterfall, LayoutKind.justified];
   let k = 0, h = -1, f = 0, t = 1;
   const step = (deadline) => {
     while (k < kinds.length && deadline.timeRemaining() > 2) {
@@ -50,21 +49,23 @@ function warmUp(engine) {
           for (let i = 0; i < 60; i++) snap.push(0);
         }
         const aspects = Array.from({ length: 180 }, (_, i) => 0.4 + (i % 9) / 4);
-        const a = engine.call(Op.controllerCreate, [...snap, ...aspects, kind, kind === Kind.justified ? 120 : 4,
-          kind === Kind.grid ? 1 : 0, 600, 40, 8, 8, 8, 8, 4, 4, 0, 0.5, 600, 400, 0, 0, 0]);
+        const a = engine.call(Op.controllerCreate, [...snap, ...aspects, kind, kind === LayoutKind.justified ? 120 : 4,
+          kind === LayoutKind.grid ? 1 : 0, 600, 40, 8, 8, 8, 8, 4, 4, 0, 0.5, 600, 400,
+          ReorderMode.insert, Cadence.immediate, Snapping.none]);
         if (a[0] !== 0) return;
         h = a[1];
         f = 0;
       }
       for (let n = 0; n < 12 && f < 240; n++, f++) {
         t += 1 / 60;
-        if (f % 120 === 0) engine.callView(Op.controllerEvent, [h, 1, 1, 60, 60, t, 0, 0]);
-        engine.callView(Op.controllerEvent, [h, 2, 1, 20 + (f * 37) % 560, 20 + (f * 23) % 360, t, 0, 0]);
+        const mouse = PointerKind.mouse;
+        if (f % 120 === 0) engine.callView(Op.controllerEvent, [h, EventType.pointerDown, 1, 60, 60, t, mouse, 0]);
+        engine.callView(Op.controllerEvent, [h, EventType.pointerMove, 1, 20 + (f * 37) % 560, 20 + (f * 23) % 360, t, mouse, 0]);
         engine.callView(Op.controllerTick, [h, t]);
         engine.callView(Op.controllerRender, [h, 0, (f * 97) % 2000, 600, 400]);
-        if (f % 10 === 0) engine.callView(Op.controllerEvent, [h, 6, 0, (f * 131) % 3000, t]);
+        if (f % 10 === 0) engine.callView(Op.controllerEvent, [h, EventType.scroll, 0, (f * 131) % 3000, t]);
         if (f % 120 === 119) {
-          engine.callView(Op.controllerEvent, [h, 3, 1, 300, 200, t, 0, 0]);
+          engine.callView(Op.controllerEvent, [h, EventType.pointerUp, 1, 300, 200, t, mouse, 0]);
           for (let q = 0; q < 40; q++) engine.callView(Op.controllerTick, [h, (t += 1 / 60)]);
         }
       }
@@ -81,8 +82,9 @@ export class Controller {
     this.handle = -1;
     this.kind = 'waterfall';
     this.columns = 4;
-    this.mode = 0;       // 0 insert, 1 swap
-    this.snapping = 0;
+    this.mode = ReorderMode.insert;
+    this.cadence = Cadence.fast;
+    this.snapping = Snapping.none;
     this.readOnly = false;
     this.width = 800;
     this.height = 600;
@@ -91,9 +93,9 @@ export class Controller {
   kindInput(columns = this.columns, kind = this.kind) {
     const inner = Math.max(1, this.width - 2 * LAYOUT.inset);
     switch (kind) {
-      case 'grid': return [Kind.grid, columns, 1];
-      case 'justified': return [Kind.justified, Math.max(40, (inner / columns) * 0.8), 0];
-      default: return [Kind.waterfall, columns, 0];
+      case 'grid': return [LayoutKind.grid, columns, 1];
+      case 'justified': return [LayoutKind.justified, Math.max(40, (inner / columns) * 0.8), 0];
+      default: return [LayoutKind.waterfall, columns, 0];
     }
   }
 
@@ -107,7 +109,7 @@ export class Controller {
     if (this.handle >= 0) this.engine.call(Op.controllerDestroy, [this.handle]);
     // Written straight into one Float64Array: at 100k items, building JS arrays and
     // spreading them cost several times the copy.
-    const config = [...this.configuration(), this.width, this.height, this.mode, 1, this.snapping];
+    const config = [...this.configuration(), this.width, this.height, this.mode, this.cadence, this.snapping];
     let n = 0;
     for (const s of model.sections) n += s.items.length;
     const input = new Float64Array(1 + 2 * model.sections.length + 3 * n + config.length);
@@ -143,8 +145,8 @@ export class Controller {
       let steps = 0;
       while (queue.section < sections.length) {
         const s = sections[queue.section];
-        if (queue.item < 0) batch.put(1, s.id, s.title);
-        else if (queue.item < s.items.length) batch.put(0, s.items[queue.item].id, s.items[queue.item].title);
+        if (queue.item < 0) batch.put(TitleKind.section, s.id, s.title);
+        else if (queue.item < s.items.length) batch.put(TitleKind.item, s.items[queue.item].id, s.items[queue.item].title);
         else { queue.section++; queue.item = -1; continue; }
         queue.item++;
         if ((++steps & 31) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
@@ -159,21 +161,21 @@ export class Controller {
   /// Titles of changed items and sections (a change from the server), at once.
   sendTitles(items = [], sections = []) {
     const batch = new TitleBatch(this);
-    for (const s of sections) batch.put(1, s.id, s.title);
-    for (const it of items) batch.put(0, it.id, it.title);
+    for (const s of sections) batch.put(TitleKind.section, s.id, s.title);
+    for (const it of items) batch.put(TitleKind.item, it.id, it.title);
     batch.send();
   }
 
   /// Titles of these items (say, the visible ones before a key press) if not sent yet.
   ensureTitles(items) {
     const batch = new TitleBatch(this);
-    for (const it of items) if (it) batch.put(0, it.id, it.title);
+    for (const it of items) if (it) batch.put(TitleKind.item, it.id, it.title);
     batch.send();
   }
 
   configure() {
     return this.engine.call(Op.controllerConfigure,
-      [this.handle, ...this.configuration(), this.width, this.height, this.mode, 1, this.snapping, this.readOnly ? 1 : 0]);
+      [this.handle, ...this.configuration(), this.width, this.height, this.mode, this.cadence, this.snapping, this.readOnly ? 1 : 0]);
   }
 
   /// The whole grid read-only (a viewer) or editable (Op.controllerReadOnly): answers effects.
@@ -234,7 +236,7 @@ export class Controller {
   event(type, fields) { return readEffects(this.engine.call(Op.controllerEvent, [this.handle, type, ...fields])); }
   tick(now) { return readEffects(this.engine.call(Op.controllerTick, [this.handle, now])); }
   render(x, y, w, h) { return readRender(this.engine.callView(Op.controllerRender, [this.handle, x, y, w, h])); }
-  history(redo) { return readEffects(this.engine.call(Op.controllerHistory, [this.handle, redo ? 1 : 0])); }
+  history(redo) { return readEffects(this.engine.call(Op.controllerHistory, [this.handle, redo ? HistoryStep.redo : HistoryStep.undo])); }
   /// One section's items in this order as one undoable move (Op.controllerArrange).
   arrange(section, ids) { return readEffects(this.engine.call(Op.controllerArrange, [this.handle, section, ids.length, ...ids])); }
   addToDrag(id) { return readEffects(this.engine.call(Op.controllerAddToDrag, [this.handle, id])); }

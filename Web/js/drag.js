@@ -4,13 +4,19 @@
 // engine decides the lift, the proposal, the preview and the commit.
 import { offeredKinds, readDrop } from './external.js';
 import { operationsFor } from './sync.js';
+import { EventType, PointerKind, Key, Modifier, DropData, DropOperation, CellFlag, ReorderMode, Snapping } from './protocol.js';
 
 export const MIME = 'application/x-drag-gallery+json';
-const KIND = { mouse: 0, touch: 1, pen: 2 };
-const KEYS = { ' ': 0, Enter: 1, Escape: 2, ArrowUp: 3, ArrowDown: 4, ArrowLeft: 5, ArrowRight: 6, Tab: 7 };
+const KEYS = { ' ': Key.space, Enter: Key.enter, Escape: Key.escape, ArrowUp: Key.up, ArrowDown: Key.down,
+  ArrowLeft: Key.left, ArrowRight: Key.right, Tab: Key.tab };
+const pointerKind = (e) => PointerKind[e.pointerType] ?? PointerKind.mouse;
+// Files carry an image; URLs too, once they load.
+const FILE = DropData.file | DropData.image, URL_ITEM = DropData.url | DropData.image;
 const TRASH = 1;
+// The page's snapping menu: view-aligned lets the engine decide when to align (automatic).
+const SNAPPING = { none: Snapping.none, paging: Snapping.paging, viewAligned: Snapping.viewAlignedAutomatic };
 const now = () => performance.now() / 1000;
-const mods = (e) => (e.shiftKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.altKey ? 4 : 0) | (e.metaKey ? 8 : 0);
+const mods = (e) => (e.shiftKey ? Modifier.shift : 0) | (e.ctrlKey ? Modifier.control : 0) | (e.altKey ? Modifier.option : 0) | (e.metaKey ? Modifier.command : 0);
 
 export function installDrag(app) {
   const scroller = document.getElementById('scroller');
@@ -39,7 +45,7 @@ export function installDrag(app) {
   function registerTargets() {
     const s = scroller.getBoundingClientRect(), t = trash.getBoundingClientRect();
     c.outsideTargets([{ id: TRASH, x: t.left - s.left, y: t.top - s.top, w: t.width, h: t.height,
-      operation: 3, acceptsExternal: false, deletes: true }]);
+      operation: DropOperation.move, acceptsExternal: false, deletes: true }]);
   }
 
   // ---- effects
@@ -145,21 +151,21 @@ export function installDrag(app) {
     if (e.button !== 0 || !e.target.closest('.cell')) return;
     state.downMods = mods(e);
     scroller.focus({ preventScroll: true });
-    run(c.event(1, [e.pointerId, ...point(e), e.timeStamp / 1000, KIND[e.pointerType] ?? 0, mods(e)]));
+    run(c.event(EventType.pointerDown, [e.pointerId, ...point(e), e.timeStamp / 1000, pointerKind(e), mods(e)]));
   });
   scroller.addEventListener('pointermove', (e) => {
     if (state.html5 || (e.pointerType === 'mouse' && !e.buttons)) return;
     // A mouse drag is the browser's (HTML5); only touch and pen moves drive the engine here.
     if (e.pointerType === 'mouse') return;
-    run(c.event(2, [e.pointerId, ...point(e), e.timeStamp / 1000, KIND[e.pointerType] ?? 0, mods(e)]));
+    run(c.event(EventType.pointerMove, [e.pointerId, ...point(e), e.timeStamp / 1000, pointerKind(e), mods(e)]));
   });
   window.addEventListener('pointerup', (e) => {
     if (state.html5) return;
-    run(c.event(3, [e.pointerId, ...point(e), e.timeStamp / 1000, KIND[e.pointerType] ?? 0, mods(e)]));
+    run(c.event(EventType.pointerUp, [e.pointerId, ...point(e), e.timeStamp / 1000, pointerKind(e), mods(e)]));
   });
   scroller.addEventListener('pointercancel', (e) => {
     if (state.html5) return; // the browser cancels the pointer when its own drag starts
-    run(c.event(4, [e.pointerId, e.timeStamp / 1000]));
+    run(c.event(EventType.pointerCancel, [e.pointerId, e.timeStamp / 1000]));
   });
   // Once the engine lifted a touch, the finger drags the item instead of scrolling.
   scroller.addEventListener('touchmove', (e) => {
@@ -199,12 +205,12 @@ export function installDrag(app) {
     document.body.appendChild(ghost);
     e.dataTransfer.setDragImage(ghost, (e.clientX - r.left) * 1.2, (e.clientY - r.top) * 1.2);
     setTimeout(() => ghost.remove(), 0);
-    run(c.event(2, [1, ...point(e), e.timeStamp / 1000, 0, mods(e)]));
+    run(c.event(EventType.pointerMove, [1, ...point(e), e.timeStamp / 1000, PointerKind.mouse, mods(e)]));
   });
 
   document.addEventListener('dragover', (e) => {
     if (state.html5) {
-      run(c.event(2, [1, ...point(e), e.timeStamp / 1000, 0, mods(e)]));
+      run(c.event(EventType.pointerMove, [1, ...point(e), e.timeStamp / 1000, PointerKind.mouse, mods(e)]));
       const op = state.proposal?.operation;
       if (op === 'move' || op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = op; }
       else e.dataTransfer.dropEffect = 'none';
@@ -216,10 +222,10 @@ export function installDrag(app) {
     if (!state.external) {
       state.external = true;
       const n = Math.max(1, [...(e.dataTransfer.items ?? [])].filter((i) => i.kind === 'file').length);
-      const k = kinds.files ? 4 | 8 : 2 | 8; // files carry an image; URLs too, when they load
-      run(c.event(7, [x, y, e.timeStamp / 1000, n, ...Array(n).fill(k)]));
+      const k = kinds.files ? FILE : URL_ITEM;
+      run(c.event(EventType.externalEnter, [x, y, e.timeStamp / 1000, n, ...Array(n).fill(k)]));
     } else {
-      run(c.event(8, [x, y, mods(e), e.timeStamp / 1000]));
+      run(c.event(EventType.externalMove, [x, y, mods(e), e.timeStamp / 1000]));
     }
     const op = state.proposal?.operation;
     if (op === 'copy') { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; }
@@ -239,7 +245,7 @@ export function installDrag(app) {
   });
 
   document.addEventListener('dragleave', (e) => {
-    if (state.external && !e.relatedTarget) { state.external = false; run(c.event(9, [e.timeStamp / 1000])); }
+    if (state.external && !e.relatedTarget) { state.external = false; run(c.event(EventType.externalLeave, [e.timeStamp / 1000])); }
   });
 
   document.addEventListener('drop', async (e) => {
@@ -247,7 +253,7 @@ export function installDrag(app) {
     const [x, y] = point(e);
     if (state.html5) {
       state.dropped = true;
-      run(c.event(3, [1, x, y, e.timeStamp / 1000, 0, mods(e)]));
+      run(c.event(EventType.pointerUp, [1, x, y, e.timeStamp / 1000, PointerKind.mouse, mods(e)]));
       return;
     }
     if (!state.external) return;
@@ -263,18 +269,18 @@ export function installDrag(app) {
     }
     const items = [...data.files.map((f) => ({ file: f })), ...data.urls.map((u) => (typeof u === 'string' ? { url: u } : u))];
     const t = now();
-    run(c.event(9, [t]));
+    run(c.event(EventType.externalLeave, [t]));
     if (!items.length) { app.toast('Nothing to add: drop images, image files or image links.'); return; }
     state.pendingDrop = items;
-    run(c.event(7, [x, y, t, items.length, ...items.map((i) => (i.file ? 4 | 8 : 2 | 8))]));
-    run(c.event(10, [x, y, t]));
+    run(c.event(EventType.externalEnter, [x, y, t, items.length, ...items.map((i) => (i.file ? FILE : URL_ITEM))]));
+    run(c.event(EventType.externalDrop, [x, y, t]));
   });
 
   document.addEventListener('dragend', (e) => {
     if (!state.html5) return;
     state.html5 = false;
     view.hidePreview = false;
-    if (!state.dropped) run(c.event(4, [1, e.timeStamp / 1000]));
+    if (!state.dropped) run(c.event(EventType.pointerCancel, [1, e.timeStamp / 1000]));
   });
 
   // ---- keyboard (B3) and history (B4)
@@ -291,16 +297,16 @@ export function installDrag(app) {
     e.preventDefault();
     // Enter on a resting grid opens the focused photo (as a click does); Space lifts it.
     if (key === KEYS.Enter && view.last?.phase === 'idle' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey) {
-      const focused = view.last.cells.find((x) => x.kind === 'item' && (x.flags & 32));
+      const focused = view.last.cells.find((x) => x.kind === 'item' && (x.flags & CellFlag.focused));
       if (focused && app.model.items.has(focused.id)) { app.detail.open(focused.id); return; }
     }
     ensureVisibleTitles();
-    run(c.event(5, [key, mods(e), e.timeStamp / 1000]));
+    run(c.event(EventType.key, [key, mods(e), e.timeStamp / 1000]));
     view.revealFocus = true;
     view.schedule();
   });
   function firstVisible() { return view.last?.cells.find((x) => x.kind === 'item')?.id ?? -1; }
-  scroller.addEventListener('focus', () => { if (view.last && !view.last.cells.some((x) => x.flags & 32)) { c.focus(firstVisible()); view.schedule(); } });
+  scroller.addEventListener('focus', () => { if (view.last && !view.last.cells.some((x) => x.flags & CellFlag.focused)) { c.focus(firstVisible()); view.schedule(); } });
 
   // ---- scrolling and snapping (F6–F8)
   let lastScroll = { y: 0, t: 0, v: 0 };
@@ -310,8 +316,8 @@ export function installDrag(app) {
     const y = scroller.scrollTop;
     if (t > lastScroll.t) lastScroll.v = (y - lastScroll.y) / (t - lastScroll.t);
     lastScroll = { y, t, v: lastScroll.v };
-    run(c.event(6, [0, y, t]));
-    if (c.snapping && !state.snapping) {
+    run(c.event(EventType.scroll, [0, y, t]));
+    if (c.snapping !== Snapping.none && !state.snapping) {
       clearTimeout(settleTimer);
       settleTimer = setTimeout(() => snap(), 120);
     }
@@ -335,8 +341,8 @@ export function installDrag(app) {
     run,
     registerTargets,
     inFlight: () => state.inFlight,
-    setMode(mode) { c.mode = mode === 'swap' ? 1 : 0; c.configure(); },
-    setSnapping(name) { c.snapping = { none: 0, paging: 1, viewAligned: 4 }[name] ?? 0; c.configure(); if (c.snapping) snap(); },
+    setMode(mode) { c.mode = ReorderMode[mode] ?? ReorderMode.insert; c.configure(); },
+    setSnapping(name) { c.snapping = SNAPPING[name] ?? Snapping.none; c.configure(); if (c.snapping !== Snapping.none) snap(); },
     undo() { run(c.history(false)); scroller.focus(); },
     redo() { run(c.history(true)); scroller.focus(); },
     /// A section in this order (ids), as one committed move: one batch, one undo step.

@@ -1,15 +1,11 @@
-// Decoding the engine's flat answers: effects (docs/engine-bridge.md, "Effects") and
+// Decoding the engine's flat answers: effects (BridgeEffect in BridgeProtocol.swift) and
 // rendered cells. Plain objects; no DOM, so node tests use it too.
 
-export const Effect = Object.freeze({ scrollBy: 1, commit: 2, loadDroppedData: 3, announce: 4,
-  dragBegan: 5, proposalChanged: 6, dragEnded: 7, itemTapped: 8 });
-export const CommitKind = Object.freeze(['move', 'swap', 'copy', 'delete', 'insertPlaceholders',
-  'commitPlaceholder', 'deletePlaceholder', 'undo', 'redo', 'liveUpdate']);
-export const Operation = Object.freeze(['cancel', 'forbidden', 'copy', 'move']);
-export const Phase = Object.freeze(['idle', 'pending', 'lifted', 'dragging', 'dropping', 'settling']);
-export const CellKind = Object.freeze(['item', 'header', 'gap', 'placeholder', 'preview']);
-export const Flags = Object.freeze({ lifted: 1, liftedSource: 2, hoveredTarget: 4, dropTarget: 8,
-  tinted: 16, focused: 32, vanishing: 64, forbidden: 128 });
+import { Effect, CommitKind, DropOperation, Phase, CellKind } from './protocol.js';
+
+/// A protocol table's names by code: names(CommitKind)[0] === 'move'.
+const names = (table) => Object.fromEntries(Object.entries(table).map(([name, code]) => [code, name]));
+const commitKind = names(CommitKind), operation = names(DropOperation), phase = names(Phase), cellKind = names(CellKind);
 
 const utf8 = new TextDecoder();
 
@@ -53,7 +49,7 @@ export function readEffects(a) {
     switch (code) {
       case Effect.scrollBy: out.push({ type: 'scrollBy', dy: a[k++] }); break;
       case Effect.commit: {
-        const kind = CommitKind[a[k++]];
+        const kind = commitKind[a[k++]];
         const removed = placements(), inserted = placements(), copiedFrom = ids(), copies = ids();
         const [stages, next] = readStages(a, k);
         k = next;
@@ -64,9 +60,9 @@ export function readEffects(a) {
       case Effect.announce: { const len = a[k++]; out.push({ type: 'announce', text: utf8.decode(Uint8Array.from(a.subarray(k, k + len))) }); k += len; break; }
       case Effect.dragBegan: out.push({ type: 'dragBegan', items: ids() }); break;
       case Effect.proposalChanged:
-        out.push({ type: 'proposalChanged', operation: Operation[a[k]], intent: a[k + 1], target: a[k + 2], section: a[k + 3], item: a[k + 4], outside: a[k + 5] });
+        out.push({ type: 'proposalChanged', operation: operation[a[k]], intent: a[k + 1], target: a[k + 2], section: a[k + 3], item: a[k + 4], outside: a[k + 5] });
         k += 6; break;
-      case Effect.dragEnded: { const operation = Operation[a[k++]]; out.push({ type: 'dragEnded', operation, items: ids() }); break; }
+      case Effect.dragEnded: { const op = operation[a[k++]]; out.push({ type: 'dragEnded', operation: op, items: ids() }); break; }
       case Effect.itemTapped: out.push({ type: 'itemTapped', id: a[k++] }); break;
       default: throw new Error(`unknown effect ${code}`);
     }
@@ -77,13 +73,13 @@ export function readEffects(a) {
 /// Decodes Op.controllerRender's answer.
 export function readRender(a) {
   let k = 1;
-  const r = { width: a[k++], height: a[k++], offsetX: a[k++], offsetY: a[k++], phase: Phase[a[k++]],
+  const r = { width: a[k++], height: a[k++], offsetX: a[k++], offsetY: a[k++], phase: phase[a[k++]],
     canUndo: a[k++] === 1, canRedo: a[k++] === 1, cells: [], targets: [] };
   for (let n = a[k++]; n > 0; n--) {
-    r.cells.push({ kind: CellKind[a[k]], id: a[k + 1], section: a[k + 2], item: a[k + 3], x: a[k + 4], y: a[k + 5],
+    r.cells.push({ kind: cellKind[a[k]], id: a[k + 1], section: a[k + 2], item: a[k + 3], x: a[k + 4], y: a[k + 5],
       w: a[k + 6], h: a[k + 7], scale: a[k + 8], opacity: a[k + 9], z: a[k + 10], flags: a[k + 11] });
     k += 12;
   }
-  for (let n = a[k++]; n > 0; n--) { r.targets.push({ id: a[k], targeted: a[k + 1] === 1, operation: Operation[a[k + 2]] }); k += 3; }
+  for (let n = a[k++]; n > 0; n--) { r.targets.push({ id: a[k], targeted: a[k + 1] === 1, operation: operation[a[k + 2]] }); k += 3; }
   return r;
 }

@@ -2,26 +2,13 @@
 // calls its flat command surface. Works in the page and under node (no DOM here).
 //
 //   const engine = await Engine.load(bytesOrResponse);
-//   const [status, handle] = engine.call(Op.layoutCreate, [2, 3, 0, 390, 0, 0, 0, 0, 0, 4, 4, 0, 0.5]);
+//   const [status, handle] = engine.call(Op.layoutCreate, [LayoutKind.waterfall, 3, 0, 390, ...]);
 //
-// Layouts of every operation's input and answer: docs/engine-bridge.md.
+// The codes (Op, LayoutKind, EventType, …) come from ./protocol.js, which the wasm build
+// generates from Sources/EngineBridge/BridgeProtocol.swift beside engine.wasm; the layout of
+// each operation's input and answer is written beside its Swift implementation.
 
-export const Op = Object.freeze({
-  version: 0,
-  layoutCreate: 1, layoutPrepare: 2, layoutFrames: 3, layoutAttributes: 4,
-  layoutHitTest: 5, layoutDropDestination: 6, layoutMoveItem: 7, layoutInsertItem: 8,
-  layoutDeleteItem: 9, layoutReconfigure: 10, layoutSetGapCells: 11, layoutDestroy: 12,
-  diff: 20, snapshotApply: 21,
-  controllerCreate: 40, controllerConfigure: 41, controllerEvent: 42, controllerTick: 43,
-  controllerRender: 44, controllerLiveSnapshot: 45, controllerCommitInsertion: 46,
-  controllerDeletePlaceholder: 47, controllerHistory: 48, controllerAddToDrag: 49,
-  controllerCancel: 50, controllerScrollTarget: 51, controllerFocus: 52, controllerSnapshot: 53,
-  controllerOutsideTargets: 54, controllerTitles: 55, controllerPinch: 56, controllerDestroy: 57,
-  controllerLiveChanges: 70, controllerModelMatches: 71, controllerModelItems: 72, controllerReadOnly: 73,
-  controllerArrange: 74,
-});
-
-export const Kind = Object.freeze({ grid: 0, flow: 1, waterfall: 2, justified: 3 });
+import { protocolVersion } from './protocol.js';
 
 export class Engine {
   constructor(instance) {
@@ -38,7 +25,11 @@ export class Engine {
     } else {
       result = await WebAssembly.instantiate(source, imports);
     }
-    return new Engine(result.instance);
+    const engine = new Engine(result.instance);
+    if (engine.protocolVersion !== protocolVersion) {
+      throw new Error(`engine.wasm speaks protocol ${engine.protocolVersion}, the page ${protocolVersion}: rebuild with scripts/build-wasm.sh`);
+    }
+    return engine;
   }
 
   get protocolVersion() { return this.exports.engine_version(); }

@@ -2,7 +2,7 @@
 // the server (answers to our batches, the live stream, catch-up diffs) are applied here
 // where they touch (item changes) or by the engine (Op.snapshotApply, section changes);
 // this module keeps the item data beside the ids the engine orders.
-import { Op } from './engine.js';
+import { Op } from './protocol.js';
 
 const SPLICE_LIMIT = 32; // items per section edited by splice; past it one pass rebuilds the section
 const CHECK_LIMIT = 32;  // items the engine is asked about after our own batch

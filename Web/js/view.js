@@ -3,7 +3,7 @@
 // places a recycled pool of elements there with transforms. Nothing here measures the
 // DOM or decides arrangement.
 import { CellPool } from './pool.js';
-import { Flags } from './effects.js';
+import { CellFlag } from './protocol.js';
 
 const MARGIN = 600; // px above and below the viewport kept rendered
 
@@ -94,17 +94,17 @@ export class GridView {
         el.dataset.id = cell.id;
         if (cell.kind === 'preview') cls += ' preview';
         if (cell.kind === 'placeholder') cls += ' placeholder';
-        if (cell.flags & Flags.lifted) cls += ' lifted';
-        if (cell.flags & Flags.liftedSource) cls += ' ghost';
-        if (cell.flags & Flags.hoveredTarget) cls += ' target';
-        if (cell.flags & Flags.focused) cls += ' focused';
-        if (cell.flags & Flags.forbidden) cls += ' forbidden';
-        if (cell.flags & Flags.tinted) cls += ' tinted';
+        if (cell.flags & CellFlag.lifted) cls += ' lifted';
+        if (cell.flags & CellFlag.liftedSource) cls += ' ghost';
+        if (cell.flags & CellFlag.hoveredTarget) cls += ' target';
+        if (cell.flags & CellFlag.focused) cls += ' focused';
+        if (cell.flags & CellFlag.forbidden) cls += ' forbidden';
+        if (cell.flags & CellFlag.tinted) cls += ' tinted';
         if (cell.kind === 'item' && this.selection.has(cell.id)) cls += ' selected';
       } else if (poolKind === 'header') {
         const title = sections[cell.section]?.title ?? '';
         if (el.textContent !== title) el.textContent = title;
-      } else if (cell.flags & (Flags.dropTarget | Flags.hoveredTarget)) cls += ' hovered';
+      } else if (cell.flags & (CellFlag.dropTarget | CellFlag.hoveredTarget)) cls += ' hovered';
       // The floating preview follows the pointer; fresh cells appear in place: no easing.
       if (fresh || cell.kind === 'preview' || r.phase === 'dropping') cls += ' no-anim';
       if (el.className !== cls) el.className = cls;
@@ -131,7 +131,7 @@ export class GridView {
   /// margin) is scrolled into view with a little room, as a list does for its selection.
   reveal(r) {
     this.revealFocus = false;
-    const f = r.cells.find((x) => x.kind === 'item' && (x.flags & Flags.focused));
+    const f = r.cells.find((x) => x.kind === 'item' && (x.flags & CellFlag.focused));
     if (!f) return;
     const room = 12, top = this.scroller.scrollTop, height = this.scroller.clientHeight;
     if (f.y < top + room) this.scroller.scrollTop = Math.max(0, f.y - room);

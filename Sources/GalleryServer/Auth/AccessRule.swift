@@ -30,6 +30,7 @@ public enum AccessRules {
     public static let table: [String: AccessRule] = [
         // The page and its engine.
         "GET /engine.wasm": .anyone,
+        "GET /js/protocol.js": .anyone,
         "GET /setup": .anyone,
         "GET /s/{token}": .anyone,
         // Health checks for load balancers and orchestrators (nothing about galleries).

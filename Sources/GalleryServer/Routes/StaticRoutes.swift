@@ -1,19 +1,28 @@
 import Foundation
 import Hummingbird
 
-/// `/engine.wasm` from the wasm build's output (path set by `--wasm`); the page itself comes
-/// from `Web/` through the FileMiddleware installed in `GalleryServer.router()`.
+/// `/engine.wasm` and the page's protocol module `/js/protocol.js` from the wasm build's output
+/// (the folder of `--wasm`; scripts/build-wasm.sh writes both, so the page always speaks the
+/// protocol of the engine it gets); the page itself comes from `Web/` through the
+/// FileMiddleware installed in `GalleryServer.router()`.
 struct StaticRoutes {
     let server: GalleryServer
 
     func register(_ router: Router<GalleryRequestContext>) {
         router.get("engine.wasm") { _, _ in
-            let path = server.configuration.wasmPath
-            guard let data = FileManager.default.contents(atPath: path.path) else {
-                throw APIError(.notFound, "engine.wasm not found at \(path.path) (build it with scripts/build-wasm.sh or pass --wasm)")
-            }
-            return Response(status: .ok, headers: [.contentType: "application/wasm", .cacheControl: "no-cache"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            try built(server.configuration.wasmPath, contentType: "application/wasm")
         }
+        router.get("js/protocol.js") { _, _ in
+            try built(server.configuration.wasmPath.deletingLastPathComponent().appendingPathComponent("protocol.js"),
+                      contentType: "text/javascript; charset=utf-8")
+        }
+    }
+
+    private func built(_ path: URL, contentType: String) throws -> Response {
+        guard let data = FileManager.default.contents(atPath: path.path) else {
+            throw APIError(.notFound, "\(path.lastPathComponent) not found at \(path.path) (build it with scripts/build-wasm.sh or pass --wasm)")
+        }
+        return Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -37,6 +37,7 @@ struct AccessFixture {
             try? Data("<!doctype html><title>page</title>".utf8).write(to: c.webFolder.appendingPathComponent("index.html"))
             c.wasmPath = c.dataFolder.appendingPathComponent("engine.wasm")
             try? Data([0, 0x61, 0x73, 0x6d]).write(to: c.wasmPath)
+            try? Data("export const protocolVersion = 0;".utf8).write(to: c.dataFolder.appendingPathComponent("protocol.js"))
         }
         var f = AccessFixture(server: server)
         let store = server.store

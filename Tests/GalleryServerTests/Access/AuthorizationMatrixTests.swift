@@ -16,6 +16,7 @@ import GalleryStore
     /// linkExpired linkRevoked | sessionRevoked readToken
     static let expected: [String: String] = [
         "GET /engine.wasm":                               "200 200 200 200 200  200 200 200 200 200 200  200 200",
+        "GET /js/protocol.js":                            "200 200 200 200 200  200 200 200 200 200 200  200 200",
         "GET /setup":                                     "200 200 200 200 200  200 200 200 200 200 200  200 200",
         "GET /s/{token}":                                 "200 200 200 200 200  200 200 200 200 200 200  200 200",
         "GET /healthz":                                   "200 200 200 200 200  200 200 200 200 200 200  200 200",
