@@ -28,9 +28,11 @@ let package = Package(
     ],
     targets: [
         // The brain of the collection view. Standard library only: it must build under Embedded Swift.
-        .target(name: "GridEngine"),
+        // Test support (SeedReplay, state digests) only in debug builds; engine.wasm never has it.
+        .target(name: "GridEngine", swiftSettings: [.define("ENGINE_TEST_SUPPORT", .when(configuration: .debug))]),
         // Flat-buffer command surface over the engine; compiled natively and into engine.wasm.
-        .target(name: "EngineBridge", dependencies: ["GridEngine"]),
+        .target(name: "EngineBridge", dependencies: ["GridEngine"],
+                swiftSettings: [.define("ENGINE_TEST_SUPPORT", .when(configuration: .debug))]),
         // Native command line around the bridge: demo and the native side of the wasm parity test.
         .executableTarget(name: "EngineCLI", dependencies: ["GridEngine", "EngineBridge"]),
         // Release-mode benchmarks of the engine (see BENCHMARKS.md).

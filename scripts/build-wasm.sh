@@ -3,6 +3,10 @@
 # Embedded Swift (wasm32-unknown-none-wasm), its clang and wasm-ld, and writes the page's
 # protocol module (the bridge's codes, from Sources/EngineBridge/BridgeProtocol.swift) beside
 # it. Output: .build-wasm/engine.wasm and .build-wasm/protocol.js (served at /js/protocol.js).
+#
+#   scripts/build-wasm.sh                  engine.wasm and protocol.js
+#   scripts/build-wasm.sh --test-support   also engine-test.wasm: the same engine with its test
+#                                          support (SeedReplay, digests) for the parity test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=.build-wasm
@@ -14,16 +18,30 @@ WASMLD=${WASMLD:-$BIN/wasm-ld}
 FLAGS=(-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -O
        -Xfrontend -disable-stack-protector -Xcc -fdeclspec -parse-as-library)
 
-"$SWIFTC" "${FLAGS[@]}" -module-name GridEngine -emit-module -emit-module-path "$OUT/GridEngine.swiftmodule" \
-  -c -o "$OUT/GridEngine.o" $(find Sources/GridEngine -name '*.swift' | sort)
-"$SWIFTC" "${FLAGS[@]}" -module-name EngineBridge -I "$OUT" -emit-module -emit-module-path "$OUT/EngineBridge.swiftmodule" \
-  -c -o "$OUT/EngineBridge.o" $(find Sources/EngineBridge -name '*.swift' | sort)
-"$SWIFTC" "${FLAGS[@]}" -module-name EngineWasm -I "$OUT" -c -o "$OUT/Exports.o" Wasm/Exports.swift
 "$CLANG" --target=wasm32-unknown-none-wasm -O2 -mbulk-memory -nostdlib -ffreestanding -fno-builtin -c Wasm/runtime.c -o "$OUT/runtime.o"
-"$WASMLD" --no-entry --strip-debug -z stack-size=1048576 --initial-memory=33554432 \
-  "$OUT/GridEngine.o" "$OUT/EngineBridge.o" "$OUT/Exports.o" "$OUT/runtime.o" \
-  --export=malloc --export=free -o "$OUT/engine.wasm"
+
+# build NAME [swiftc flags...]: $OUT/NAME.wasm, its objects in $OUT/NAME/
+build() {
+  local name=$1; shift
+  local dir="$OUT/$name"
+  mkdir -p "$dir"
+  "$SWIFTC" "${FLAGS[@]}" "$@" -module-name GridEngine -emit-module -emit-module-path "$dir/GridEngine.swiftmodule" \
+    -c -o "$dir/GridEngine.o" $(find Sources/GridEngine -name '*.swift' | sort)
+  "$SWIFTC" "${FLAGS[@]}" "$@" -module-name EngineBridge -I "$dir" -emit-module -emit-module-path "$dir/EngineBridge.swiftmodule" \
+    -c -o "$dir/EngineBridge.o" $(find Sources/EngineBridge -name '*.swift' | sort)
+  "$SWIFTC" "${FLAGS[@]}" "$@" -module-name EngineWasm -I "$dir" -c -o "$dir/Exports.o" Wasm/Exports.swift
+  "$WASMLD" --no-entry --strip-debug -z stack-size=1048576 --initial-memory=33554432 \
+    "$dir/GridEngine.o" "$dir/EngineBridge.o" "$dir/Exports.o" "$OUT/runtime.o" \
+    --export=malloc --export=free -o "$OUT/$name.wasm"
+  echo "built $OUT/$name.wasm ($(wc -c < "$OUT/$name.wasm") bytes)"
+}
+
+build engine
+if [[ "${1:-}" == "--test-support" ]]; then
+  build engine-test -D ENGINE_TEST_SUPPORT
+fi
+
 # The protocol module: BridgeProtocol.swift compiled alone, natively, prints it.
 "$SWIFTC" -parse-as-library Sources/EngineBridge/BridgeProtocol.swift scripts/protocol-module.swift -o "$OUT/protocol-module"
 "$OUT/protocol-module" > "$OUT/protocol.js.tmp" && mv "$OUT/protocol.js.tmp" "$OUT/protocol.js"
-echo "built $OUT/engine.wasm ($(wc -c < "$OUT/engine.wasm") bytes) and $OUT/protocol.js"
+echo "built $OUT/protocol.js"

@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
 
-echo "== wasm build"
-scripts/build-wasm.sh
+echo "== wasm build (engine.wasm, and engine-test.wasm with the test support for the parity test)"
+scripts/build-wasm.sh --test-support
 
 echo "== swift test"
 swift build --build-tests
@@ -15,7 +15,7 @@ swift test --skip-build --parallel
 
 echo "== wasm parity (engine.wasm under node vs the native engine)"
 swift build --product engine-cli
-node Tests/wasm/parity.mjs .build/debug/engine-cli .build-wasm/engine.wasm
+node Tests/wasm/parity.mjs .build/debug/engine-cli .build-wasm/engine.wasm .build-wasm/engine-test.wasm
 node Tests/wasm/model.mjs .build-wasm/engine.wasm
 
 echo "== page modules under node"

@@ -387,21 +387,6 @@ extension EngineBridge {
         Self._encode(_controllers[h]!.paste(kinds), into: &out)
     }
 
-    // [] → [state digest high, low, effects digest high, low, render digest high, low (32-bit
-    //  halves), effect count, commit count, section count, per section: count, item ids]
-    static func _seedReplay(_ out: inout [Double]) {
-        let result = SeedReplay.run()
-        for d in [result.stateDigest, result.effectsDigest, result.renderDigest] {
-            out.append(Double(d >> 32)); out.append(Double(d & 0xFFFF_FFFF))
-        }
-        out.append(Double(result.effectCount)); out.append(Double(result.commitCount))
-        out.append(Double(result.finalOrder.count))
-        for section in result.finalOrder {
-            out.append(Double(section.count))
-            for id in section { out.append(Double(id)) }
-        }
-    }
-
     // [handle] → []
     mutating func _controllerDestroy(_ r: inout _BridgeReader) throws(_BridgeFailure) {
         _controllers[try _controller(&r)] = nil

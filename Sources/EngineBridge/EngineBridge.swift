@@ -57,7 +57,12 @@ public struct EngineBridge {
             case .controllerPinch: try _controllerPinch(&r, &out)
             case .controllerDestroy: try _controllerDestroy(&r)
             case .controllerPaste: try _controllerPaste(&r, &out)
-            case .seedReplay: Self._seedReplay(&out)
+            case .seedReplay:
+                #if ENGINE_TEST_SUPPORT
+                Self._seedReplay(&out)
+                #else
+                throw _BridgeFailure(.unknownOperation)
+                #endif
             case .controllerLiveChanges: try _controllerLiveChanges(&r, &out)
             case .controllerModelMatches: try _controllerModelMatches(&r, &out)
             case .controllerModelItems: try _controllerModelItems(&r, &out)

@@ -1,3 +1,8 @@
+// Test support (issue 11): compiled only with ENGINE_TEST_SUPPORT — debug builds of the package
+// (Package.swift) and engine-test.wasm (scripts/build-wasm.sh --test-support), never into
+// engine.wasm or a release build.
+#if ENGINE_TEST_SUPPORT
+
 /// The seeds' scenarios played as one deterministic session through a ``GridController``:
 /// swap (seed 000), long-press reorder with edge auto-scroll (002), multi-item drag, drops
 /// from outside with placeholders, the trash (003), section gap cells (004), keyboard drag,
@@ -182,3 +187,5 @@ public enum SeedReplay {
         mutating func settle() { for _ in 0..<30 { tick(1.0 / 60) } }
     }
 }
+
+#endif

@@ -1,3 +1,8 @@
+// Test support (issue 11): compiled only with ENGINE_TEST_SUPPORT — debug builds of the package
+// (Package.swift) and engine-test.wasm (scripts/build-wasm.sh --test-support), never into
+// engine.wasm or a release build.
+#if ENGINE_TEST_SUPPORT
+
 // Digests for parity tests: the same session replayed natively and in engine.wasm must
 // give the same arrangement, geometry, scroll position, session and effects, bit for bit.
 
@@ -105,3 +110,5 @@ extension GridController {
         }
     }
 }
+
+#endif
