@@ -3,7 +3,7 @@
 import { Engine } from './engine.js';
 import { EventType, CellFlag } from './protocol.js';
 import { api, answer, ApiError } from './api.js';
-import { GalleryModel } from './gallery.js';
+import { GalleryModel, touchesTrash } from './gallery.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
@@ -441,8 +441,9 @@ export const app = {
   async commit(operations, { retry = true } = {}) {
     try {
       const answer = await api.batch(this.model.id, this.model.version, operations);
-      this.applyChanges(answer.changes ?? answer);
-      this.refreshTrash();
+      const changes = answer.changes ?? answer;
+      this.applyChanges(changes);
+      if (touchesTrash(changes)) this.refreshTrash();
       return answer;
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && retry) {
@@ -485,6 +486,8 @@ export const app = {
   },
 
   // ---- trash (F21)
+  /// The trash count and panel, from the server. Called when a change can have changed the
+  /// trash (`touchesTrash`), not after every move: a drop costs one request.
   async refreshTrash() {
     if (this.model.id == null || !this.access.can('edit')) return;
     try {

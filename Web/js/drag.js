@@ -106,7 +106,9 @@ export function installDrag(app) {
     state.inFlight++;
     state.queue = state.queue.then(async () => {
       try {
-        const trashed = new Set((await app.trashedIDs()) ?? []);
+        // Only undo and redo ask which items are in the trash (to restore them); a drop
+        // sends its batch and nothing else.
+        const trashed = new Set(e.kind === 'undo' || e.kind === 'redo' ? ((await app.trashedIDs()) ?? []) : []);
         const ops = operationsFor(e, arrangement, (id) => app.model.items.has(id) && !trashed.has(id), (id) => trashed.has(id));
         if (!ops.length) return;
         try {

@@ -271,3 +271,12 @@ class ColumnItem {
     return this._thumbnails;
   }
 }
+
+/// Whether a server change can have changed the trash: items left the arrangement or came
+/// into it (trash, restore), sections went or came, or nothing in the arrangement changed (a
+/// purge). A move or a swap cannot.
+export function touchesTrash(changes) {
+  const stages = changes?.stages;
+  if (!stages?.length) return true;
+  return stages.some((s) => s.itemDeletes?.length || s.itemInserts?.length || s.sectionDeletes?.length || s.sectionInserts?.length);
+}

@@ -2,6 +2,7 @@
 // one version (or a catch-up diff from the version we reconnect with); the engine applies
 // them. EventSource reconnects by itself; we reconnect with our current version so the
 // server answers a diff from there, not a full reload.
+import { touchesTrash } from './gallery.js';
 export class LiveStream {
   constructor(app) {
     this.app = app;
@@ -56,12 +57,13 @@ export class LiveStream {
     try { data = JSON.parse(e.data); } catch { return; }
     if (data.stages) {
       this.app.applyChanges(data);
+      if (touchesTrash(data)) this.app.refreshTrash();
     } else if (data.sections) {
       if (data.version === this.app.model.version) return;
       this.app.model.load(data);
       this.app.reconcile();
+      this.app.refreshTrash();
     }
-    this.app.refreshTrash();
   }
 
   close() {
