@@ -37,6 +37,8 @@ struct ProtocolModule {
         table(BridgeHistoryStep.self)
         table(BridgeEffect.self)
         table(BridgeCommitKind.self)
+        table(BridgeServerEdit.self)
+        table(BridgeAnchor.self)
         table(BridgeDropOperation.self)
         table(BridgeDropIntent.self)
         table(BridgeTarget.self)

@@ -146,7 +146,8 @@ public enum BridgeHistoryStep: Int, CaseIterable, Sendable {
 
 /// Effects: [count, per effect: code, payload]. Payloads: scroll by [dy]; commit
 /// [``BridgeCommitKind``, removed count, per placement: id, section id, index, aspect, version;
-/// inserted (same); copied-from count, ids; copies count, ids; stage count, stages]; load
+/// inserted (same); copied-from count, ids; copies count, ids; stage count, stages; server edit
+/// count, per edit: ``BridgeServerEdit``, item count, ids, ``BridgeAnchor``, anchor id]; load
 /// dropped data [placeholder id, drop item index, ``BridgeDropData`` bits]; announce [UTF-8
 /// length, bytes]; drag began [count, ids]; proposal changed [``BridgeDropOperation``,
 /// ``BridgeDropIntent``, ``BridgeTarget``, section, item, outside id]; drag ended
@@ -159,6 +160,18 @@ public enum BridgeEffect: Int, CaseIterable, Sendable {
 public enum BridgeCommitKind: Int, CaseIterable, Sendable {
     case move = 0, swap, copy, delete, insertPlaceholders, commitPlaceholder, deletePlaceholder
     case undo, redo, liveUpdate
+}
+
+/// An edit the page sends its server as it is (a commit's edits, in order, are one batch).
+/// move and copy carry their items and an anchor; swap two items; trash and restore items.
+public enum BridgeServerEdit: Int, CaseIterable, Sendable {
+    case move = 0, swap, copy, trash, restore
+}
+
+/// Where a server edit's block goes: after an item (the id), first in a section (the
+/// section's id), or nowhere (swap, trash, restore: 0).
+public enum BridgeAnchor: Int, CaseIterable, Sendable {
+    case none = 0, after, sectionStart
 }
 
 public enum BridgeDropOperation: Int, CaseIterable, Sendable {

@@ -392,6 +392,26 @@ extension EngineBridge {
         _controllers[try _controller(&r)] = nil
     }
 
+    /// [``BridgeServerEdit``, item count, ids, ``BridgeAnchor``, anchor id]
+    static func _encode(_ edit: ServerEdit, into out: inout [Double]) {
+        func put(_ code: BridgeServerEdit, _ ids: [ItemID], _ anchor: ServerAnchor?) {
+            out.append(Double(code.rawValue)); out.append(Double(ids.count))
+            for id in ids { out.append(Double(id.rawValue)) }
+            switch anchor {
+            case .after(let id)?: out.append(Double(BridgeAnchor.after.rawValue)); out.append(Double(id.rawValue))
+            case .sectionStart(let s)?: out.append(Double(BridgeAnchor.sectionStart.rawValue)); out.append(Double(s.rawValue))
+            case nil: out.append(Double(BridgeAnchor.none.rawValue)); out.append(0)
+            }
+        }
+        switch edit {
+        case .move(let items, let to): put(.move, items, to)
+        case .swap(let a, let b): put(.swap, [a, b], nil)
+        case .copy(let items, let to): put(.copy, items, to)
+        case .trash(let items): put(.trash, items, nil)
+        case .restore(let items): put(.restore, items, nil)
+        }
+    }
+
     /// Effects as ``BridgeEffect`` describes them.
     static func _encode(_ effects: [GridEffect], into out: inout [Double]) {
         out.append(Double(effects.count))
@@ -416,6 +436,8 @@ extension EngineBridge {
                 ids(c.copiedFrom); ids(c.copies)
                 out.append(Double(c.updates.count))
                 for u in c.updates { _encode(u, into: &out) }
+                out.append(Double(c.edits.count))
+                for e in c.edits { _encode(e, into: &out) }
             case .loadDroppedData(let p, let index, let kinds):
                 code(.loadDroppedData); out.append(Double(p.itemID.rawValue)); out.append(Double(index))
                 out.append(Double(BridgeDropData.bits(kinds)))

@@ -276,11 +276,6 @@ export const app = {
     for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);
   },
 
-  async trashedIDs() {
-    if (!this.access.can('edit')) return [];
-    try { return (await api.trash(this.model.id)).map((t) => t.id); } catch { return []; }
-  },
-
   /// Loads what an external drop brought for one placeholder (F19): uploads a file (its
   /// progress on the placeholder) or hands a URL to the server, then puts the real item at
   /// the placeholder's current place — or removes the placeholder if that failed.

@@ -223,16 +223,6 @@ export class Controller {
     return a[0] === 0 && a[1] === 1;
   }
 
-  /// The model's item ids at [section id, index] places (undefined: none). O(queries).
-  modelItems(queries) {
-    if (!queries.length) return [];
-    const input = [this.handle, queries.length];
-    for (const [section, index] of queries) input.push(section, index);
-    const a = this.engine.call(Op.controllerModelItems, input);
-    if (a[0] !== 0) return queries.map(() => undefined);
-    return Array.from(a.subarray(1), (id) => (id < 0 ? undefined : id));
-  }
-
   event(type, fields) { return readEffects(this.engine.call(Op.controllerEvent, [this.handle, type, ...fields])); }
   tick(now) { return readEffects(this.engine.call(Op.controllerTick, [this.handle, now])); }
   render(x, y, w, h) { return readRender(this.engine.callView(Op.controllerRender, [this.handle, x, y, w, h])); }

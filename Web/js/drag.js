@@ -3,7 +3,6 @@
 // the keyboard drag (B3). Every event goes to the engine's controller with its time; the
 // engine decides the lift, the proposal, the preview and the commit.
 import { offeredKinds, readDrop } from './external.js';
-import { operationsFor } from './sync.js';
 import { EventType, PointerKind, Key, Modifier, DropData, DropOperation, CellFlag, ReorderMode, Snapping } from './protocol.js';
 
 export const MIME = 'application/x-drag-gallery+json';
@@ -94,23 +93,15 @@ export function installDrag(app) {
       });
     }
     if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') app.updateHistoryButtons?.();
-    if (e.kind === 'liveUpdate') return;
-    // Blocks are placed by their neighbours in the engine's arrangement as it is now: the
-    // item before each inserted placement (not the whole arrangement: O(k)).
-    const before = c.modelItems(e.inserted.filter((p) => p.index > 0).map((p) => [p.section, p.index - 1]));
-    const neighbours = new Map();
-    e.inserted.filter((p) => p.index > 0).forEach((p, k) => neighbours.set(`${p.section}:${p.index - 1}`, before[k]));
-    const arrangement = (section, index) => neighbours.get(`${section}:${index}`);
+    // The engine said what the server must do (by ids and neighbours): send it as it is, one
+    // batch per commit, in commit order.
+    const ops = e.operations;
+    if (!ops.length) return;
     // Until its answer is applied the engine shows this change and the server does not:
     // app.follow must not apply server changes on top of it.
     state.inFlight++;
     state.queue = state.queue.then(async () => {
       try {
-        // Only undo and redo ask which items are in the trash (to restore them); a drop
-        // sends its batch and nothing else.
-        const trashed = new Set(e.kind === 'undo' || e.kind === 'redo' ? ((await app.trashedIDs()) ?? []) : []);
-        const ops = operationsFor(e, arrangement, (id) => app.model.items.has(id) && !trashed.has(id), (id) => trashed.has(id));
-        if (!ops.length) return;
         try {
           await app.commit(ops);
         } catch {

@@ -1,7 +1,7 @@
 // Decoding the engine's flat answers: effects (BridgeEffect in BridgeProtocol.swift) and
 // rendered cells. Plain objects; no DOM, so node tests use it too.
 
-import { Effect, CommitKind, DropOperation, Phase, CellKind } from './protocol.js';
+import { Effect, CommitKind, DropOperation, Phase, CellKind, ServerEdit, Anchor } from './protocol.js';
 
 /// A protocol table's names by code: names(CommitKind)[0] === 'move'.
 const names = (table) => Object.fromEntries(Object.entries(table).map(([name, code]) => [code, name]));
@@ -33,6 +33,27 @@ export function readStages(a, k) {
   return [stages, k];
 }
 
+const serverEdit = names(ServerEdit);
+
+/// Reads a commit's server edits, starting at a[k], as the server's batch operations
+/// (docs/API.md): [operations, next k]. The page sends them as they are.
+export function readEdits(a, k) {
+  const ops = [];
+  for (let n = a[k++]; n > 0; n--) {
+    const op = serverEdit[a[k++]];
+    const count = a[k++];
+    const items = Array.from(a.subarray(k, k + count));
+    k += count;
+    const anchor = a[k], at = a[k + 1];
+    k += 2;
+    const to = anchor === Anchor.after ? { after: at } : anchor === Anchor.sectionStart ? { section: at, index: 0 } : undefined;
+    if (op === 'swap') ops.push({ op, a: items[0], b: items[1] });
+    else if (to) ops.push({ op, items, to });
+    else ops.push({ op, items });
+  }
+  return [ops, k];
+}
+
 /// Decodes an effect list answer (a[0] is the status).
 export function readEffects(a) {
   if (a[0] !== 0) return [];
@@ -51,9 +72,10 @@ export function readEffects(a) {
       case Effect.commit: {
         const kind = commitKind[a[k++]];
         const removed = placements(), inserted = placements(), copiedFrom = ids(), copies = ids();
-        const [stages, next] = readStages(a, k);
+        const [stages, afterStages] = readStages(a, k);
+        const [operations, next] = readEdits(a, afterStages);
         k = next;
-        out.push({ type: 'commit', kind, removed, inserted, copiedFrom, copies, stages });
+        out.push({ type: 'commit', kind, removed, inserted, copiedFrom, copies, stages, operations });
         break;
       }
       case Effect.loadDroppedData: out.push({ type: 'loadDroppedData', placeholder: a[k], index: a[k + 1], kinds: a[k + 2] }); k += 3; break;

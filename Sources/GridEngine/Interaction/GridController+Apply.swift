@@ -185,8 +185,10 @@ extension GridController {
         let (applied, update) = _apply(change, modelCoordinates: false)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
         if record { history.record(model, kind: kind, beforePlaceholder: anchors) }
+        // Anchors are read before a drag's block goes back into the arrangement.
+        let edits = _serverEdits(kind: kind, change: model, copiedFrom: copiedFrom)
         _afterBaseChange()
-        return .commit(CommittedChange(kind: kind, change: model, updates: [update], copiedFrom: copiedFrom, copies: copies))
+        return .commit(CommittedChange(kind: kind, change: model, updates: [update], copiedFrom: copiedFrom, copies: copies, edits: edits))
     }
 
     /// After the committed arrangement changed under a drag (the block was taken out

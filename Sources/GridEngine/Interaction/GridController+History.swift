@@ -46,7 +46,8 @@ extension GridController {
         let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: true, beforePlaceholder: beforePlaceholder)
         let model = _modelChange(applied, placeholdersBefore: placeholdersBefore)
+        let edits = _serverEdits(kind: kind, change: model, copiedFrom: [])   // before a drag's block goes back
         _afterBaseChange()
-        return .commit(CommittedChange(kind: kind, change: model, updates: [update]))
+        return .commit(CommittedChange(kind: kind, change: model, updates: [update], edits: edits))
     }
 }

@@ -71,6 +71,11 @@ public struct GridController: Sendable {
     var _titles: [ItemID: String] = [:]
     var _sectionTitles: [SectionID: String] = [:]
     var _nextGeneratedID: UInt64
+    /// The first generated id: ids from here on are placeholders and copies the server has not named.
+    let _generatedIDBase: UInt64
+    /// Items this engine's commits put in the server's trash and no commit took back (issue 11):
+    /// an undo that brings them back restores them first.
+    var _serverTrash: Set<ItemID> = []
 
     /// A controller showing `snapshot` with the aspect of every item (`aspects[section][item]`).
     /// - Parameter generatedIDBase: the first id the engine uses for copies and
@@ -98,6 +103,7 @@ public struct GridController: Sendable {
         self._block = nil
         self._autoScroller = AutoScroller(configuration: interaction.autoScroll)
         self._nextGeneratedID = generatedIDBase
+        self._generatedIDBase = generatedIDBase
     }
 
     // MARK: Host-provided facts

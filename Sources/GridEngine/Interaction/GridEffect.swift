@@ -51,8 +51,13 @@ public struct CommittedChange: Equatable, Sendable {
     /// For copies: the copied items, parallel to `copies` (the new ids the engine chose).
     public var copiedFrom: [ItemID]
     public var copies: [ItemID]
+    /// What the host sends its server for this change, as it is (one batch); empty when the
+    /// server has nothing to do (placeholders, live updates).
+    public var edits: [ServerEdit]
 
-    public init(kind: CommitKind, change: ArrangementChange, updates: [BatchUpdate], copiedFrom: [ItemID] = [], copies: [ItemID] = []) {
+    public init(kind: CommitKind, change: ArrangementChange, updates: [BatchUpdate], copiedFrom: [ItemID] = [], copies: [ItemID] = [],
+                edits: [ServerEdit] = []) {
         self.kind = kind; self.change = change; self.updates = updates; self.copiedFrom = copiedFrom; self.copies = copies
+        self.edits = edits
     }
 }
