@@ -54,8 +54,11 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     /// Pasted data (B6): placeholders after the focused item, or at the end.
     case controllerPaste = 60
     /// The seeds' scenarios as one deterministic session (`SeedReplay.run()`): its digests,
-    /// so the parity test compares the whole replay natively and in engine.wasm.
+    /// so the parity test compares the whole replay natively and in engine-test.wasm (test
+    /// support only: engine.wasm answers unknownOperation).
     case seedReplay = 61
+    /// Where the server must create a placeholder's item: [placeholder id] → [``BridgeAnchor``, id].
+    case controllerPlaceholderDestination = 62
     case controllerLiveChanges = 70
     case controllerModelMatches = 71
     case controllerModelItems = 72
@@ -168,10 +171,10 @@ public enum BridgeServerEdit: Int, CaseIterable, Sendable {
     case move = 0, swap, copy, trash, restore
 }
 
-/// Where a server edit's block goes: after an item (the id), first in a section (the
-/// section's id), or nowhere (swap, trash, restore: 0).
+/// Where a server edit's block or a new item goes: after or before an item (the id), first or
+/// last in a section (the section's id), or nowhere (swap, trash, restore: 0).
 public enum BridgeAnchor: Int, CaseIterable, Sendable {
-    case none = 0, after, sectionStart
+    case none = 0, after, before, sectionStart, sectionEnd
 }
 
 public enum BridgeDropOperation: Int, CaseIterable, Sendable {

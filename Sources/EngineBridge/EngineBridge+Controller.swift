@@ -392,16 +392,31 @@ extension EngineBridge {
         _controllers[try _controller(&r)] = nil
     }
 
+    /// [``BridgeAnchor``, id]
+    static func _encode(_ anchor: ServerAnchor?, into out: inout [Double]) {
+        func put(_ kind: BridgeAnchor, _ id: UInt64) { out.append(Double(kind.rawValue)); out.append(Double(id)) }
+        switch anchor {
+        case .after(let id)?: put(.after, id.rawValue)
+        case .before(let id)?: put(.before, id.rawValue)
+        case .sectionStart(let s)?: put(.sectionStart, s.rawValue)
+        case .sectionEnd(let s)?: put(.sectionEnd, s.rawValue)
+        case nil: put(.none, 0)
+        }
+    }
+
+    // [handle, placeholder id] → [``BridgeAnchor``, id]: where the server must create the item
+    // the placeholder waits for (none: no such placeholder).
+    func _controllerPlaceholderDestination(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        Self._encode(c.serverDestination(ofPlaceholder: ItemID(try r.id())), into: &out)
+    }
+
     /// [``BridgeServerEdit``, item count, ids, ``BridgeAnchor``, anchor id]
     static func _encode(_ edit: ServerEdit, into out: inout [Double]) {
         func put(_ code: BridgeServerEdit, _ ids: [ItemID], _ anchor: ServerAnchor?) {
             out.append(Double(code.rawValue)); out.append(Double(ids.count))
             for id in ids { out.append(Double(id.rawValue)) }
-            switch anchor {
-            case .after(let id)?: out.append(Double(BridgeAnchor.after.rawValue)); out.append(Double(id.rawValue))
-            case .sectionStart(let s)?: out.append(Double(BridgeAnchor.sectionStart.rawValue)); out.append(Double(s.rawValue))
-            case nil: out.append(Double(BridgeAnchor.none.rawValue)); out.append(0)
-            }
+            _encode(anchor, into: &out)
         }
         switch edit {
         case .move(let items, let to): put(.move, items, to)

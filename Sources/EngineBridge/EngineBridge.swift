@@ -57,6 +57,7 @@ public struct EngineBridge {
             case .controllerPinch: try _controllerPinch(&r, &out)
             case .controllerDestroy: try _controllerDestroy(&r)
             case .controllerPaste: try _controllerPaste(&r, &out)
+            case .controllerPlaceholderDestination: try _controllerPlaceholderDestination(&r, &out)
             case .seedReplay:
                 #if ENGINE_TEST_SUPPORT
                 Self._seedReplay(&out)

@@ -208,6 +208,8 @@ for (let c = 0; c < 24; c++) {
   const first = sections.find((s) => s.items.length)?.items[0].id;
   if (first !== undefined) call(Op.controllerFocus, [h, first]);
   const pasted = readEffects(call(Op.controllerPaste, [h, 2, DropData.image, DropData.text])).filter((e) => e.type === 'loadDroppedData').map((e) => e.placeholder);
+  for (const p of pasted) call(Op.controllerPlaceholderDestination, [h, p]);   // where the server creates it
+  call(Op.controllerPlaceholderDestination, [h, 424242]);                        // no such placeholder
   if (pasted.length === 1) call(Op.controllerCommitInsertion, [h, pasted[0], nextID++, 0.8, 0]);
   call(Op.controllerEvent, [h, EventType.wheel, 0, r.range(-200, 200), t]);
   // Keyboard: pick up, move, drop.

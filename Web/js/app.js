@@ -176,10 +176,10 @@ export const app = {
     });
     $('add-url').addEventListener('click', async () => {
       const url = prompt('Image URL');
-      if (url) await this.dropURLs([url], this.endOfLastSection());
+      if (url) this.drag?.add([{ url }]);
     });
     $('upload').addEventListener('change', async (e) => {
-      await this.upload([...e.target.files], this.endOfLastSection());
+      this.drag?.add([...e.target.files].map((file) => ({ file })));
       e.target.value = '';
     });
     // Ctrl+wheel and trackpad pinch (which Chromium reports as Ctrl+wheel) change the
@@ -294,7 +294,7 @@ export const app = {
     // items of one drop go right after the one before them (the engine may have put that one
     // after the remaining placeholders when the live stream brought it first).
     const to = previous?.created != null && this.model.items.has(previous.created)
-      ? { after: previous.created } : this.placeholderDestination(placeholder);
+      ? { after: previous.created } : (c.placeholderDestination(placeholder) ?? {});
     const loading = { placeholder, data };
     this._loading.add(loading);
     try {
@@ -364,9 +364,7 @@ export const app = {
       const text = e.clipboardData?.getData('text/plain') ?? '';
       if (!files.length && !/^https?:\/\//.test(text.trim())) return;
       e.preventDefault();
-      const focused = this.view.last?.cells.find((c) => c.kind === 'item' && (c.flags & CellFlag.focused));
-      const to = focused ? { after: focused.id } : this.endOfLastSection();
-      if (files.length) this.upload(files, to); else this.dropURLs([text.trim()], to);
+      this.drag?.add(files.length ? files.map((file) => ({ file })) : [{ url: text.trim() }]);
     });
     const scroller = $('scroller');
     const touches = new Map();
@@ -394,22 +392,6 @@ export const app = {
     scroller.addEventListener('pointercancel', lift);
   },
 
-  /// Where a placeholder stands, as a server destination: before the next real item of its
-  /// section, or the end of that section (or of the last one when it is not drawn).
-  placeholderDestination(placeholder) {
-    const c = this.controller;
-    const find = (r) => r?.cells.find((x) => x.kind === 'placeholder' && x.id === placeholder);
-    let p = find(this.view.last);
-    if (!p) p = find(c.render(0, 0, c.width, Math.max(1, this.view.last?.height ?? 0)));
-    const section = p && this.model.sections[p.section];
-    if (!section) return this.endOfLastSection();
-    // The next item in the section lies within a few rows below the placeholder.
-    const below = c.render(0, Math.max(0, p.y - 1), c.width, 4000).cells;
-    const next = below.filter((x) => x.kind === 'item' && x.section === p.section && x.item > p.item && this.model.items.has(x.id))
-      .sort((a, b) => a.item - b.item)[0];
-    return next ? { before: next.id } : { section: section.id };
-  },
-
   /// "Sort this section by capture date / by name" (issue 12): the section of the focused
   /// photo, else the first one on screen. The server answers the order; the engine commits
   /// it as one move: one batch and version, streamed to other windows, one step of Undo.
@@ -425,11 +407,6 @@ export const app = {
     } catch (e) {
       this.toast(`Could not sort: ${e.message}`);
     }
-  },
-
-  endOfLastSection() {
-    const last = this.model.sections[this.model.sections.length - 1];
-    return last ? { section: last.id } : {};
   },
 
   // ---- batches: every arrangement change goes to the server as one atomic batch
@@ -513,24 +490,6 @@ export const app = {
       return li;
     }));
     if (!trashed.length) $('trash-list').innerHTML = '<li>The trash is empty.</li>';
-  },
-
-  // ---- ingestion (F18, F19, B6)
-  async dropURLs(urls, to) {
-    for (const url of urls) {
-      try { await api.dropURL(this.model.id, url, to); } catch (e) { this.toast(e.message); }
-    }
-    await this.catchUp();
-  },
-
-  async upload(files, to) {
-    if (!files.length) return;
-    try {
-      await api.upload(this.model.id, files, to);
-      await this.catchUp();
-    } catch (e) {
-      this.toast(e.status === 413 ? 'That file is too large.' : e.message);
-    }
   },
 };
 

@@ -1,7 +1,7 @@
 // The engine's interaction controller (GridEngine's GridController in engine.wasm): the
 // page feeds it events and draws what it answers. Calls answer decoded effects.
 import { Op, LayoutKind, EventType, PointerKind, TitleKind, HistoryStep, ReorderMode, Cadence, Snapping } from './protocol.js';
-import { readEffects, readRender } from './effects.js';
+import { readEffects, readRender, anchorJSON } from './effects.js';
 import { GalleryModel } from './gallery.js';
 
 const LAYOUT = { header: 44, inset: 8, spacing: 6 };
@@ -228,6 +228,14 @@ export class Controller {
   render(x, y, w, h) { return readRender(this.engine.callView(Op.controllerRender, [this.handle, x, y, w, h])); }
   history(redo) { return readEffects(this.engine.call(Op.controllerHistory, [this.handle, redo ? HistoryStep.redo : HistoryStep.undo])); }
   /// One section's items in this order as one undoable move (Op.controllerArrange).
+  /// Placeholders for added data (a paste, the upload button, Add URL) after the focused item
+  /// or at the end (Op.controllerPaste): answers effects, one loadDroppedData per accepted item.
+  paste(kinds) { return readEffects(this.engine.call(Op.controllerPaste, [this.handle, kinds.length, ...kinds])); }
+  /// Where the server must create a placeholder's item, as the engine sees it now.
+  placeholderDestination(placeholder) {
+    const a = this.engine.call(Op.controllerPlaceholderDestination, [this.handle, placeholder]);
+    return a[0] === 0 ? anchorJSON(a[1], a[2]) : undefined;
+  }
   arrange(section, ids) { return readEffects(this.engine.call(Op.controllerArrange, [this.handle, section, ids.length, ...ids])); }
   addToDrag(id) { return readEffects(this.engine.call(Op.controllerAddToDrag, [this.handle, id])); }
   cancel(now) { return readEffects(this.engine.call(Op.controllerCancel, [this.handle, now])); }

@@ -340,5 +340,13 @@ export function installDrag(app) {
     redo() { run(c.history(true)); scroller.focus(); },
     /// A section in this order (ids), as one committed move: one batch, one undo step.
     arrange(section, ids) { run(c.arrange(section, ids)); },
+    /// Added data — files or URLs ({file} / {url}) from a paste, the upload button or Add URL:
+    /// the engine places a placeholder for each (after the focused item, else at the end) and
+    /// asks for its data, as for a drop.
+    add(items) {
+      if (!items.length) return;
+      state.pendingDrop = items;
+      run(c.paste(items.map((i) => (i.file ? FILE : URL_ITEM))));
+    },
   };
 }

@@ -35,6 +35,17 @@ export function readStages(a, k) {
 
 const serverEdit = names(ServerEdit);
 
+/// An anchor the engine chose, as the server's destination JSON (docs/API.md); undefined for none.
+export function anchorJSON(kind, at) {
+  switch (kind) {
+    case Anchor.after: return { after: at };
+    case Anchor.before: return { before: at };
+    case Anchor.sectionStart: return { section: at, index: 0 };
+    case Anchor.sectionEnd: return { section: at };
+    default: return undefined;
+  }
+}
+
 /// Reads a commit's server edits, starting at a[k], as the server's batch operations
 /// (docs/API.md): [operations, next k]. The page sends them as they are.
 export function readEdits(a, k) {
@@ -46,7 +57,7 @@ export function readEdits(a, k) {
     k += count;
     const anchor = a[k], at = a[k + 1];
     k += 2;
-    const to = anchor === Anchor.after ? { after: at } : anchor === Anchor.sectionStart ? { section: at, index: 0 } : undefined;
+    const to = anchorJSON(anchor, at);
     if (op === 'swap') ops.push({ op, a: items[0], b: items[1] });
     else if (to) ops.push({ op, items, to });
     else ops.push({ op, items });

@@ -70,4 +70,18 @@ extension GridController {
             return [] // placeholders come and go locally; live updates came from the server
         }
     }
+
+    /// Where the server must create the item a placeholder waits for (an upload, a dropped or
+    /// pasted URL), as the arrangement is now: before the next item of its section the server
+    /// knows, else at the end of that section. nil for an unknown placeholder.
+    public func serverDestination(ofPlaceholder placeholder: ItemID) -> ServerAnchor? {
+        guard isPlaceholder(placeholder), let ip = snapshot.indexPath(of: placeholder) else { return nil }
+        let items = snapshot.items(inSection: ip.section)
+        var i = ip.item + 1
+        while i < items.count {
+            if !isPlaceholder(items[i]) && _serverKnows(items[i]) { return .before(items[i]) }
+            i += 1
+        }
+        return .sectionEnd(snapshot.sectionID(at: ip.section))
+    }
 }

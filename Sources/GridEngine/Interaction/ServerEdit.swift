@@ -3,7 +3,9 @@
 /// in between.
 public enum ServerAnchor: Equatable, Sendable {
     case after(ItemID)
+    case before(ItemID)
     case sectionStart(SectionID)
+    case sectionEnd(SectionID)
 }
 
 /// One edit of the gallery the host sends to its server as it is: a committed change said by
