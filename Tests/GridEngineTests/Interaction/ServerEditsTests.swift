@@ -25,8 +25,12 @@ import Testing
                 switch anchor {
                 case .after(let id):
                     if let i = sections[k].items.firstIndex(of: id) { sections[k].items.insert(contentsOf: ids, at: i + 1); return }
+                case .before(let id):
+                    if let i = sections[k].items.firstIndex(of: id) { sections[k].items.insert(contentsOf: ids, at: i); return }
                 case .sectionStart(let s):
                     if sections[k].id == s { sections[k].items.insert(contentsOf: ids, at: 0); return }
+                case .sectionEnd(let s):
+                    if sections[k].id == s { sections[k].items.append(contentsOf: ids); return }
                 }
             }
             Issue.record("anchor \(anchor) not found on the server")
@@ -71,16 +75,10 @@ import Testing
     }
 
     /// Applies every commit's edits since `from` to the server; checks it equals the model.
-    static func follow(_ hand: Hand, _ server: inout Server, from: inout Int, uploaded: [ItemID] = []) {
+    static func follow(_ hand: Hand, _ server: inout Server, from: inout Int) {
         let commits = hand.commits
         for c in commits[from...] {
             var copies = c.copies
-            if c.kind == .commitPlaceholder {
-                // The upload created the item; the edit puts it where the placeholder was.
-                for p in c.change.inserted where uploaded.contains(p.id) && !server.arrangement.joined().contains(p.id) {
-                    server.sections[0].items.append(p.id)
-                }
-            }
             for e in c.edits { server.apply(e, copies: &copies) }
             if c.kind == .liveUpdate || c.kind == .insertPlaceholders || c.kind == .deletePlaceholder { #expect(c.edits.isEmpty) }
         }
@@ -122,9 +120,16 @@ import Testing
         #expect(hand.commits.last?.edits == [.trash([Fruit.id("Cherry")])])
 
         let waiting = PlaceholderTests.dropTwoURLs(&hand)
+        // The upload is created where the engine says: before the next item the server knows.
+        let destination = hand.grid.serverDestination(ofPlaceholder: waiting[1].itemID)
+        let shown = hand.grid.snapshot.items(inSection: 0)
+        let next = shown[(shown.firstIndex(of: waiting[1].itemID)! + 1)...].first { !hand.grid.isPlaceholder($0) }!
+        #expect(destination == .before(next))
+        #expect(hand.grid.serverDestination(ofPlaceholder: ItemID(424242)) == nil)
+        server.insert([ItemID(800)], at: destination!)
         hand.absorb(try hand.grid.commitInsertion(waiting[1], item: ItemID(800), aspect: 0.75))
         hand.absorb(try hand.grid.deletePlaceholder(waiting[0]))
-        Self.follow(hand, &server, from: &seen, uploaded: [ItemID(800)])
+        Self.follow(hand, &server, from: &seen)
 
         hand.grid.focus(Fruit.id("Sheep"))
         hand.key(.space); hand.key(.left); hand.key(.space); hand.settle()
@@ -153,5 +158,16 @@ import Testing
         hand.key(.space); hand.key(.left); hand.key(.space); hand.settle()
         #expect(hand.commits.last?.edits == [.move(items: [Fruit.id("Banana")], to: .sectionStart(SectionID(100)))])
         Self.follow(hand, &server, from: &seen)
+    }
+
+    @Test func aPlaceholderLastInItsSectionIsCreatedAtTheSectionsEnd() {
+        var hand = Hand(Fruit.grid([["Apple", "Banana"], ["Date"]]))
+        hand.grid.focus(Fruit.id("Banana"))
+        hand.absorb(hand.grid.paste([[.url, .image], [.file, .image]]))
+        let waiting = hand.effects.compactMap { e -> ItemID? in
+            if case .loadDroppedData(let p, _, _) = e { return p.itemID } else { return nil }
+        }
+        #expect(waiting.count == 2)
+        #expect(waiting.map { hand.grid.serverDestination(ofPlaceholder: $0) } == [.sectionEnd(SectionID(100)), .sectionEnd(SectionID(100))])
     }
 }
