@@ -185,10 +185,7 @@ struct BatchContext {
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         var newIds: [ItemID] = []
         for (id, key) in zip(ids, keys) {
-            try db.execute(sql: """
-                INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
-                SELECT galleryId, ?, ?, title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ? FROM item WHERE id = ?
-                """, arguments: [sectionId, key, now, id])
+            try ItemRows.copy(db, gallery: "galleryId", section: "?", rank: "?", where: "id = ?", arguments: [sectionId, key, now, id])
             let newId = db.lastInsertedRowID
             newIds.append(ItemID(UInt64(newId)))
             createdItems.append(newId)
@@ -204,13 +201,7 @@ struct BatchContext {
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         var newIds: [ItemID] = []
         for (item, key) in zip(items, keys) {
-            let aspect = (item.width ?? 0) > 0 && (item.height ?? 0) > 0 ? Double(item.width!) / Double(item.height!) : 1
-            try db.execute(sql: """
-                INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)
-                """, arguments: [gallery, sectionId, key, try checkTitle(item.title), item.sourceURL, item.fileHash, item.width, item.height,
-                                 aspect, item.state.rawValue, item.reason, now])
-            let newId = db.lastInsertedRowID
+            let newId = try ItemRows.insert(db, gallery: gallery, section: sectionId, rank: key, title: try checkTitle(item.title), item, at: now)
             newIds.append(ItemID(UInt64(newId)))
             createdItems.append(newId)
             touched.insert(newId)

@@ -111,11 +111,8 @@ public final class GalleryStore: Sendable {
             for s in sections {
                 try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [newId, s.title, s.rank])
                 let newSection = db.lastInsertedRowID
-                try db.execute(sql: """
-                    INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
-                    SELECT ?, ?, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ?
-                    FROM item WHERE sectionId = ? AND trashed = 0
-                    """, arguments: [newId, newSection, Self.now(), s.id])
+                try ItemRows.copy(db, gallery: "?", section: "?", rank: "rank", where: "sectionId = ? AND trashed = 0",
+                                  arguments: [newId, newSection, Self.now(), s.id])
             }
             try Self.makeOwner(db, gallery: newId, account: owner)
             return try Self.galleryInfo(db, newId)
@@ -349,13 +346,7 @@ extension GalleryStore {
                 try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, section.title, key])
                 let sectionId = db.lastInsertedRowID
                 for (item, rank) in zip(section.items, RankKey.keys(section.items.count, between: nil, and: nil)) {
-                    let aspect = (item.width ?? 0) > 0 && (item.height ?? 0) > 0 ? Double(item.width!) / Double(item.height!) : 1
-                    try db.execute(sql: """
-                        INSERT INTO item (galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)
-                        """, arguments: [gallery, sectionId, rank, item.title, item.sourceURL, item.fileHash, item.width, item.height,
-                                         aspect, item.state.rawValue, item.reason, Self.now()])
-                    created.append(db.lastInsertedRowID)
+                    created.append(try ItemRows.insert(db, gallery: gallery, section: sectionId, rank: rank, title: item.title, item, at: Self.now()))
                 }
             }
             let items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? ORDER BY id", arguments: [gallery]).map(\.json)

@@ -47,6 +47,30 @@ struct ItemRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     }
 }
 
+/// The one place that writes new item rows: every column a new row sets, in one list.
+enum ItemRows {
+    static let columns = "galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt"
+
+    /// A new item (content version 0, not in the trash); answers its id.
+    static func insert(_ db: Database, gallery: Int64, section: Int64, rank: String, title: String, _ item: NewItem, at now: Double) throws -> Int64 {
+        try db.execute(sql: "INSERT INTO item (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)",
+                       arguments: [gallery, section, rank, title, item.sourceURL, item.fileHash, item.width, item.height,
+                                   item.aspect, item.state.rawValue, item.reason, now])
+        return db.lastInsertedRowID
+    }
+
+    /// Copies of the live items `condition` selects: same content, content version 0, not in the
+    /// trash. `gallery`, `section` and `rank` are SQL expressions (a `?` or a column); their
+    /// arguments come first, then the creation time, then the condition's.
+    static func copy(_ db: Database, gallery: String, section: String, rank: String, where condition: String, arguments: StatementArguments) throws {
+        try db.execute(sql: """
+            INSERT INTO item (\(columns))
+            SELECT \(gallery), \(section), \(rank), title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ?
+            FROM item WHERE \(condition)
+            """, arguments: arguments)
+    }
+}
+
 struct OperationRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     static let databaseTableName = "operation"
     var galleryId: Int64

@@ -15,6 +15,12 @@ public struct NewItem: Sendable {
         self.title = title; self.sourceURL = sourceURL; self.fileHash = fileHash
         self.width = width; self.height = height; self.state = state; self.reason = reason
     }
+
+    /// Width over height when both are known, else 1 (a square until the image is probed).
+    public var aspect: Double {
+        if let width, let height, width > 0, height > 0 { return Double(width) / Double(height) }
+        return 1
+    }
 }
 
 /// How ingestion of a pending item ended.
