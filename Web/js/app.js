@@ -15,13 +15,14 @@ import { installUserMenu } from './usermenu.js';
 import { openShare } from './share.js';
 import { Slideshow } from './slideshow.js';
 import { startFileDrop } from './filedrop.js';
+import { TrashPanel } from './trash.js';
+import { Ingest } from './ingest.js';
 
 const $ = (id) => document.getElementById(id);
 
 export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
-  _loading: new Set(),   // external drops on their way to the server: {placeholder, data}
   followed: { inPlace: 0, whole: 0 }, // server changes the engine followed in place / by a whole reload
   async start() {
     const theme = localStorage.getItem('theme');
@@ -58,6 +59,10 @@ export const app = {
     this.wireToolbar();
     this.wireGalleries();
     this.drag = installDrag(this);
+    this.ingest = new Ingest({ controller: this.controller, model: () => this.model, view: this.view,
+      run: (effects) => this.drag.run(effects), toast: (m) => this.toast(m), reconcile: () => this.reconcile() });
+    this.trash = new TrashPanel({ gallery: () => this.model.id, canEdit: () => this.access.can('edit'),
+      commit: (operations) => this.commit(operations) });
     this.wirePasteAndPinch();
     window.addEventListener('hashchange', () => this.route());
     await this.refreshGalleries(await galleries);
@@ -120,7 +125,7 @@ export const app = {
     marks.rendered = performance.now();
     this.updateHistoryButtons();
     this.live.follow(id, this.model.version);
-    this.refreshTrash();
+    this.trash.refresh();
     if (!location.hash.startsWith(`#/g/${id}`)) history.replaceState(null, '', `#/g/${id}`);
   },
 
@@ -193,13 +198,6 @@ export const app = {
       this.pinch(c.columns + (this._pinch > 0 ? 1 : -1), e.clientX - r.left, e.clientY - r.top);
       this._pinch = 0;
     }, { passive: false });
-    $('trash').addEventListener('click', () => this.toggleTrashPanel());
-    $('trash-close').addEventListener('click', () => { $('trash-panel').hidden = true; });
-    $('trash-empty').addEventListener('click', async () => {
-      const trashed = await api.trash(this.model.id);
-      if (trashed.length) await this.commit([{ op: 'purge', items: trashed.map((t) => t.id) }]);
-      this.toggleTrashPanel(true);
-    });
   },
 
   /// A new column count keeping the item under (x, y) in place (F22).
@@ -276,86 +274,6 @@ export const app = {
     for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);
   },
 
-  /// Loads what an external drop brought for one placeholder (F19): uploads a file (its
-  /// progress on the placeholder) or hands a URL to the server, then puts the real item at
-  /// the placeholder's current place — or removes the placeholder if that failed.
-  loadDropped(placeholder, data, previous) {
-    // One request at a time, in drop order: each names its place by its neighbours, so the
-    // server must create them in the order they were dropped.
-    this._drops = (this._drops ?? Promise.resolve()).then(() => this._loadDropped(placeholder, data, previous));
-    return this._drops;
-  },
-
-  async _loadDropped(placeholder, data, previous) {
-    const c = this.controller;
-    if (!data) { this.drag.run(c.deletePlaceholder(placeholder)); return; }
-    // The server creates the item where the placeholder is now: the live stream may bring it
-    // before our answer does, and then it stays where the server put it. The second and later
-    // items of one drop go right after the one before them (the engine may have put that one
-    // after the remaining placeholders when the live stream brought it first).
-    const to = previous?.created != null && this.model.items.has(previous.created)
-      ? { after: previous.created } : (c.placeholderDestination(placeholder) ?? {});
-    const loading = { placeholder, data };
-    this._loading.add(loading);
-    try {
-      let answer;
-      if (data.file) {
-        this.view.progress.set(placeholder, 0);
-        answer = await api.upload(this.model.id, [data.file], to, (f) => { this.view.progress.set(placeholder, f); this.view.schedule(); });
-      } else {
-        answer = await api.dropURL(this.model.id, data.url, to, data.title);
-      }
-      this.view.progress.delete(placeholder);
-      const item = answer.items?.[0];
-      if (!item) throw new Error('the server created no item');
-      data.created = item.id;
-      // The server answers the new item and its version; the change itself arrives on the
-      // live stream (or a catch-up) like every other.
-      // The live stream may have brought a newer state already (ready or failed, which bumps
-      // the version): the answer's pending item must not overwrite it.
-      const known = this.model.items.get(item.id);
-      if (!known || (known.version ?? 0) < (item.version ?? 0)) this.model.items.set(item.id, item);
-      if (data.claimed) return; // the live stream brought it first and it took over (claimDropped)
-      // The item now exists on the server; put it where the placeholder is now. Not for the
-      // later items of a drop: the server put each right after the one before, while the
-      // engine may hold that one after this placeholder (when the live stream brought it
-      // first), and moving this item to the placeholder would swap the two.
-      const effects = previous ? [] : c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
-      // The live stream may have brought the item first: then it stays where the server put it.
-      this.drag.run(effects.length ? effects : c.deletePlaceholder(placeholder));
-    } catch (e) {
-      this.view.progress.delete(placeholder);
-      this.toast(e.status === 413 ? 'That file is too large.' : `Could not add it: ${e.message}`);
-      if (!data.claimed) this.drag.run(c.deletePlaceholder(placeholder));
-      this.reconcile();
-    } finally {
-      this._loading.delete(loading);
-    }
-  },
-
-  /// Our own dropped item may come on the live stream before the server's answer to the
-  /// drop: it takes over from its placeholder at once, so one spinner shows, not two. A URL
-  /// drop is known by its source URL, an upload by its file name (pending, no source URL).
-  claimDropped(items) {
-    if (!this._loading.size || !items?.length) return;
-    for (const item of items) {
-      if (this.model.items.has(item.id)) continue; // not new to us
-      for (const loading of this._loading) {
-        const { data } = loading;
-        if (data.claimed || data.created != null) continue;
-        const same = data.url
-          ? item.sourceURL === data.url || item.sourceURL === URL.parse?.(data.url)?.href
-          : !item.sourceURL && item.title === data.file?.name;
-        if (!same) continue;
-        data.claimed = true;
-        data.created = item.id;
-        this.view.progress.delete(loading.placeholder);
-        this.drag.run(this.controller.deletePlaceholder(loading.placeholder));
-        break;
-      }
-    }
-  },
-
   /// A pasted image goes after the focused item (else to the end), B6; two fingers on a
   /// touch screen pinch the column count around their midpoint, F22.
   wirePasteAndPinch() {
@@ -415,7 +333,7 @@ export const app = {
       const answer = await api.batch(this.model.id, this.model.version, operations);
       const changes = answer.changes ?? answer;
       this.applyChanges(changes);
-      if (touchesTrash(changes)) this.refreshTrash();
+      if (touchesTrash(changes)) this.trash.refresh();
       return answer;
     } catch (e) {
       if (e instanceof ApiError && e.status === 409 && retry) {
@@ -433,7 +351,7 @@ export const app = {
   /// gallery and the engine; a change that does not follow our version catches up.
   applyChanges(changes) {
     if (!changes || changes.toVersion == null) return;
-    this.claimDropped(changes.items);
+    this.ingest.claim(changes.items);
     const applied = this.model.apply(changes);
     if (!applied) { this.catchUp(); return; }
     if (applied.skipped) return;
@@ -451,46 +369,14 @@ export const app = {
         else this.model.loadColumns(await api.columns(this.model.id));
         this.reconcile();
       }
-      this.refreshTrash();
+      this.trash.refresh();
     } catch (e) {
       this.toast(`Could not catch up: ${e.message}`);
     }
   },
 
-  // ---- trash (F21)
-  /// The trash count and panel, from the server. Called when a change can have changed the
-  /// trash (`touchesTrash`), not after every move: a drop costs one request.
-  async refreshTrash() {
-    if (this.model.id == null || !this.access.can('edit')) return;
-    try {
-      const trashed = await api.trash(this.model.id);
-      $('trash-count').textContent = trashed.length;
-      if (!$('trash-panel').hidden) this.renderTrash(trashed);
-    } catch { /* the next change refreshes it */ }
-  },
-
-  async toggleTrashPanel(forceOpen) {
-    const panel = $('trash-panel');
-    if (!forceOpen && !panel.hidden) { panel.hidden = true; return; }
-    panel.hidden = false;
-    this.renderTrash(await api.trash(this.model.id));
-  },
-
-  renderTrash(trashed) {
-    $('trash-list').replaceChildren(...trashed.map((it) => {
-      const li = document.createElement('li');
-      const img = document.createElement('img');
-      if (it.thumbnails) img.src = it.thumbnails.grid;
-      const name = document.createElement('span');
-      name.textContent = it.title;
-      const restore = document.createElement('button');
-      restore.textContent = 'Restore';
-      restore.addEventListener('click', () => this.commit([{ op: 'restore', items: [it.id] }]));
-      li.append(img, name, restore);
-      return li;
-    }));
-    if (!trashed.length) $('trash-list').innerHTML = '<li>The trash is empty.</li>';
-  },
+  /// A change that can have touched the trash (the live stream): the count and panel follow.
+  refreshTrash() { this.trash?.refresh(); },
 };
 
 app.start().catch((e) => {

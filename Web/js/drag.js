@@ -45,7 +45,7 @@ export function installDrag(app) {
       switch (e.type) {
         case 'scrollBy': scroller.scrollTop += e.dy; break;
         case 'commit': commit(e); break;
-        case 'loadDroppedData': app.loadDropped(e.placeholder, state.pendingDrop?.[e.index], state.pendingDrop?.[e.index - 1]); break;
+        case 'loadDroppedData': app.ingest.load(e.placeholder, state.pendingDrop?.[e.index], state.pendingDrop?.[e.index - 1]); break;
         case 'announce': app.announce(e.text); break;
         case 'dragBegan':
           // Items selected beforehand travel together (F17).
