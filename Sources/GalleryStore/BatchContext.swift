@@ -24,7 +24,7 @@ struct BatchContext {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
     }
 
-    mutating func apply(_ op: StoreOperation) throws {
+    mutating func apply(_ op: StoreWrite) throws {
         switch op {
         case let .client(o): try apply(o)
         case let .insert(items, dest): try insert(items, at: dest)
@@ -46,7 +46,7 @@ struct BatchContext {
         }
     }
 
-    mutating func apply(_ op: GalleryOperation) throws {
+    mutating func apply(_ op: BatchEdit) throws {
         switch op {
         case let .move(ids, dest): try move(ids, to: dest)
         case let .copy(ids, dest): try copy(ids, to: dest)

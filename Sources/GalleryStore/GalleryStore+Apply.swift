@@ -6,11 +6,11 @@ import GalleryCore
 extension GalleryStore {
     /// Applies a batch atomically: all operations or none, one new version, one log row.
     /// With `baseVersion`, a gallery that moved on since throws `StoreError.stale`.
-    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [GalleryOperation]) async throws -> BatchResult {
-        try await apply(gallery: gallery, baseVersion: baseVersion, ops.map(StoreOperation.client), payload: ops)
+    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [BatchEdit]) async throws -> BatchResult {
+        try await apply(gallery: gallery, baseVersion: baseVersion, ops.map(StoreWrite.client), payload: ops)
     }
 
-    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreOperation], payload: some Encodable & Sendable) async throws -> BatchResult {
+    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreWrite], payload: some Encodable & Sendable) async throws -> BatchResult {
         guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
         let payloadText = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
         // The hot path, the commit of a drag: one item moved. Its snapshot change is made after the
@@ -109,7 +109,7 @@ extension GalleryStore {
     /// The staged changes of a batch. A batch that moved one item (the commit of a drag, the hot
     /// path) is one stage with one move, built directly; anything else is the engine's diff,
     /// which walks the whole gallery (about 1.6 ms at 100k items).
-    static func stages(_ ops: [StoreOperation], from before: Snapshot, to after: Snapshot) -> [BatchUpdate] {
+    static func stages(_ ops: [StoreWrite], from before: Snapshot, to after: Snapshot) -> [BatchUpdate] {
         if ops.count == 1, case let .client(.move(ids, _)) = ops[0], ids.count == 1,
            let from = before.indexPath(of: ItemID(UInt64(ids[0]))), let to = after.indexPath(of: ItemID(UInt64(ids[0]))) {
             if from == to { return [] }

@@ -70,11 +70,3 @@ enum ItemRows {
             """, arguments: arguments)
     }
 }
-
-struct OperationRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "operation"
-    var galleryId: Int64
-    var version: Int64
-    var payload: String
-    var createdAt: Double
-}

@@ -134,7 +134,7 @@ import GalleryCore
 }
 
 /// A random operation on a gallery snapshot (moves, copies, swaps, trash, restore, sections).
-func randomOperation(_ snap: GallerySnapshotJSON, _ rng: inout SeededGenerator) -> GalleryOperation? {
+func randomOperation(_ snap: GallerySnapshotJSON, _ rng: inout SeededGenerator) -> BatchEdit? {
     let all = snap.sections.flatMap { $0.items.map(\.id) }
     func pick() -> Int64? { all.isEmpty ? nil : all[Int(rng.next() % UInt64(all.count))] }
     func section() -> SectionJSON { snap.sections[Int(rng.next() % UInt64(snap.sections.count))] }
@@ -166,8 +166,8 @@ func randomOperation(_ snap: GallerySnapshotJSON, _ rng: inout SeededGenerator) 
     }
 }
 
-extension GalleryOperation {
-    static func before(_ a: Int64, _ b: Int64) -> GalleryOperation { .move(items: [a], to: .before(item: b)) }
+extension BatchEdit {
+    static func before(_ a: Int64, _ b: Int64) -> BatchEdit { .move(items: [a], to: .before(item: b)) }
 }
 
 @Suite struct CatchUpWindowTests {

@@ -87,7 +87,7 @@ public final class Ingestor: Service, Sendable {
                 let items = try await store.readyItems(after: after, limit: 500)
                 guard let last = items.last else { break }
                 after = last.id
-                var byGallery: [Int64: [StoreOperation]] = [:]
+                var byGallery: [Int64: [StoreWrite]] = [:]
                 for item in items {
                     let path = store.files.url(item.hash, "original").path
                     guard let info = try? await Self.offload({ try ImageProbe.probe(file: path) }) else { continue }

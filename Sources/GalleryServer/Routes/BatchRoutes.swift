@@ -10,7 +10,7 @@ struct BatchRoutes {
 
     struct BatchBody: Decodable {
         var baseVersion: Int64?
-        var operations: [GalleryOperation]
+        var operations: [BatchEdit]
     }
 
     func register(_ api: RouterGroup<GalleryRequestContext>) {

@@ -1,18 +1,3 @@
-/// A gallery as listed in the document browser (F25).
-public struct GalleryInfo: Codable, Equatable, Sendable {
-    public var id: Int64
-    public var name: String
-    public var version: Int64
-    public var itemCount: Int
-    public var createdAt: Double
-    /// The caller's role in the gallery, in lists (nil where the answer is not for one caller).
-    public var role: String?
-
-    public init(id: Int64, name: String, version: Int64, itemCount: Int, createdAt: Double, role: String? = nil) {
-        self.id = id; self.name = name; self.version = version; self.itemCount = itemCount; self.createdAt = createdAt; self.role = role
-    }
-}
-
 /// URLs of an item's thumbnails (content-addressed, cached forever).
 public struct Thumbnails: Codable, Equatable, Sendable {
     public var grid: String
@@ -49,24 +34,5 @@ public struct ItemJSON: Codable, Equatable, Sendable {
         self.id = id; self.sectionId = sectionId; self.title = title; self.sourceURL = sourceURL; self.fileHash = fileHash
         self.width = width; self.height = height; self.aspect = aspect; self.state = state; self.reason = reason
         self.version = version; self.thumbnails = thumbnails; self.trashed = trashed
-    }
-}
-
-public struct SectionJSON: Codable, Equatable, Sendable {
-    public var id: Int64
-    public var title: String
-    public var items: [ItemJSON]
-
-    public init(id: Int64, title: String, items: [ItemJSON]) { self.id = id; self.title = title; self.items = items }
-}
-
-/// The whole gallery at one version.
-public struct GallerySnapshotJSON: Codable, Equatable, Sendable {
-    public var gallery: GalleryInfo
-    public var version: Int64
-    public var sections: [SectionJSON]
-
-    public init(gallery: GalleryInfo, version: Int64, sections: [SectionJSON]) {
-        self.gallery = gallery; self.version = version; self.sections = sections
     }
 }

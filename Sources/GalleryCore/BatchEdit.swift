@@ -1,6 +1,6 @@
 /// One arrangement change a client asks for. A batch of them is applied in one transaction
 /// and makes one gallery version. JSON: `{"op": "move", "items": [1, 2], "to": {"section": 3, "index": 0}}`.
-public enum GalleryOperation: Equatable, Sendable {
+public enum BatchEdit: Equatable, Sendable {
     /// Items leave their places and are inserted, in the given order, at the destination (F26, F29).
     case move(items: [Int64], to: Destination)
     /// New items with the same content, in order, at the destination (F29 copy).
@@ -20,7 +20,7 @@ public enum GalleryOperation: Equatable, Sendable {
     case deleteSection(Int64)
 }
 
-extension GalleryOperation: Codable {
+extension BatchEdit: Codable {
     private enum Keys: String, CodingKey { case op, items, to, a, b, item, title, section, index }
 
     public init(from decoder: Decoder) throws {
