@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // The brain of the collection view. Standard library only: it must build under Embedded Swift.
@@ -65,6 +66,7 @@ let package = Package(
             .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         // The command line: serve, import, export.
@@ -92,6 +94,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            .product(name: "CompressNIO", package: "compress-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ]

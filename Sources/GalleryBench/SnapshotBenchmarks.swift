@@ -1,6 +1,8 @@
 import Foundation
 import GalleryCore
+import GalleryServer
 import GalleryStore
+import NIOCore
 
 /// Reading a whole gallery for a page load: the nested snapshot encoded by `JSONEncoder` (what
 /// `GET /api/galleries/:g` answers) beside the columnar snapshot (`GET …/columns`, uncached),
@@ -43,4 +45,13 @@ func runSnapshotBenchmarks(_ o: BenchOptions) async throws {
     print("| nested snapshot, `JSONEncoder` (`GET /api/galleries/:g`) | \(ms(readFull)) | \(ms(full)) | \(fullBytes) |")
     print("| columns, hand-written JSON (`GET …/columns`, uncached) | \(ms(readColumns)) | \(ms(columns)) | \(columnBytes) |")
     print("speed-up \(String(format: "%.1f", full / columns))×, \(String(format: "%.1f", Double(fullBytes) / Double(columnBytes)))× fewer bytes")
+    // What a browser downloads (it accepts gzip): the body gzipped once per version, in the background.
+    let body = ByteBuffer(bytes: try await store.columns(gallery.id).json())
+    let (gzipTime, gzipBytes) = try await median(5) { try ColumnsCompression.gzip(body).readableBytes }
+    print("")
+    print("| columns body | bytes | MB | gzip time (once per version, background) |")
+    print("| --- | ---: | ---: | ---: |")
+    print("| as JSON | \(columnBytes) | \(String(format: "%.1f", Double(columnBytes) / 1e6)) | – |")
+    print("| gzipped (what a browser downloads) | \(gzipBytes) | \(String(format: "%.1f", Double(gzipBytes) / 1e6)) | \(ms(gzipTime)) |")
+    print("gzip: \(String(format: "%.1f", Double(columnBytes) / Double(gzipBytes)))× fewer bytes")
 }

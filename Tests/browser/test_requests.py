@@ -31,3 +31,22 @@ def test_a_drop_costs_exactly_one_request_the_batch(page, server):
     assert requests == batch, f"a drop sent more than its batch: {requests}"
     # The trash count is still right (nothing went to the trash).
     assert page.locator("#trash-count").inner_text() == "0"
+
+
+def test_the_gallery_arrives_gzipped_and_the_grid_shows_it(page, server):
+    """Issue 15: the columns body (the first load) is sent gzipped to a browser, which accepts
+    it; the grid built from it shows the gallery. The server compresses each version once in
+    the background, so a reload gets it once that is done."""
+    gallery = page.evaluate("app.model.id")
+    expected = server_titles(server)[0]
+    encoding = None
+    for _ in range(50):
+        with page.expect_response(lambda r: r.url.endswith(f"/api/galleries/{gallery}/columns")) as info:
+            page.reload()
+        encoding = info.value.headers.get("content-encoding")
+        if encoding == "gzip":
+            break
+        page.wait_for_timeout(100)
+    assert encoding == "gzip"
+    page.wait_for_selector("body[data-ready='1']")
+    assert titles(page, 0) == expected

@@ -33,15 +33,26 @@ struct GalleryRoutes {
             try JSONIO.response(try await store.snapshot(try context.gallery))
         }
         // The same snapshot as parallel columns, for the page's first load (SnapshotColumns):
-        // cached per version, revalidated with an ETag.
+        // cached per version, revalidated with an ETag, gzipped for clients that accept it
+        // once the cache has compressed it (in the background).
         api.get("galleries/:gallery/columns") { request, context in
             let id = try context.gallery
             let head = try await store.head(id)
             let etag = ColumnsCache.etag(gallery: id, version: head.version, name: head.name)
-            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: "no-cache"]
-            if request.headers[.ifNoneMatch] == etag { return Response(status: .notModified, headers: headers) }
-            if let body = server.columnsCache.body(gallery: id, version: head.version, name: head.name) {
-                return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: "no-cache",
+                                       .vary: "Accept-Encoding"]
+            let gzipEtag = String(etag.dropLast()) + "-gz\""
+            if let match = request.headers[.ifNoneMatch], match == etag || match == gzipEtag {
+                headers[.eTag] = match
+                return Response(status: .notModified, headers: headers)
+            }
+            if let cached = server.columnsCache.body(gallery: id, version: head.version, name: head.name) {
+                if let gzip = cached.gzip, Self.acceptsGzip(request) {
+                    headers[.eTag] = gzipEtag
+                    headers[.contentEncoding] = "gzip"
+                    return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip))
+                }
+                return Response(status: .ok, headers: headers, body: .init(byteBuffer: cached.body))
             }
             let built = try await server.columnsCache.build(gallery: id, store: store)
             headers[.eTag] = ColumnsCache.etag(gallery: id, version: built.version, name: built.name)
@@ -75,6 +86,18 @@ struct GalleryRoutes {
             try JSONIO.response(try await ItemMetadata.of(try await store.item(try context.id("item")), server: server, caller: try context.caller),
                                 headers: [.cacheControl: "private, no-store"])
         }
+    }
+
+    /// Whether the request's Accept-Encoding takes gzip (and does not refuse it with q=0).
+    static func acceptsGzip(_ request: Request) -> Bool {
+        guard let accept = request.headers[.acceptEncoding]?.lowercased() else { return false }
+        for part in accept.split(separator: ",") {
+            let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.first == "gzip" || fields.first == "*" else { continue }
+            let refused = fields.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0") && !$0.contains(where: { "123456789".contains($0) }) }
+            return !refused
+        }
+        return false
     }
 }
 

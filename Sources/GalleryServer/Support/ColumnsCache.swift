@@ -1,6 +1,16 @@
+import CompressNIO
 import Hummingbird
 import GalleryStore
 import Synchronization
+
+/// How the columns' body is compressed for clients that accept gzip: zlib's default level,
+/// once per version, off the request path (BENCHMARKS.md, "First-load transfer").
+public enum ColumnsCompression {
+    public static func gzip(_ body: ByteBuffer) throws -> ByteBuffer {
+        var input = body
+        return try input.compress(with: .gzip(configuration: ZlibConfiguration(windowSize: 15, compressionLevel: 6, memoryLevel: 8)))
+    }
+}
 
 /// The latest columnar snapshot body of the few most recently loaded galleries, keyed by the
 /// gallery's version and name: a page load at an unchanged version costs one row read.
@@ -8,8 +18,11 @@ import Synchronization
 /// A cached gallery is watched: once it has been quiet for a moment after a change, the body
 /// of its new version is built in the background, so the next page load does not pay for the
 /// read (~0.2 s at 100k items). Under a steady stream of changes nothing is rebuilt.
+///
+/// Each body is also gzipped once, in the background after it is built (issue 15: the first
+/// load's transfer), for clients that accept gzip; until that is done they get it as it is.
 final class ColumnsCache: Sendable {
-    private struct Entry { var version: Int64; var name: String; var body: ByteBuffer; var used: UInt64 }
+    private struct Entry { var version: Int64; var name: String; var body: ByteBuffer; var gzip: ByteBuffer?; var used: UInt64 }
     private let entries = Mutex<[Int64: Entry]>([:])
     private let clock = Atomic<UInt64>(0)
     private let watchers = Mutex<[Int64: (token: UInt64, task: Task<Void, Never>)]>([:])
@@ -18,25 +31,41 @@ final class ColumnsCache: Sendable {
 
     init(capacity: Int = 4, quiet: Duration = .seconds(1)) { self.capacity = capacity; self.quiet = quiet }
 
-    func body(gallery: Int64, version: Int64, name: String) -> ByteBuffer? {
+    /// The body at this version and name, and its gzip once made; nil when not cached.
+    func body(gallery: Int64, version: Int64, name: String) -> (body: ByteBuffer, gzip: ByteBuffer?)? {
         let now = clock.add(1, ordering: .relaxed).newValue
         return entries.withLock { e in
             guard var entry = e[gallery], entry.version == version, entry.name == name else { return nil }
             entry.used = now
             e[gallery] = entry
-            return entry.body
+            return (entry.body, entry.gzip)
+        }
+    }
+
+    static func gzip(_ body: ByteBuffer) throws -> ByteBuffer { try ColumnsCompression.gzip(body) }
+
+    /// Gzips a stored body off the request path; kept only if the entry is still that version.
+    private func compressLater(gallery: Int64, version: Int64, name: String, body: ByteBuffer) {
+        Task.detached(priority: .utility) { [weak self] in
+            guard let gzip = try? Self.gzip(body) else { return }
+            self?.entries.withLock { e in
+                guard var entry = e[gallery], entry.version == version, entry.name == name else { return }
+                entry.gzip = gzip
+                e[gallery] = entry
+            }
         }
     }
 
     func store(gallery: Int64, version: Int64, name: String, body: ByteBuffer) {
         let now = clock.add(1, ordering: .relaxed).newValue
         let evicted = entries.withLock { e -> [Int64] in
-            e[gallery] = Entry(version: version, name: name, body: body, used: now)
+            e[gallery] = Entry(version: version, name: name, body: body, gzip: nil, used: now)
             var out: [Int64] = []
             while e.count > capacity, let oldest = e.min(by: { $0.value.used < $1.value.used })?.key { e[oldest] = nil; out.append(oldest) }
             return out
         }
         for g in evicted { watchers.withLock { $0.removeValue(forKey: g) }?.task.cancel() }
+        compressLater(gallery: gallery, version: version, name: name, body: body)
     }
 
     /// Reads and caches the gallery's current body.
