@@ -9,13 +9,21 @@ import NIOCore
 /// each from the same SQLite file, median of several runs.
 func runSnapshotBenchmarks(_ o: BenchOptions) async throws {
     print("")
-    print("### Whole-gallery read for a page load, \(o.items) items in \(o.sections) sections")
+    print("### Whole-gallery read for a page load, \(o.items) items in \(o.sections) sections, \(o.hashes) distinct images")
     let folder = temporaryFolder("snapshot")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder)
     let per = o.items / o.sections
-    // A few hundred distinct images, as a real gallery of copies has.
-    let hashes = (0..<300).map { n in String(repeating: String(n % 10), count: 60) + String(format: "%04d", n) }
+    // A few hundred distinct images, as a gallery of copies has (`--hashes` for more: a camera roll has one per
+    // item); SHA-256-like hex so that they compress as real content addresses do.
+    let hashes = (0..<o.hashes).map { n -> String in
+        var state = UInt64(n) &* 0x9E37_79B9_7F4A_7C15 | 1
+        return (0..<4).map { _ -> String in
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            let hex = String(state, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
     let sections = (0..<o.sections).map { s in
         (title: "S\(s)", items: (0..<per).map { i in
             NewItem(title: "IMG_\(s)_\(i).jpg", fileHash: hashes[(s * per + i) % hashes.count], width: 400 + i % 600, height: 300, state: .ready)

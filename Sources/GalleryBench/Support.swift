@@ -8,6 +8,8 @@ struct BenchOptions {
     var moves = 2_000
     var images = 48
     var photos = 200
+    /// Distinct image hashes in the snapshot benchmark's gallery (a library of copies has few, a camera roll one per item).
+    var hashes = 300
 
     init(_ args: [String]) {
         func value(_ name: String) -> Int? {
@@ -21,6 +23,7 @@ struct BenchOptions {
         moves = value("--moves") ?? moves
         images = value("--images") ?? images
         photos = value("--photos") ?? photos
+        hashes = value("--hashes") ?? hashes
     }
 }
 
