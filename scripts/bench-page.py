@@ -9,6 +9,7 @@ libraries do) at the same sizes.
       .venv/bin/python scripts/bench-page.py [--sizes 1000,20000,100000]
 """
 import argparse
+import http.cookiejar
 import json
 import os
 import shutil
@@ -32,10 +33,18 @@ def free_port():
         return s.getsockname()[1]
 
 
+# Every request is signed in (issue 10): the bench's admin is made with `gallery user add` before
+# the server starts; the API client keeps its session cookie and sends the page's Origin.
+ADMIN = ("bench", "bench-password-1")
+COOKIES = http.cookiejar.CookieJar()
+OPENER = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(COOKIES))
+
+
 def call(base, method, path, body=None, raw=None, ctype="application/json"):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-    req = urllib.request.Request(base + path, data=data, method=method, headers={"content-type": ctype} if data else {})
-    with urllib.request.urlopen(req, timeout=600) as r:
+    headers = {"Origin": base, **({"content-type": ctype} if data else {})}
+    req = urllib.request.Request(base + path, data=data, method=method, headers=headers)
+    with OPENER.open(req, timeout=600) as r:
         return json.loads(r.read() or b"null")
 
 
@@ -214,13 +223,16 @@ def main():
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
+    subprocess.run([str(GALLERY), "user", "add", ADMIN[0], "--admin", "--password-stdin", "--data", str(data / "data")],
+                   input=ADMIN[1].encode() + b"\n", check=True, capture_output=True, cwd=ROOT, timeout=60)
+
     def start_server():
         proc = subprocess.Popen([str(GALLERY), "serve", "--port", str(port), "--data", str(data / "data"), "--no-sample",
                                  "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
                                 stdout=open(data / "server.log", "ab"), stderr=subprocess.STDOUT)
         for _ in range(100):
             try:
-                call(base, "GET", "/api/galleries"); break
+                call(base, "POST", "/api/login", {"name": ADMIN[0], "password": ADMIN[1]}); break
             except Exception:
                 time.sleep(0.2)
         return proc
@@ -250,6 +262,8 @@ def main():
             # A fresh browser per measurement: nothing left over from the previous drag.
             browser = launch(p)
             ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+            signed_in = ctx.request.post(base + "/api/login", data={"name": ADMIN[0], "password": ADMIN[1]}, headers={"Origin": base})
+            assert signed_in.ok, f"sign-in failed: {signed_in.status}"
             page = ctx.new_page()
             page.set_default_timeout(300000)
             if route:
