@@ -41,7 +41,9 @@ struct ImageFetcher: Sendable {
                 throw f
             } catch let r as URLGuard.Refusal {
                 throw Failure(reason: hop > 0 ? "redirect \(r.reason)" : r.reason)
-            } catch let e as HTTPClientError where e == .deadlineExceeded || e == .readTimeout || e == .connectTimeout {
+            } catch let e as HTTPClientError where e == .connectTimeout {
+                throw Failure(reason: "no answer from \(current.host ?? "the server") (connection timed out)")
+            } catch let e as HTTPClientError where e == .deadlineExceeded || e == .readTimeout {
                 throw Failure(reason: "timed out after \(timeout.components.seconds) s")
             } catch is CancellationError {
                 throw Failure(reason: "cancelled")
