@@ -32,6 +32,13 @@ public struct StageJSON: Codable, Equatable, Sendable {
     public var itemMoves: [Move]
     public var itemReloads: [Reload]
     public var itemCountsAfter: [Int]
+    /// The ids of the items at `itemDeletes`, at the sources of `itemMoves` and at
+    /// `itemReloads`, in the same order: a client that keeps no arrangement of its own (the
+    /// page: its engine holds the order) learns which items a stage touches without looking
+    /// them up. Absent in the stored catch-up log, which needs only the index paths.
+    public var deletedIDs: [UInt64]?
+    public var movedIDs: [UInt64]?
+    public var reloadedIDs: [UInt64]?
 
     public init(_ b: BatchUpdate) {
         sectionDeletes = b.sectionDeletes
@@ -42,6 +49,31 @@ public struct StageJSON: Codable, Equatable, Sendable {
         itemMoves = b.itemMoves.map { Move(from: [$0.from.section, $0.from.item], to: [$0.to.section, $0.to.item]) }
         itemReloads = b.itemReloads.map { Reload(at: [$0.at.section, $0.at.item], version: $0.version) }
         itemCountsAfter = b.itemCountsAfter
+    }
+
+    /// The stages as JSON with the ids of the items they delete, move and reload, read from
+    /// `before` (the snapshot the first stage applies to) and each stage's result in turn.
+    /// O(k) for one stage; each further stage applies the one before it to a copy, O(n).
+    public static func stages(_ stages: [BatchUpdate], from before: Snapshot) -> [StageJSON] {
+        var current = before
+        var out: [StageJSON] = []
+        out.reserveCapacity(stages.count)
+        var known = true
+        for (k, stage) in stages.enumerated() {
+            var json = StageJSON(stage)
+            let paths = stage.itemDeletes + stage.itemMoves.map(\.from) + stage.itemReloads.map(\.at)
+            if known && paths.allSatisfy(current.isValid) {
+                func id(_ p: IndexPath) -> UInt64 { current.itemID(at: p).rawValue }
+                json.deletedIDs = stage.itemDeletes.map(id)
+                json.movedIDs = stage.itemMoves.map { id($0.from) }
+                json.reloadedIDs = stage.itemReloads.map { id($0.at) }
+            }
+            out.append(json)
+            if known && k + 1 < stages.count {
+                if let next = try? current.applying(stage) { current = next } else { known = false }
+            }
+        }
+        return out
     }
 
     /// Back to the engine's type; nil when an index path is not a pair.

@@ -58,7 +58,7 @@ extension GalleryStore {
             }
             let rows = db.totalChangesCount - startChanges
             // Committed: from here on nothing may fail the request, memory follows the database.
-            let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: stages, touched: ctx.touched)
+            let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: StageJSON.stages(stages, from: before), touched: ctx.touched)
             var orphaned: [String] = []
             for hash in ctx.purgedHashes.sorted() {
                 if try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? true) {
@@ -138,7 +138,7 @@ extension GalleryStore {
         return snapshot
     }
 
-    static func changesJSON(_ db: Database, _ gallery: Int64, from: Int64, to: Int64, stages: [BatchUpdate], touched: Set<Int64>) throws -> ChangesJSON {
+    static func changesJSON(_ db: Database, _ gallery: Int64, from: Int64, to: Int64, stages: [StageJSON], touched: Set<Int64>) throws -> ChangesJSON {
         let items: [ItemJSON]
         if touched.isEmpty {
             items = []
@@ -148,7 +148,7 @@ extension GalleryStore {
         let sections = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id"), arguments: [gallery])
             .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
         let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM gallery WHERE id = ?"), arguments: [gallery])
-        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages.map(StageJSON.init), items: items, sections: sections, name: name)
+        return ChangesJSON(fromVersion: from, toVersion: to, stages: stages, items: items, sections: sections, name: name)
     }
 
     /// Items of `target` that are new or whose content version differs from `source`.
@@ -169,7 +169,7 @@ extension GalleryStore {
         return try await pool.writeWithoutTransaction { db in
             let (current, now) = try self.current(db, gallery)
             let stages = try StagedChangeset(from: old, to: now).stages
-            return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: Self.touched(from: old, to: now))
+            return try Self.changesJSON(db, gallery, from: version, to: current, stages: StageJSON.stages(stages, from: old), touched: Self.touched(from: old, to: now))
         }
     }
 
@@ -208,7 +208,7 @@ extension GalleryStore {
             if let since, since != current {
                 if let old {
                     let stages = try StagedChangeset(from: old, to: now).stages
-                    continuation.yield(.changes(try Self.changesJSON(db, gallery, from: since, to: current, stages: stages,
+                    continuation.yield(.changes(try Self.changesJSON(db, gallery, from: since, to: current, stages: StageJSON.stages(stages, from: old),
                                                                       touched: Self.touched(from: old, to: now))))
                 } else {
                     continuation.yield(.snapshot(try Self.snapshot(db, gallery)))
