@@ -11,7 +11,7 @@
 
 /// Version of the flat-buffer protocol between the page and engine.wasm. Bump it when an
 /// operation's input or output layout changes; the page refuses an engine of another version.
-public let engineBridgeVersion: Int = 3
+public let engineBridgeVersion: Int = 4
 
 /// The operations of the flat command surface. Every call takes an array of `Double`s
 /// and answers an array of `Double`s; the first output value is a status (0 = ok, see
@@ -61,7 +61,6 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     case controllerPlaceholderDestination = 62
     case controllerLiveChanges = 70
     case controllerModelMatches = 71
-    case controllerModelItems = 72
     /// The whole grid read-only (a viewer) or editable again: no lift, drop, paste or undo.
     case controllerReadOnly = 73
     /// One section's items in a given order as one undoable move (issue 12: sort by capture

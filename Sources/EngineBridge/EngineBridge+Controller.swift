@@ -264,7 +264,7 @@ extension EngineBridge {
     }
 
     // [handle, section count, item count per section, count, per item: id, section, item,
-    //  version, count, absent ids] → [1 when the model (without placeholders) has exactly
+    //  version (section and item −1: the version wherever the item is), count, absent ids] → [1 when the model (without placeholders) has exactly
     //  these counts, these items at these places with these versions and none of the absent
     //  ids; else 0]. O(k) without placeholders.
     func _controllerModelMatches(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
@@ -273,24 +273,12 @@ extension EngineBridge {
         for _ in 0..<(try r.count(stride: 1)) { counts.append(try r.int()) }
         var placed: [(id: ItemID, at: IndexPath, version: UInt32)] = []
         for _ in 0..<(try r.count(stride: 4)) {
-            let id = ItemID(try r.id()), s = try r.int(), i = try r.int()
+            let id = ItemID(try r.id()), s = try r.int(in: -1...Int(Int32.max)), i = try r.int(in: -1...Int(Int32.max))
             placed.append((id, IndexPath(item: i, section: s), try r.version()))
         }
         var absent: [ItemID] = []
         for _ in 0..<(try r.count(stride: 1)) { absent.append(ItemID(try r.id())) }
         out.append(c.modelMatches(counts: counts, placed: placed, absent: absent) ? 1 : 0)
-    }
-
-    // [handle, count, per query: section id, index among the model's items] → per query the
-    // item id there (−1: none). Where a commit's blocks go, named by neighbours, without
-    // reading the whole arrangement.
-    func _controllerModelItems(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
-        let c = _controllers[try _controller(&r)]!
-        for _ in 0..<(try r.count(stride: 2)) {
-            let section = SectionID(try r.id())
-            let index = try r.int(in: -1...Int(Int32.max))
-            if let id = c.modelItem(section: section, index: index) { out.append(Double(id.rawValue)) } else { out.append(-1) }
-        }
     }
 
     // [handle, read-only (0 or 1), now] → effects (a drag in progress is cancelled when the

@@ -66,7 +66,6 @@ public struct EngineBridge {
                 #endif
             case .controllerLiveChanges: try _controllerLiveChanges(&r, &out)
             case .controllerModelMatches: try _controllerModelMatches(&r, &out)
-            case .controllerModelItems: try _controllerModelItems(&r, &out)
             case .controllerReadOnly: try _controllerReadOnly(&r, &out)
             case .controllerArrange: try _controllerArrange(&r, &out)
             }

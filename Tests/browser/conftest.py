@@ -227,17 +227,27 @@ def page(browser, server):
 # ---- helpers the tests share: they read the page's state the way a user sees it
 
 def titles(page, section=None):
-    """Item titles in order, per section (a list of lists), from the page's copy of the server's gallery."""
-    t = page.evaluate("app.model.sections.map(s => s.items.map(i => i.title))")
+    """Item titles in order, per section (a list of lists), as the page's engine holds them once
+    no batch of ours is on its way (the arrangement the server confirmed)."""
+    t = page.evaluate("app.sections({confirmed: true}).map(s => s.items.map(i => i.title))")
     return t if section is None else t[section]
 
 
 def server_titles(server, gallery=None):
     """Item titles per section as the server has them now."""
+    return [[i["title"] for i in s] for s in server_items(server, gallery)]
+
+
+def server_ids(server, gallery=None):
+    """Item ids per section as the server has them now."""
+    return [[i["id"] for i in s] for s in server_items(server, gallery)]
+
+
+def server_items(server, gallery=None):
     if gallery is None:
         gallery = server.api("GET", "/api/galleries")[0]["id"]
     snap = server.api("GET", f"/api/galleries/{gallery}")
-    return [[i["title"] for i in s["items"]] for s in snap["sections"]]
+    return [s["items"] for s in snap["sections"]]
 
 
 def wait_server(server, expected, section=None, timeout=5.0):
@@ -338,7 +348,7 @@ def wait_titles(page, expected, section=0, timeout=5000):
     """Waits until section `section` shows exactly `expected` (titles, in order)."""
     try:
         page.wait_for_function(
-            "([s, e]) => JSON.stringify(app.model.sections[s].items.map(i => i.title)) === JSON.stringify(e)",
+            "([s, e]) => JSON.stringify(app.sections({confirmed: true})[s].items.map(i => i.title)) === JSON.stringify(e)",
             arg=[section, expected], timeout=timeout, polling=50)
     except Exception:
         raise AssertionError(f"section {section} is {titles(page, section)}, expected {expected}")
@@ -348,7 +358,7 @@ def wait_titles(page, expected, section=0, timeout=5000):
 def wait_changed(page, before, timeout=5000):
     """Waits until the arrangement (all sections' titles) differs from `before`; answers it."""
     page.wait_for_function(
-        "b => JSON.stringify(app.model.sections.map(s => s.items.map(i => i.title))) !== JSON.stringify(b)",
+        "b => JSON.stringify(app.sections({confirmed: true}).map(s => s.items.map(i => i.title))) !== JSON.stringify(b)",
         arg=before, timeout=timeout, polling=50)
     after = titles(page)
     for k, expected in enumerate(after):

@@ -10,7 +10,7 @@ def test_the_upload_button_adds_the_photo_at_the_end_of_the_last_section_on_scre
     last = len(server_titles(server)) - 1
     before = server_titles(server)[last]
     page.set_input_files("#upload", files=[{"name": "holiday.jpg", "mimeType": "image/jpeg", "buffer": jpeg}])
-    page.wait_for_function("n => app.model.sections.at(-1).items.length === n + 1", arg=len(before), timeout=15000)
+    page.wait_for_function("n => app.sections({confirmed: true}).at(-1).items.length === n + 1", arg=len(before), timeout=15000)
     after = server_titles(server)[last]
     assert after[:-1] == before and after[-1] == "holiday.jpg"
     page.wait_for_function("() => !app.view.last.cells.some((c) => c.kind === 'placeholder')", timeout=15000)

@@ -34,7 +34,7 @@ def test_holding_a_dragged_tile_at_the_bottom_edge_scrolls_and_the_drop_lands_fu
         flat = [t for s in after for t in s]
         assert flat.index("Apple") > 4, after
         # Where Apple is drawn now is below the viewport the drag started in.
-        y = page.evaluate("app.view.last.cells.find(c => c.kind === 'item' && c.id === app.model.sections.flatMap(s => s.items).find(i => i.title === 'Apple').id).y")
+        y = page.evaluate("app.view.last.cells.find(c => c.kind === 'item' && c.id === app.sections({confirmed: true}).flatMap(s => s.items).find(i => i.title === 'Apple').id).y")
         assert y > scroller["height"], y
         # On screen: the settled grid draws Apple below the first view's bottom edge.
         top = page.evaluate("document.getElementById('scroller').getBoundingClientRect().top")

@@ -10,7 +10,7 @@ def test_alt_drag_of_apple_leaves_apple_and_adds_a_copy_where_it_was_dropped(pag
     after = wait_changed(page, [before, titles(page, 1)])[0]
     assert len(after) == len(before) + 1, after
     assert after.count("Apple") == 2, after
-    ids = page.evaluate("app.model.sections[0].items.map(i => i.id)")
+    ids = page.evaluate("app.sections({confirmed: true})[0].items.map(i => i.id)")
     assert ids[0] == apple  # the original stays first
     copy = [i for i, t in enumerate(after) if t == "Apple"][1]
     assert copy == before.index("Dragon"), after  # the copy takes Dragon's place; Dragon and the rest shift on

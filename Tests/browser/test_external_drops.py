@@ -87,11 +87,11 @@ def test_dropping_a_good_and_a_missing_url_shows_two_spinners_then_an_image_and_
     # placeholder even when the live stream brings it before the answer.
     assert len(spinners) == 2, spinners
     page.wait_for_function(
-        "n => app.model.sections[0].items.length === n + 2 && app.model.sections[0].items.every(i => i.state !== 'pending')",
+        "n => app.sections({confirmed: true})[0].items.length === n + 2 && app.sections({confirmed: true})[0].items.every(i => i.state !== 'pending')",
         arg=len(before), timeout=15000)
     wait_idle(page)
     after = titles(page, 0)
-    items = page.evaluate("app.model.sections[0].items.map(i => ({title: i.title, state: i.state}))")
+    items = page.evaluate("app.sections({confirmed: true})[0].items.map(i => ({title: i.title, state: i.state}))")
     new = [it for it in items if it["title"] not in before]
     assert sorted(it["state"] for it in new) == ["failed", "ready"], items
     # In place: both sit where they were dropped, in drop order, before Cherry.
@@ -123,7 +123,7 @@ def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server
     spinners = page.evaluate(DROP_JS, [x, y, [], files])
     assert len(spinners) >= 2, spinners
     page.wait_for_function(
-        "n => app.model.sections[0].items.length === n + 2 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        "n => app.sections({confirmed: true})[0].items.length === n + 2 && app.sections({confirmed: true})[0].items.every(i => i.state === 'ready')",
         arg=len(before), timeout=15000)
     wait_idle(page)
     after = titles(page, 0)
@@ -142,7 +142,7 @@ def test_an_image_dragged_from_another_page_is_added_where_it_is_dropped(page, s
     index = before.index("Cherry")
     drop_data(page, x, y, {"text/html": f'<meta charset="utf-8"><img src="{image_host}/good.jpg" alt="a photo">'})
     page.wait_for_function(
-        "n => app.model.sections[0].items.length === n + 1 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        "n => app.sections({confirmed: true})[0].items.length === n + 1 && app.sections({confirmed: true})[0].items.every(i => i.state === 'ready')",
         arg=len(before), timeout=15000)
     wait_idle(page)
     after = titles(page, 0)
@@ -165,12 +165,12 @@ def test_a_pasted_image_is_uploaded_after_the_focused_tile(page, server):
     page.focus("#scroller")
     page.keyboard.press("ArrowRight")
     # Wait for the focus to reach the second tile (the first tile has it for a moment before).
-    page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32) && c.id === app.model.sections[0].items[1].id)")
+    page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32) && c.id === app.sections({confirmed: true})[0].items[1].id)")
     focused = page.evaluate("app.model.items.get(app.view.last.cells.find(c => c.kind === 'item' && (c.flags & 32)).id).title")
     before = titles(page, 0)
     page.evaluate(PASTE_JS, [data, "pasted.jpg"])
     page.wait_for_function(
-        "n => app.model.sections[0].items.length === n + 1 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        "n => app.sections({confirmed: true})[0].items.length === n + 1 && app.sections({confirmed: true})[0].items.every(i => i.state === 'ready')",
         arg=len(before), timeout=15000)
     after = titles(page, 0)
     assert after[after.index(focused) + 1] == "pasted.jpg", (focused, after)

@@ -23,7 +23,7 @@ def test_a_folder_imported_from_the_command_line_arrives_live_in_an_open_window(
         assert "added 3, skipped 0, failed 0" in run.stdout, run.stdout
 
         # The three tiles arrive in this window (live), at the end of the last section, in name order.
-        wait_until(page, "(names) => names.every((n) => app.model.sections.at(-1).items.some((i) => i.title === n))", names)
+        wait_until(page, "(names) => names.every((n) => app.sections({confirmed: true}).at(-1).items.some((i) => i.title === n))", names)
         page.mouse.move(600, 400)
         page.mouse.wheel(0, 20000)
         wait_until(page, """(names) => names.every((n) => {
@@ -32,7 +32,7 @@ def test_a_folder_imported_from_the_command_line_arrives_live_in_an_open_window(
             return r && r.width > 0 && r.bottom > 0 && r.top < innerHeight;
         })""", names, timeout=20000)
         wait_images(page)
-        assert page.evaluate("app.model.sections.at(-1).items.slice(-3).map((i) => i.title)") == names
+        assert page.evaluate("app.sections({confirmed: true}).at(-1).items.slice(-3).map((i) => i.title)") == names
         # Sized and thumbnailed by the server (its workers), not by the import.
         stored = {i["title"]: i for s in server.api("GET", f"/api/galleries/{gallery}")["sections"] for i in s["items"]}
         assert [stored[n]["state"] for n in names] == ["ready"] * 3

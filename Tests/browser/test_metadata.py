@@ -31,7 +31,7 @@ def test_the_detail_view_shows_when_with_what_and_where(page, server):
     before = titles(page, 0)
     x, y = center(page, before[0])
     page.evaluate(DROP_JS, [x, y, [], [{"name": "IMG_1234.JPG", "type": "image/jpeg", "data": base64.b64encode(camera_jpeg(server)).decode()}]])
-    page.wait_for_function("n => app.model.sections[0].items.length === n + 1 && app.model.sections[0].items.every(i => i.state === 'ready')",
+    page.wait_for_function("n => app.sections({confirmed: true})[0].items.length === n + 1 && app.sections({confirmed: true})[0].items.every(i => i.state === 'ready')",
                            arg=len(before), timeout=15000)
     wait_idle(page)
     cell(page, "IMG_1234.JPG").click()

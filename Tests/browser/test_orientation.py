@@ -33,7 +33,7 @@ def test_a_portrait_phone_photo_gets_a_portrait_cell(page, server):
     x, y = center(page, before[0])
     page.evaluate(DROP_JS, [x, y, [], files])
     page.wait_for_function(
-        "n => app.model.sections[0].items.length === n + 2 && app.model.sections[0].items.every(i => i.state === 'ready')",
+        "n => app.sections({confirmed: true})[0].items.length === n + 2 && app.sections({confirmed: true})[0].items.every(i => i.state === 'ready')",
         arg=len(before), timeout=15000)
     wait_idle(page)
     wait_images(page)

@@ -2,11 +2,10 @@
 Op.controllerModelMatches), not by handing the engine the whole arrangement again — and the
 engine still ends exactly where the server is: after our own drop, after another window's move,
 and when another window's move meets ours on the way (then the page reloads the arrangement)."""
-from conftest import (center, item_id, mouse_drag, open_page, server_titles, shot, titles, wait_changed,
+from conftest import (center, item_id, mouse_drag, open_page, server_ids, server_titles, shot, titles, wait_changed,
                       wait_idle, wait_titles)
 
 ENGINE = "app.controller.snapshot().map(s => s.items)"
-MODEL = "app.model.sections.map(s => s.items.map(i => i.id))"
 
 
 def followed(page):
@@ -14,8 +13,9 @@ def followed(page):
 
 
 def assert_engine_is_server(page, server):
-    """The engine's arrangement (ids) is the page's model, which is the server's."""
-    page.wait_for_function(f"JSON.stringify({ENGINE}) === JSON.stringify({MODEL})", timeout=5000, polling=50)
+    """The engine's arrangement (ids) is the server's, with nothing of ours on its way."""
+    page.wait_for_function(f"ids => !app.drag.inFlight() && JSON.stringify({ENGINE}) === JSON.stringify(ids)",
+                           arg=server_ids(server), timeout=5000, polling=50)
     assert titles(page) == server_titles(server)
 
 

@@ -36,7 +36,7 @@ def test_long_press_on_apple_then_moving_reorders_it_and_the_others_shift(browse
         shot(page, "touch-dragging")
         touch(cdp, "touchEnd")
         wait_idle(page)
-        page.wait_for_function("t => app.model.sections[0].items[0].title !== t", arg="Apple")
+        page.wait_for_function("t => app.sections({confirmed: true})[0].items[0].title !== t", arg="Apple")
         after = titles(page, 0)
         assert after.index("Apple") == before.index("Date")
         others = [t for t in before if t != "Apple"]

@@ -81,7 +81,7 @@ def test_a_member_added_by_name_as_viewer_sees_the_gallery_read_only_and_as_edit
         assert bob.evaluate("app.controller.readOnly") is False
         before = server_titles(server)[0]
         mouse_drag(bob, center(bob, "Apple"), center(bob, "Date"))
-        bob.wait_for_function("() => app.model.sections[0].items[0].title !== 'Apple'")
+        bob.wait_for_function("() => app.sections({confirmed: true})[0].items[0].title !== 'Apple'")
 
         # Removed: bob's open page says his access ended.
         dialog.locator(".member-row[data-member='bob'] button", has_text="Remove").click()

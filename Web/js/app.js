@@ -44,7 +44,7 @@ export const app = {
     galleries.catch(() => {});
     this.engine = await Engine.load(early.wasm ?? fetch('/engine.wasm'));
     window.bootMarks = { engine: performance.now() };
-    this.model = new GalleryModel(this.engine);
+    this.model = new GalleryModel();
     this.controller = new Controller(this.engine);
     this.controller.width = $('scroller').clientWidth;
     this.controller.height = $('scroller').clientHeight;
@@ -60,7 +60,7 @@ export const app = {
     this.wireGalleries();
     this.drag = installDrag(this);
     this.ingest = new Ingest({ controller: this.controller, model: () => this.model, view: this.view,
-      run: (effects) => this.drag.run(effects), toast: (m) => this.toast(m), reconcile: () => this.reconcile() });
+      run: (effects) => this.drag.run(effects), toast: (m) => this.toast(m), reload: () => this.reload() });
     this.trash = new TrashPanel({ gallery: () => this.model.id, canEdit: () => this.access.can('edit'),
       commit: (operations) => this.commit(operations) });
     this.wirePasteAndPinch();
@@ -116,7 +116,7 @@ export const app = {
     $('gallery-select').value = id;
     this.view.selection.clear();
     this.localItems.clear();
-    this.controller.load(this.model);
+    this.controller.load(this.model.takeArrangement());
     this.access.apply(id);
     marks.engine = performance.now();
     $('scroller').scrollTop = 0;
@@ -241,15 +241,47 @@ export const app = {
     option.textContent = `${g.name} (${g.itemCount})`;
   },
 
-  /// Makes the engine show the server's whole arrangement (a reload, or a change it could
-  /// not follow). O(n): the usual way is `follow`.
+  /// Makes the engine show the arrangement the model just loaded (a snapshot from the stream or
+  /// a catch-up). O(n): the usual way is `follow`.
   reconcile() {
     this.followed.whole++;
     this.showName();
-    this.controller.liveSnapshot(this.model);
-    this.controller.allTitles(this.model);
+    const arrangement = this.model.takeArrangement();
+    this.controller.liveSnapshot(arrangement);
+    this.controller.allTitles(arrangement);
     this.forgetLocalItems();
     this.view.render();
+  },
+
+  /// Reads the server's whole arrangement and makes the engine show it: after a change it
+  /// could not follow (another window's change met ours) or one of ours the server refused.
+  /// A body older than what the stream brought meanwhile is read again.
+  async reload() {
+    const id = this.model.id;
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const columns = await api.columns(id);
+        if (this.model.id !== id) return;
+        if (columns.version < this.model.version && attempt < 2) continue;
+        this.model.loadColumns(columns);
+        this.reconcile();
+        return;
+      }
+    } catch (e) {
+      this.toast(`Could not reload the gallery: ${e.message}`);
+    }
+  },
+
+  /// The arrangement the engine shows (placeholders not counted) as sections of item data:
+  /// what the detail view and the slideshow step through. With `confirmed`, the one the server
+  /// confirmed: while a batch of ours is on its way, the last one seen with none (tests wait
+  /// on it). O(n).
+  sections({ confirmed = false } = {}) {
+    if (confirmed && this.drag?.inFlight() > 0 && this._confirmed) return this._confirmed;
+    const out = this.controller.snapshot().map((s) => ({ id: s.id, title: this.model.titles.get(s.id) ?? '',
+      items: s.items.map((id) => this.model.items.get(id) ?? this.localItems.get(id)).filter(Boolean) }));
+    if (!(this.drag?.inFlight() > 0)) this._confirmed = out;
+    return out;
   },
 
   /// Makes the engine follow server changes the model just applied (`GalleryModel.apply`'s
@@ -265,7 +297,7 @@ export const app = {
     const shown = !applied.stages.length
       || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);
     if (shown) this.followed.inPlace++;
-    else { this.followed.whole++; c.liveSnapshot(this.model); }
+    else { this.reload(); return; }
     this.forgetLocalItems();
     this.view.render();
   },
@@ -317,7 +349,7 @@ export const app = {
     const cells = this.view.last?.cells ?? [];
     const at = cells.find((c) => c.kind === 'item' && (c.flags & CellFlag.focused))
       ?? cells.filter((c) => c.kind === 'item' || c.kind === 'header').sort((a, b) => a.y - b.y)[0];
-    const section = at && this.model.sections[at.section];
+    const section = at && this.controller.snapshot()[at.section];
     if (!section) return;
     try {
       const answer = await api.sectionOrder(this.model.id, section.id, by);

@@ -2,7 +2,7 @@
 // page feeds it events and draws what it answers. Calls answer decoded effects.
 import { Op, LayoutKind, EventType, PointerKind, TitleKind, HistoryStep, ReorderMode, Cadence, Snapping } from './protocol.js';
 import { readEffects, readRender, anchorJSON } from './effects.js';
-import { GalleryModel } from './gallery.js';
+import { encodeStages } from './gallery.js';
 
 const LAYOUT = { header: 44, inset: 8, spacing: 6 };
 const TITLE_CHUNK = 1000; // titles per idle slice at most
@@ -76,6 +76,35 @@ function warmUp(engine) {
   idle(step);
 }
 
+/// An arrangement ([{id, items: [{id, version, aspect}]}]) as the engine reads it: section
+/// count, per section its id, item count, item ids, versions; then the aspects — all in order
+/// (controllerCreate, followed by `tail`), or as id, aspect pairs after their count
+/// (controllerLiveSnapshot, after `head`: the handle). Written straight into one Float64Array: at 100k items, building
+/// JS arrays and spreading them cost several times the copy.
+function encodeArrangement(sections, { head = [], tail = [], pairs = false }) {
+  let n = 0;
+  for (const s of sections) n += s.items.length;
+  const out = new Float64Array(head.length + 1 + 2 * sections.length + (pairs ? 4 : 3) * n + (pairs ? 1 : 0) + tail.length);
+  out.set(head, 0);
+  let k = head.length;
+  out[k++] = sections.length;
+  for (const s of sections) {
+    out[k++] = s.id;
+    out[k++] = s.items.length;
+    for (const it of s.items) out[k++] = it.id;
+    for (const it of s.items) out[k++] = it.version;
+  }
+  if (pairs) out[k++] = n;
+  for (const s of sections) {
+    for (const it of s.items) {
+      if (pairs) out[k++] = it.id;
+      out[k++] = it.aspect || 1;
+    }
+  }
+  out.set(tail, k);
+  return out;
+}
+
 export class Controller {
   constructor(engine) {
     this.engine = engine;
@@ -104,30 +133,16 @@ export class Controller {
     return [...this.kindInput(), this.width, LAYOUT.header, i, i, i, i, LAYOUT.spacing, LAYOUT.spacing, 0, 0.5];
   }
 
-  /// (Re)creates the controller for a model (GalleryModel) — a new gallery was opened.
-  load(model) {
+  /// (Re)creates the controller for a gallery just opened: `arrangement` is
+  /// GalleryModel.takeArrangement()'s sections of items, which the engine holds from now on.
+  load(arrangement) {
     if (this.handle >= 0) this.engine.call(Op.controllerDestroy, [this.handle]);
-    // Written straight into one Float64Array: at 100k items, building JS arrays and
-    // spreading them cost several times the copy.
     const config = [...this.configuration(), this.width, this.height, this.mode, this.cadence, this.snapping];
-    let n = 0;
-    for (const s of model.sections) n += s.items.length;
-    const input = new Float64Array(1 + 2 * model.sections.length + 3 * n + config.length);
-    let k = 0;
-    input[k++] = model.sections.length;
-    for (const s of model.sections) {
-      input[k++] = s.id;
-      input[k++] = s.items.length;
-      for (const it of s.items) input[k++] = it.id;
-      for (const it of s.items) input[k++] = it.version;
-    }
-    for (const s of model.sections) for (const it of s.items) input[k++] = it.aspect || 1;
-    input.set(config, k);
-    const answer = this.engine.call(Op.controllerCreate, input);
+    const answer = this.engine.call(Op.controllerCreate, encodeArrangement(arrangement, { tail: config }));
     if (answer[0] !== 0) throw new Error(`engine refused the gallery (status ${answer[0]})`);
     this.handle = answer[1];
     this.titled = new Map();
-    this.allTitles(model);
+    this.allTitles(arrangement);
     warmUp(this.engine);
   }
 
@@ -135,13 +150,13 @@ export class Controller {
   /// small chunks while the page is idle, never more than a few milliseconds per frame.
   /// Titles already sent are skipped; keyboard use sends the visible ones first
   /// (`ensureTitles`), changes send theirs at once (`sendTitles`).
-  allTitles(model) {
+  allTitles(arrangement) {
     const handle = this.handle;
-    const queue = (this._titleQueue = { model, section: 0, item: -1 });
+    const queue = (this._titleQueue = { sections: arrangement, section: 0, item: -1 });
     const step = (deadline) => {
       if (this.handle !== handle || this._titleQueue !== queue) return;
       const batch = new TitleBatch(this);
-      const sections = queue.model.sections;
+      const sections = queue.sections;
       let steps = 0;
       while (queue.section < sections.length) {
         const s = sections[queue.section];
@@ -194,19 +209,18 @@ export class Controller {
     return a[0] === 0 ? a[2] : null;
   }
 
-  /// The server's whole arrangement (a reload, or a change the engine could not follow). O(n).
-  liveSnapshot(model) {
-    const aspects = [];
-    let n = 0;
-    for (const s of model.sections) for (const it of s.items) { aspects.push(it.id, it.aspect || 1); n++; }
-    return readEffects(this.engine.call(Op.controllerLiveSnapshot, [this.handle, ...model.encode(), n, ...aspects]));
+  /// The server's whole arrangement (GalleryModel.takeArrangement() after a reload, or when the
+  /// engine could not follow a change). O(n).
+  liveSnapshot(arrangement) {
+    return readEffects(this.engine.call(Op.controllerLiveSnapshot, encodeArrangement(arrangement, { head: [this.handle], pairs: true })));
   }
 
   /// The server's changes as `GalleryModel.apply` answered them, applied where they are
   /// (Op.controllerLiveChanges). Answers the effects, or null when the engine refused them
   /// (it does not hold the arrangement they start from): then `liveSnapshot`.
   liveChanges(applied) {
-    const input = [this.handle, ...GalleryModel.encodeStages(applied.stages), applied.items.length];
+    if (!applied.sources) return null;
+    const input = [this.handle, ...encodeStages(applied.stages), applied.items.length];
     for (const it of applied.items) input.push(it.id, it.aspect || 1);
     input.push(applied.sources.length, ...applied.sources);
     const a = this.engine.call(Op.controllerLiveChanges, input);

@@ -24,7 +24,7 @@ export class Detail {
     else location.hash = `#/g/${this.app.model.id}`;
   }
 
-  flat() { return this.app.model.sections.flatMap((s) => s.items); }
+  flat() { return this.app.sections().flatMap((s) => s.items); }
 
   show(id) {
     const item = this.app.model.items.get(id);

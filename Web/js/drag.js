@@ -98,8 +98,8 @@ export function installDrag(app) {
         try {
           await app.commit(ops);
         } catch {
-          // app.commit told the user and caught up; the engine shows the server's arrangement again.
-          app.reconcile();
+          // app.commit told the user; the engine shows the server's arrangement again.
+          await app.reload();
         }
       } finally {
         state.inFlight--;
@@ -111,7 +111,7 @@ export function installDrag(app) {
   function ensureVisibleTitles() {
     const cells = view.last?.cells ?? [];
     c.ensureTitles(cells.filter((x) => x.kind === 'item').map((x) => app.model.items.get(x.id)));
-    c.sendTitles([], [...new Set(cells.map((x) => x.section))].map((s) => app.model.sections[s]).filter(Boolean));
+    c.sendTitles([], app.model.sectionList);
   }
 
   // One frame loop while the engine is not idle. The effects of a tick go through run(),

@@ -1,33 +1,27 @@
-// The page's copy of one gallery: sections of item JSON at a version. Staged changes from
-// the server (answers to our batches, the live stream, catch-up diffs) are applied here
-// where they touch (item changes) or by the engine (Op.snapshotApply, section changes);
-// this module keeps the item data beside the ids the engine orders.
-import { Op } from './protocol.js';
+// The page's copy of one gallery's data: item JSON by id, section titles, the version. The
+// arrangement (which item is where) is the engine's: a loaded gallery's order is handed to it
+// once, and the server's changes (answers to our batches, the live stream, catch-up diffs) are
+// applied by it alone (app.follow); this module keeps the data beside the ids the engine orders.
 
-const SPLICE_LIMIT = 32; // items per section edited by splice; past it one pass rebuilds the section
 const CHECK_LIMIT = 32;  // items the engine is asked about after our own batch
 
 export class GalleryModel {
-  constructor(engine) {
-    this.engine = engine;
+  constructor() {
     this.id = null;
     this.name = '';
     this.version = 0;
-    this.sections = [];      // [{id, title, items: [item]}]
-    this.items = new Map();  // id → item
+    this.count = 0;
+    this.items = new Map();  // id → item data
     this.titles = new Map(); // section id → title
+    this.sectionList = [];   // the server's sections in its order: [{id, title}]
+    this._arrangement = null;
   }
 
   load(snapshot) {
-    this.id = snapshot.gallery.id;
-    this.name = snapshot.gallery.name;
-    this.version = snapshot.version;
-    this.items.clear();
-    this.titles.clear();
-    this.sections = snapshot.sections.map((s) => {
-      this.titles.set(s.id, s.title);
+    this._begin(snapshot.gallery, snapshot.version);
+    this._arrangement = snapshot.sections.map((s) => {
       for (const it of s.items) this.items.set(it.id, it);
-      return { id: s.id, title: s.title, items: s.items };
+      return this._section(s, s.items);
     });
   }
 
@@ -35,15 +29,10 @@ export class GalleryModel {
   /// content as a full snapshot in a tenth of the bytes. Items become `ColumnItem`s, whose
   /// thumbnail URLs are made when first asked for.
   loadColumns(c) {
-    this.id = c.gallery.id;
-    this.name = c.gallery.name;
-    this.version = c.version;
-    this.items.clear();
-    this.titles.clear();
+    this._begin(c.gallery, c.version);
     const urls = c.hashes.map((h) => `/api/images/${h}/`);
     let k = 0;
-    this.sections = c.sections.map((s) => {
-      this.titles.set(s.id, s.title);
+    this._arrangement = c.sections.map((s) => {
       const items = new Array(s.count);
       for (let i = 0; i < s.count; i++, k++) {
         const h = c.hash[k];
@@ -54,192 +43,103 @@ export class GalleryModel {
         items[i] = item;
         this.items.set(item.id, item);
       }
-      return { id: s.id, title: s.title, items };
+      return this._section(s, items);
     });
   }
 
-  get count() { return this.sections.reduce((n, s) => n + s.items.length, 0); }
-
-  encode() {
-    const out = [this.sections.length];
-    for (const s of this.sections) {
-      out.push(s.id, s.items.length);
-      for (const it of s.items) out.push(it.id);
-      for (const it of s.items) out.push(it.version);
-    }
-    return out;
+  _begin(gallery, version) {
+    this.id = gallery.id;
+    this.name = gallery.name;
+    this.version = version;
+    this.count = 0;
+    this.items.clear();
+    this.titles.clear();
+    this.sectionList = [];
   }
 
-  static encodeStages(stages) {
-    const out = [stages.length];
-    for (const st of stages) {
-      out.push(st.sectionDeletes.length, ...st.sectionDeletes);
-      out.push(st.sectionInserts.length);
-      for (const s of st.sectionInserts) out.push(s.index, s.id, s.items.length, ...s.items, ...s.versions);
-      out.push(st.sectionMoves.length);
-      for (const m of st.sectionMoves) out.push(m.from[0], m.to[0]);
-      out.push(st.itemDeletes.length);
-      for (const d of st.itemDeletes) out.push(d[0], d[1]);
-      out.push(st.itemInserts.length);
-      for (const i of st.itemInserts) out.push(i.at[0], i.at[1], i.id, i.version);
-      out.push(st.itemMoves.length);
-      for (const m of st.itemMoves) out.push(m.from[0], m.from[1], m.to[0], m.to[1]);
-      out.push(st.itemReloads.length);
-      for (const r of st.itemReloads) out.push(r.at[0], r.at[1], r.version);
-      out.push(st.itemCountsAfter.length, ...st.itemCountsAfter);
-    }
-    return out;
+  _section(s, items) {
+    this.titles.set(s.id, s.title);
+    this.sectionList.push({ id: s.id, title: s.title });
+    this.count += items.length;
+    return { id: s.id, title: s.title, items };
   }
 
-  /// Applies a ChangesJSON ({fromVersion, toVersion, stages, items, sections}). Returns false
-  /// when it does not follow our version or a stage does not apply: the caller reloads.
-  /// Otherwise what the engine needs to follow (`app.follow`): {skipped} when we had it
-  /// already (our own batch, seen on the live stream first), else {stages, items, sections,
-  /// sources, check}. Stages of item changes are applied here, touching only the sections
-  /// they name (a splice per item in a big section, a rebuild past SPLICE_LIMIT items);
-  /// stages that change sections go through the engine (Op.snapshotApply, O(n)).
+  /// The arrangement just loaded ([{id, title, items}]), once: the engine takes it and from
+  /// then on holds the order; the page keeps only the item data.
+  takeArrangement() {
+    const a = this._arrangement;
+    this._arrangement = null;
+    return a;
+  }
+
+  /// Takes a ChangesJSON ({fromVersion, toVersion, stages, items, sections}): the item data,
+  /// titles and name it carries. The arrangement change itself is the engine's to apply
+  /// (`app.follow`); this answers what it needs: {skipped} when we had the change already (our
+  /// own batch, seen on the live stream first), false when it does not follow our version (the
+  /// caller catches up), else {stages, items, sections, sources, check} — sources: the ids the
+  /// first stage takes away (the engine checks it holds them there); check: for one stage, where
+  /// every arriving item ends and which ids are gone, so the engine can say whether it already
+  /// shows the change (our own batch). Both come from the ids each stage names (docs/API.md).
   apply(changes) {
     if (changes.toVersion <= this.version) return { skipped: true }; // already have it (our own batch)
     if (changes.fromVersion !== this.version) return false;
     const stages = changes.stages ?? [];
-    const fresh = new Map();
-    for (const it of changes.items ?? []) fresh.set(it.id, it);
-    const itemsOnly = stages.every((st) => !st.sectionDeletes.length && !st.sectionInserts.length && !st.sectionMoves.length);
-    const result = itemsOnly ? this._applyItemStages(stages, fresh) : this._applyWhole(stages, fresh);
-    if (!result) return false;
     for (const it of changes.items ?? []) this.items.set(it.id, it);
-    this.sections = result.sections;
-    for (const s of changes.sections ?? []) {
-      this.titles.set(s.id, s.title);
-      const k = this.sections.findIndex((x) => x.id === s.id);
-      if (k >= 0 && this.sections[k].title !== s.title) this.sections[k] = { ...this.sections[k], title: s.title };
+    if (changes.sections) {
+      this.sectionList = changes.sections.map((s) => ({ id: s.id, title: s.title }));
+      for (const s of changes.sections) this.titles.set(s.id, s.title);
     }
     if (changes.name != null) this.name = changes.name; // a rename in another window
+    if (stages.length) this.count = stages.at(-1).itemCountsAfter.reduce((a, b) => a + b, 0);
     this.version = changes.toVersion;
-    return { stages, items: changes.items ?? [], sections: changes.sections ?? [], sources: result.sources, check: result.check ?? null };
+    return { stages, items: changes.items ?? [], sections: changes.sections ?? [], sources: sourcesOf(stages[0]),
+      check: stages.length === 1 ? this._check(stages[0]) : null };
   }
 
-  /// Item-only stages on copies of the touched sections (the model stays as it was when one
-  /// does not apply). UIKit's order: reloads and leaving items by old index paths, then
-  /// inserts and moves by new ones, in ascending order; counts must match.
-  _applyItemStages(stages, fresh) {
-    const sections = this.sections.slice();
-    const sources = [];
-    let check = null;
-    for (const st of stages) {
-      const n = sections.length;
-      if (st.itemCountsAfter.length !== n) return null;
-      const copied = new Set();
-      const own = (s) => {
-        if (!copied.has(s)) { sections[s] = { ...sections[s], items: sections[s].items.slice() }; copied.add(s); }
-        return sections[s].items;
-      };
-      const at = (p) => (p[0] >= 0 && p[0] < n ? sections[p[0]].items[p[1]] : undefined);
-      // Reloaded items take their new data in place (a reloaded item neither leaves nor moves).
-      const reloaded = [];
-      for (const r of st.itemReloads) {
-        const old = at(r.at);
-        if (!old) return null;
-        const item = fresh.get(old.id) ?? Object.assign(Object.create(Object.getPrototypeOf(old)), old, { version: r.version });
-        own(r.at[0])[r.at[1]] = item;
-        reloaded.push([r.at[0], item]);
-      }
-      const leaving = [...st.itemDeletes, ...st.itemMoves.map((m) => m.from)];
-      const gone = [];
-      for (const p of leaving) {
-        const item = at(p);
-        if (!item) return null;
-        if (st === stages[0]) sources.push(item.id); // the engine checks the first stage's
-        gone.push(item);
-      }
-      const moved = gone.slice(st.itemDeletes.length);
-      const arrivals = st.itemInserts.map((x) => ({ at: x.at, item: fresh.get(x.id) ?? this.items.get(x.id) }))
-        .concat(st.itemMoves.map((m, k) => ({ at: m.to, item: moved[k] })));
-      arrivals.sort((a, b) => (a.at[0] - b.at[0]) || (a.at[1] - b.at[1]));
-      const bySection = new Map();
-      for (const p of leaving) { if (!bySection.has(p[0])) bySection.set(p[0], []); bySection.get(p[0]).push(p[1]); }
-      for (const [s, list] of bySection) {
-        list.sort((a, b) => b - a);
-        for (let k = 1; k < list.length; k++) if (list[k] === list[k - 1]) return null;
-        const items = own(s);
-        if (list.length <= SPLICE_LIMIT) { for (const i of list) items.splice(i, 1); continue; }
-        const drop = new Set(list);
-        sections[s].items = items.filter((_, i) => !drop.has(i));
-      }
-      const arriving = new Map();
-      for (const a of arrivals) {
-        if (!a.item || a.at[0] < 0 || a.at[0] >= n) return null;
-        if (!arriving.has(a.at[0])) arriving.set(a.at[0], []);
-        arriving.get(a.at[0]).push(a);
-      }
-      for (const [s, list] of arriving) {
-        let items = own(s);
-        if (list.length <= SPLICE_LIMIT) {
-          for (const a of list) { if (a.at[1] > items.length) return null; items.splice(a.at[1], 0, a.item); }
-          continue;
-        }
-        // Many arrivals: one merge pass instead of a splice each.
-        const out = new Array(items.length + list.length);
-        let k = 0, j = 0;
-        for (let i = 0; i < out.length; i++) {
-          if (k < list.length && list[k].at[1] === i) out[i] = list[k++].item; else if (j < items.length) out[i] = items[j++]; else return null;
-        }
-        sections[s].items = items = out;
-      }
-      for (let s = 0; s < n; s++) if (sections[s].items.length !== st.itemCountsAfter[s]) return null;
-      // What the engine shows when it already made this change itself (our own batch):
-      // the counts, every arriving and reloaded item at its place, none of the deleted.
-      const placed = arrivals.map((a) => [a.item.id, a.at[0], a.at[1], a.item.version ?? 0]);
-      if (placed.length + reloaded.length <= CHECK_LIMIT) {
-        for (const [s, item] of reloaded) placed.push([item.id, s, sections[s].items.indexOf(item), item.version ?? 0]);
-        const arrived = new Set(arrivals.map((a) => a.item.id));
-        check = { counts: st.itemCountsAfter, placed, absent: gone.map((it) => it.id).filter((id) => !arrived.has(id)) };
-      } else {
-        check = null;
-      }
+  /// What the engine shows when it already made this one-stage change itself: the counts, every
+  /// arriving item at its place, every reloaded item with its version, none of the deleted.
+  _check(st) {
+    if (!st.deletedIDs || !st.movedIDs || !st.reloadedIDs) return null;
+    const placed = st.itemInserts.map((i) => [i.id, i.at[0], i.at[1], i.version]);
+    for (const [k, m] of st.itemMoves.entries()) {
+      const version = this.items.get(st.movedIDs[k])?.version;
+      if (version == null) return null;
+      placed.push([st.movedIDs[k], m.to[0], m.to[1], version]);
     }
-    // A check speaks for one stage only.
-    return { sections, sources, check: stages.length === 1 ? check : null };
+    st.itemReloads.forEach((r, k) => placed.push([st.reloadedIDs[k], -1, -1, r.version]));
+    if (placed.length > CHECK_LIMIT) return null;
+    const arrived = new Set(placed.map((p) => p[0]));
+    return { counts: st.itemCountsAfter, placed, absent: st.deletedIDs.filter((id) => !arrived.has(id)) };
   }
+}
 
-  /// Stages that change sections: applied by the engine to an encoded copy. O(n).
-  _applyWhole(stages, fresh) {
-    const answer = this.engine.call(Op.snapshotApply, [...this.encode(), ...GalleryModel.encodeStages(stages)]);
-    if (answer[0] !== 0) return null;
-    const sections = [];
-    let k = 1;
-    const n = answer[k++];
-    for (let s = 0; s < n; s++) {
-      const id = answer[k++], count = answer[k++];
-      const items = [];
-      for (let i = 0; i < count; i++) {
-        const item = fresh.get(answer[k + i]) ?? this.items.get(answer[k + i]);
-        if (!item) return null; // the server did not send an inserted item's data
-        items.push(item);
-      }
-      k += 2 * count;
-      sections.push({ id, title: this.titles.get(id) ?? '', items });
-    }
-    // The ids at the first stage's deletes and move sources: the engine checks them.
-    const sources = [];
-    const first = stages[0];
-    if (first) {
-      for (const p of [...first.itemDeletes, ...first.itemMoves.map((m) => m.from)]) {
-        const item = this.sections[p[0]]?.items[p[1]];
-        if (!item) return null;
-        sources.push(item.id);
-      }
-    }
-    return { sections, sources, check: null };
-  }
+/// The ids at the first stage's deletes, then at its move sources (null: not named).
+function sourcesOf(first) {
+  if (!first) return [];
+  if (!first.deletedIDs || !first.movedIDs) return null;
+  return [...first.deletedIDs, ...first.movedIDs];
+}
 
-  indexPathOf(id) {
-    for (let s = 0; s < this.sections.length; s++) {
-      const i = this.sections[s].items.findIndex((it) => it.id === id);
-      if (i >= 0) return [s, i];
-    }
-    return null;
+/// The flat encoding of stages for the engine (docs/engine-bridge.md, "diff" answers).
+export function encodeStages(stages) {
+  const out = [stages.length];
+  for (const st of stages) {
+    out.push(st.sectionDeletes.length, ...st.sectionDeletes);
+    out.push(st.sectionInserts.length);
+    for (const s of st.sectionInserts) out.push(s.index, s.id, s.items.length, ...s.items, ...s.versions);
+    out.push(st.sectionMoves.length);
+    for (const m of st.sectionMoves) out.push(m.from[0], m.to[0]);
+    out.push(st.itemDeletes.length);
+    for (const d of st.itemDeletes) out.push(d[0], d[1]);
+    out.push(st.itemInserts.length);
+    for (const i of st.itemInserts) out.push(i.at[0], i.at[1], i.id, i.version);
+    out.push(st.itemMoves.length);
+    for (const m of st.itemMoves) out.push(m.from[0], m.from[1], m.to[0], m.to[1]);
+    out.push(st.itemReloads.length);
+    for (const r of st.itemReloads) out.push(r.at[0], r.at[1], r.version);
+    out.push(st.itemCountsAfter.length, ...st.itemCountsAfter);
   }
+  return out;
 }
 
 const STATES = { 114: 'ready', 112: 'pending', 102: 'failed' }; // r p f

@@ -7,9 +7,9 @@ import { api } from './api.js';
 export class Ingest {
   /// controller: the engine's controller; model(): the page's copy of the gallery; view: the
   /// grid (upload progress); run(effects): hands engine effects back to the page; toast(text);
-  /// reconcile(): shows the server's arrangement again after a failure.
-  constructor({ controller, model, view, run, toast, reconcile }) {
-    Object.assign(this, { controller, model, view, run, toast, reconcile });
+  /// reload(): reads the server's arrangement and shows it again after a failure.
+  constructor({ controller, model, view, run, toast, reload }) {
+    Object.assign(this, { controller, model, view, run, toast, reload });
     this.loading = new Set(); // on their way to the server: {placeholder, data}
     this.queue = Promise.resolve();
   }
@@ -49,7 +49,7 @@ export class Ingest {
       this.view.progress.delete(placeholder);
       this.toast(e.status === 413 ? 'That file is too large.' : `Could not add it: ${e.message}`);
       if (!data.claimed) this.run(c.deletePlaceholder(placeholder));
-      this.reconcile();
+      this.reload();
     } finally {
       this.loading.delete(loading);
     }

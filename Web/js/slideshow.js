@@ -24,7 +24,7 @@ export class Slideshow {
 
   /// The pictures in the arranged order (sections in order, items in order).
   items() {
-    return this.app.model.sections.flatMap((s) => s.items).filter((it) => it.state !== 'failed' && it.thumbnails);
+    return this.app.sections().flatMap((s) => s.items).filter((it) => it.state !== 'failed' && it.thumbnails);
   }
 
   open(startID) {

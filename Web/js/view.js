@@ -66,7 +66,6 @@ export class GridView {
     const empty = this.scroller.scrollTop === 0 && !r.cells.some((x) => x.kind === 'item' || x.kind === 'placeholder');
     if (this.scroller.classList.contains('empty') !== empty) this.scroller.classList.toggle('empty', empty);
     const seen = new Set();
-    const sections = this.app.model.sections;
     for (const cell of r.cells) {
       let key, poolKind, data = null;
       switch (cell.kind) {
@@ -102,7 +101,7 @@ export class GridView {
         if (cell.flags & CellFlag.tinted) cls += ' tinted';
         if (cell.kind === 'item' && this.selection.has(cell.id)) cls += ' selected';
       } else if (poolKind === 'header') {
-        const title = sections[cell.section]?.title ?? '';
+        const title = this.app.model.titles.get(cell.id) ?? '';
         if (el.textContent !== title) el.textContent = title;
       } else if (cell.flags & (CellFlag.dropTarget | CellFlag.hoveredTarget)) cls += ' hovered';
       // The floating preview follows the pointer; fresh cells appear in place: no easing.

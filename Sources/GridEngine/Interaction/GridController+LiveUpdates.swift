@@ -140,7 +140,8 @@ extension GridController {
     }
 
     /// Whether the model (the arrangement without placeholders) has `counts` items per
-    /// section, each of `placed` at its index path with its version, and none of `absent`.
+    /// section, each of `placed` at its index path with its version (an entry whose section
+    /// is negative: with its version, wherever it is), and none of `absent`.
     /// The page asks this after its own batch comes back from the server: when the engine
     /// already shows the server's answer, nothing needs to be applied. O(k) without
     /// placeholders, O(n) with.
@@ -149,6 +150,10 @@ extension GridController {
         guard counts.count == model.sectionCount else { return false }
         for s in 0..<counts.count where model.itemCount(inSection: s) != counts[s] { return false }
         for p in placed {
+            if p.at.section < 0 {
+                guard model.version(of: p.id) == p.version else { return false }
+                continue
+            }
             guard model.isValid(p.at), model.itemID(at: p.at) == p.id, model.version(at: p.at) == p.version else { return false }
         }
         for id in absent where model.contains(id) { return false }

@@ -44,9 +44,11 @@ extension GridController {
         for a in attributes {
             switch a.kind {
             case .header:
-                out.append(RenderedCell(kind: .header, item: ItemID(0), indexPath: a.indexPath, frame: a.frame, zIndex: 1))
+                out.append(RenderedCell(kind: .header, item: ItemID(snap.sectionID(at: a.indexPath.section).rawValue),
+                                        indexPath: a.indexPath, frame: a.frame, zIndex: 1))
             case .gapCell:
-                out.append(RenderedCell(kind: .gapCell, item: ItemID(0), indexPath: a.indexPath, frame: a.frame,
+                out.append(RenderedCell(kind: .gapCell, item: ItemID(snap.sectionID(at: a.indexPath.section).rawValue),
+                                        indexPath: a.indexPath, frame: a.frame,
                                         flags: a.indexPath.section == gapTarget ? .dropTarget : []))
             case .item:
                 let item = snap.itemID(at: a.indexPath)

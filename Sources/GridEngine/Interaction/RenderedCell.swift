@@ -38,7 +38,8 @@ public struct RenderedCellFlags: OptionSet, Hashable, Sendable {
 /// is applied about the frame's centre.
 public struct RenderedCell: Hashable, Sendable {
     public var kind: RenderedCellKind
-    /// The item shown (0 for headers and gap cells).
+    /// The item shown; for headers and gap cells, the raw id of their section (a host names
+    /// the section by it without keeping the arrangement).
     public var item: ItemID
     public var indexPath: IndexPath
     public var frame: Rect
