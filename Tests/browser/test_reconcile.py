@@ -62,9 +62,9 @@ def test_a_move_meeting_another_windows_move_reloads_and_both_land(browser, serv
           window.fetch = async (url, init) => { if (String(url).includes('/batch')) { window.__sent = true; await window.__held; }
             return fetch0(url, init); }; }""")
         before = titles(a)
+        whole0 = followed(a)["whole"]
         mouse_drag(a, center(a, "Apple"), center(a, "Date"))
         a.wait_for_function("window.__sent === true", timeout=5000)
-        version = a.evaluate("app.model.version")
         # Another window moves the last item of the first section to its front meanwhile.
         gallery = server.api("GET", "/api/galleries")[0]["id"]
         snap = server.api("GET", f"/api/galleries/{gallery}")
@@ -72,9 +72,9 @@ def test_a_move_meeting_another_windows_move_reloads_and_both_land(browser, serv
         last = first[-1]
         server.api("POST", f"/api/galleries/{gallery}/batch", {"baseVersion": snap["version"], "operations": [
             {"op": "move", "items": [last["id"]], "to": {"section": snap["sections"][0]["id"], "index": 0}}]})
-        a.wait_for_function(f"app.model.version > {version}", timeout=5000)
-        whole = followed(a)["whole"]
-        assert whole >= 1  # our move was on its way: the engine could not apply theirs in place
+        # Our move was on its way: the engine could not apply theirs in place, so the page reads
+        # the server's arrangement again (app.reload) — while our batch is still held.
+        a.wait_for_function(f"app.followed.whole > {whole0} && app.drag.inFlight() === 1", timeout=5000)
         a.evaluate("window.__release()")
         wait_idle(a)
         # Our batch named its place by neighbours: the server takes it after theirs (409, catch

@@ -8,7 +8,7 @@ import { GridView } from './view.js';
 import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
 import { Detail } from './detail.js';
-import { installDrag } from './drag.js';
+import { Drag } from './drag.js';
 import { enter } from './auth.js';
 import { Access } from './access.js';
 import { installUserMenu } from './usermenu.js';
@@ -48,7 +48,8 @@ export const app = {
     this.controller = new Controller(this.engine);
     this.controller.width = $('scroller').clientWidth;
     this.controller.height = $('scroller').clientHeight;
-    this.view = new GridView(this, $('scroller'), $('content'));
+    this.view = new GridView({ controller: this.controller, model: () => this.model, localItems: this.localItems,
+      rendered: (r) => { this.renderTargets(r); this.showCount(); } }, $('scroller'), $('content'));
     this.detail = new Detail(this);
     this.live = new LiveStream(this);
     this.access = new Access(this, session);
@@ -58,7 +59,10 @@ export const app = {
     $('share-open').addEventListener('click', () => openShare(this));
     this.wireToolbar();
     this.wireGalleries();
-    this.drag = installDrag(this);
+    this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'),
+      model: () => this.model, localItems: this.localItems, ingest: { load: (...a) => this.ingest.load(...a) },
+      openDetail: (id) => this.detail.open(id), announce: (text) => this.announce(text), toast: (m) => this.toast(m),
+      historyChanged: () => this.updateHistoryButtons(), send: (ops) => this.commit(ops), reload: () => this.reload() });
     this.ingest = new Ingest({ controller: this.controller, model: () => this.model, view: this.view,
       run: (effects) => this.drag.run(effects), toast: (m) => this.toast(m), reload: () => this.reload() });
     this.trash = new TrashPanel({ gallery: () => this.model.id, canEdit: () => this.access.can('edit'),
@@ -230,6 +234,15 @@ export const app = {
     trash.classList.toggle('hovered', !!t?.targeted && t.operation !== 'forbidden');
     trash.classList.toggle('forbidden', !!t?.targeted && t.operation === 'forbidden');
     this.updateHistoryButtons();
+  },
+
+  /// The picker's item count follows the gallery (once per version).
+  showCount() {
+    const model = this.model;
+    if (model.version === this._countedVersion) return;
+    this._countedVersion = model.version;
+    const option = document.querySelector(`#gallery-select option[value="${model.id}"]`);
+    if (option) option.textContent = `${model.name} (${model.count})`;
   },
 
   /// The gallery's name as the server last told it (a rename arrives as a version on the stream).

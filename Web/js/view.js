@@ -8,8 +8,10 @@ import { CellFlag } from './protocol.js';
 const MARGIN = 600; // px above and below the viewport kept rendered
 
 export class GridView {
-  constructor(app, scroller, content) {
-    this.app = app;
+  /// deps: controller (the engine's), model() (the page's GalleryModel), localItems (copies the
+  /// server has not named yet), rendered(answer) (after each render: outside targets, counts).
+  constructor(deps, scroller, content) {
+    this.deps = deps;
     this.scroller = scroller;
     this.content = content;
     this.pool = new CellPool(content);
@@ -39,12 +41,12 @@ export class GridView {
   }
 
   itemData(id) {
-    return this.app.model.items.get(id) ?? this.app.localItems.get(id) ?? null;
+    return this.deps.model().items.get(id) ?? this.deps.localItems.get(id) ?? null;
   }
 
   /// Places the elements of everything in the viewport ± MARGIN. O(log n + visible).
   render() {
-    const c = this.app.controller;
+    const c = this.deps.controller;
     if (c.handle < 0) return;
     const top = Math.max(0, this.scroller.scrollTop - MARGIN);
     const r = c.render(0, top, c.width, this.scroller.clientHeight + 2 * MARGIN);
@@ -55,75 +57,90 @@ export class GridView {
     }
     const h = `${Math.ceil(r.height)}px`;
     if (this.content.style.height !== h) this.content.style.height = h;
-    // The picker's item count follows the gallery (once per version).
-    const model = this.app.model;
-    if (model.version !== this._countedVersion) {
-      this._countedVersion = model.version;
-      const option = document.querySelector(`#gallery-select option[value="${model.id}"]`);
-      if (option) option.textContent = `${model.name} (${model.count})`;
-    }
     // An empty gallery says what to do (the first screen of a gallery with items shows some).
     const empty = this.scroller.scrollTop === 0 && !r.cells.some((x) => x.kind === 'item' || x.kind === 'placeholder');
     if (this.scroller.classList.contains('empty') !== empty) this.scroller.classList.toggle('empty', empty);
     const seen = new Set();
     for (const cell of r.cells) {
-      let key, poolKind, data = null;
-      switch (cell.kind) {
-        case 'item': key = `i${cell.id}`; poolKind = 'cell'; data = this.itemData(cell.id); break;
-        case 'preview':
-          if (this.hidePreview) continue;
-          key = `v${cell.id}`; poolKind = 'cell'; data = this.itemData(cell.id); break;
-        case 'placeholder': key = `p${cell.id}`; poolKind = 'cell';
-          data = { id: cell.id, title: 'Loading…', state: 'pending', version: 0 }; break;
-        case 'header': key = `h${cell.section}`; poolKind = 'header'; break;
-        default: key = `g${cell.section}`; poolKind = 'gap';
-      }
-      if (poolKind === 'cell' && !data) data = { id: cell.id, title: '', state: 'pending', version: 0 };
-      seen.add(key);
-      let entry = this.live.get(key);
-      const fresh = !entry;
-      const pool = cell.kind === 'preview' ? this.floating : this.pool;
-      if (fresh) { entry = { el: pool.take(poolKind), kind: poolKind, pool }; this.live.set(key, entry); }
-      const el = entry.el;
-      const section = String(cell.section);
-      if (el.dataset.section !== section) el.dataset.section = section;
-      let cls = poolKind;
-      if (poolKind === 'cell') {
-        this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
-        el.dataset.id = cell.id;
-        if (cell.kind === 'preview') cls += ' preview';
-        if (cell.kind === 'placeholder') cls += ' placeholder';
-        if (cell.flags & CellFlag.lifted) cls += ' lifted';
-        if (cell.flags & CellFlag.liftedSource) cls += ' ghost';
-        if (cell.flags & CellFlag.hoveredTarget) cls += ' target';
-        if (cell.flags & CellFlag.focused) cls += ' focused';
-        if (cell.flags & CellFlag.forbidden) cls += ' forbidden';
-        if (cell.flags & CellFlag.tinted) cls += ' tinted';
-        if (cell.kind === 'item' && this.selection.has(cell.id)) cls += ' selected';
-      } else if (poolKind === 'header') {
-        const title = this.app.model.titles.get(cell.id) ?? '';
-        if (el.textContent !== title) el.textContent = title;
-      } else if (cell.flags & (CellFlag.dropTarget | CellFlag.hoveredTarget)) cls += ' hovered';
-      // The floating preview follows the pointer; fresh cells appear in place: no easing.
-      if (fresh || cell.kind === 'preview' || r.phase === 'dropping') cls += ' no-anim';
-      if (el.className !== cls) el.className = cls;
-      const y = cell.kind === 'preview' ? cell.y - this.scroller.scrollTop : cell.y;
-      const transform = cell.scale === 1 ? `translate3d(${cell.x}px,${y}px,0)`
-        : `translate3d(${cell.x}px,${y}px,0) scale(${cell.scale})`;
-      if (el.style.transform !== transform) el.style.transform = transform;
-      const w = `${cell.w}px`, hh = `${cell.h}px`;
-      if (el.style.width !== w) el.style.width = w;
-      if (el.style.height !== hh) el.style.height = hh;
-      const opacity = cell.opacity === 1 ? '' : String(cell.opacity);
-      if (el.style.opacity !== opacity) el.style.opacity = opacity;
-      const z = cell.z ? String(cell.z) : '';
-      if (el.style.zIndex !== z) el.style.zIndex = z;
+      if (cell.kind === 'preview' && this.hidePreview) continue; // HTML5 drags show the browser's drag image
+      seen.add(this.place(cell, r));
     }
     for (const [key, entry] of this.live) {
       if (!seen.has(key)) { entry.pool.give(entry.kind, entry.el); this.live.delete(key); }
     }
-    this.app.renderTargets?.(r);
+    this.deps.rendered(r);
     if (this.revealFocus) this.reveal(r);
+  }
+
+  /// Binds (or recycles) the element of one cell and places it. Answers its key.
+  place(cell, r) {
+    const { key, poolKind, data } = this.describe(cell);
+    let entry = this.live.get(key);
+    const fresh = !entry;
+    const pool = cell.kind === 'preview' ? this.floating : this.pool;
+    if (fresh) { entry = { el: pool.take(poolKind), kind: poolKind, pool }; this.live.set(key, entry); }
+    const el = entry.el;
+    const section = String(cell.section);
+    if (el.dataset.section !== section) el.dataset.section = section;
+    let cls = poolKind;
+    if (poolKind === 'cell') {
+      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
+      el.dataset.id = cell.id;
+      cls += this.cellClasses(cell);
+    } else if (poolKind === 'header') {
+      const title = this.deps.model().titles.get(cell.id) ?? '';
+      if (el.textContent !== title) el.textContent = title;
+    } else if (cell.flags & (CellFlag.dropTarget | CellFlag.hoveredTarget)) cls += ' hovered';
+    // The floating preview follows the pointer; fresh cells appear in place: no easing.
+    if (fresh || cell.kind === 'preview' || r.phase === 'dropping') cls += ' no-anim';
+    if (el.className !== cls) el.className = cls;
+    this.style(el, cell);
+    return key;
+  }
+
+  /// The element key, pool and data of a cell.
+  describe(cell) {
+    let key, poolKind, data = null;
+    switch (cell.kind) {
+      case 'item': key = `i${cell.id}`; poolKind = 'cell'; data = this.itemData(cell.id); break;
+      case 'preview':
+        key = `v${cell.id}`; poolKind = 'cell'; data = this.itemData(cell.id); break;
+      case 'placeholder': key = `p${cell.id}`; poolKind = 'cell';
+        data = { id: cell.id, title: 'Loading…', state: 'pending', version: 0 }; break;
+      case 'header': key = `h${cell.section}`; poolKind = 'header'; break;
+      default: key = `g${cell.section}`; poolKind = 'gap';
+    }
+    if (poolKind === 'cell' && !data) data = { id: cell.id, title: '', state: 'pending', version: 0 };
+    return { key, poolKind, data };
+  }
+
+  cellClasses(cell) {
+    let cls = '';
+    if (cell.kind === 'preview') cls += ' preview';
+    if (cell.kind === 'placeholder') cls += ' placeholder';
+    if (cell.flags & CellFlag.lifted) cls += ' lifted';
+    if (cell.flags & CellFlag.liftedSource) cls += ' ghost';
+    if (cell.flags & CellFlag.hoveredTarget) cls += ' target';
+    if (cell.flags & CellFlag.focused) cls += ' focused';
+    if (cell.flags & CellFlag.forbidden) cls += ' forbidden';
+    if (cell.flags & CellFlag.tinted) cls += ' tinted';
+    if (cell.kind === 'item' && this.selection.has(cell.id)) cls += ' selected';
+    return cls;
+  }
+
+  /// Frame, scale, opacity and z-order, written only when they changed.
+  style(el, cell) {
+    const y = cell.kind === 'preview' ? cell.y - this.scroller.scrollTop : cell.y;
+    const transform = cell.scale === 1 ? `translate3d(${cell.x}px,${y}px,0)`
+      : `translate3d(${cell.x}px,${y}px,0) scale(${cell.scale})`;
+    if (el.style.transform !== transform) el.style.transform = transform;
+    const w = `${cell.w}px`, hh = `${cell.h}px`;
+    if (el.style.width !== w) el.style.width = w;
+    if (el.style.height !== hh) el.style.height = hh;
+    const opacity = cell.opacity === 1 ? '' : String(cell.opacity);
+    if (el.style.opacity !== opacity) el.style.opacity = opacity;
+    const z = cell.z ? String(cell.z) : '';
+    if (el.style.zIndex !== z) el.style.zIndex = z;
   }
 
   /// After a keyboard move: the focused tile (one step from the last, so within the rendered
