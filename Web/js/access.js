@@ -11,8 +11,10 @@ const $ = (id) => document.getElementById(id);
 const EDIT = new Set(['owner', 'editor']);
 
 export class Access {
-  constructor(app, session) {
-    this.app = app;
+  /// deps: controller (the engine's), run(effects), galleries() (the gallery list with roles),
+  /// ended() (stop what follows the gallery: the live stream, the slideshow).
+  constructor(deps, session) {
+    this.deps = deps;
     this.session = session;
     this.role = null;
     this.readOnly = false;
@@ -25,7 +27,7 @@ export class Access {
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'none';
       e.stopImmediatePropagation();
       // The press that began this refused drag is no tap either (the grid never saw the mouse move).
-      if (e.type === 'dragstart') this.app.drag?.run(this.app.controller.event(EventType.pointerCancel, [0, e.timeStamp / 1000]));
+      if (e.type === 'dragstart') this.deps.run(this.deps.controller.event(EventType.pointerCancel, [0, e.timeStamp / 1000]));
     };
     for (const type of ['dragstart', 'dragenter', 'dragover', 'drop']) window.addEventListener(type, refuse, true);
     document.addEventListener('paste', (e) => { if (this.readOnly) e.stopImmediatePropagation(); }, true);
@@ -35,7 +37,7 @@ export class Access {
   /// The caller's role on gallery `id`: from the gallery list (or the link).
   roleOf(id) {
     if (this.session.link) return this.session.link.role;
-    return this.app.galleries?.find((g) => g.id === id)?.role ?? 'viewer';
+    return this.deps.galleries()?.find((g) => g.id === id)?.role ?? 'viewer';
   }
 
   can(need) {
@@ -65,8 +67,8 @@ export class Access {
 
   setReadOnly(on) {
     this.readOnly = on;
-    const effects = this.app.controller.setReadOnly(on, performance.now() / 1000);
-    if (effects.length) this.app.drag?.run(effects);
+    const effects = this.deps.controller.setReadOnly(on, performance.now() / 1000);
+    if (effects.length) this.deps.run(effects);
   }
 
   /// A request answered 401 or 410 (or 403 for reading the gallery): access has ended.
@@ -85,9 +87,8 @@ export class Access {
   revoked(message) {
     if (this.gone) return;
     this.gone = true;
-    this.app.live?.close();
+    this.deps.ended();
     this.setReadOnly(true);
-    this.app.slideshow?.close();
     for (const d of document.querySelectorAll('dialog[open]')) d.close();
     for (const id of ['scroller', 'trash', 'bar', 'detail']) { const n = $(id); if (n) n.inert = true; }
     document.body.dataset.revoked = '1';

@@ -34,7 +34,7 @@ export const app = {
     // Signed in (or a share link opened) first: the sign-in, setup and link pages are auth.js's.
     const session = (this.session = await enter(early));
     if (session.fresh) { early.galleries = null; early.columns = null; }
-    if (session.link?.role === 'uploader') { await startFileDrop(this, session); return; }
+    if (session.link?.role === 'uploader') { await startFileDrop(session); return; }
     if (early.columns) {
       const columns = early.columns.response.then(answer);
       columns.catch(() => {}); // a failure surfaces when open() awaits it
@@ -50,13 +50,18 @@ export const app = {
     this.controller.height = $('scroller').clientHeight;
     this.view = new GridView({ controller: this.controller, model: () => this.model, localItems: this.localItems,
       rendered: (r) => { this.renderTargets(r); this.showCount(); } }, $('scroller'), $('content'));
-    this.detail = new Detail(this);
-    this.live = new LiveStream(this);
-    this.access = new Access(this, session);
-    this.slideshow = new Slideshow(this);
-    installUserMenu(this, session);
+    const toast = (m) => this.toast(m);
+    const sections = () => this.sections();
+    this.detail = new Detail({ model: () => this.model, sections, view: this.view });
+    this.live = new LiveStream({ version: () => this.model.version, changes: (c) => this.applyChanges(c),
+      snapshot: (s) => { this.model.load(s); this.reconcile(); }, trashChanged: () => this.trash.refresh(),
+      revoked: (m) => this.access.revoked(m), toast });
+    this.access = new Access({ controller: this.controller, run: (effects) => this.drag?.run(effects),
+      galleries: () => this.galleries, ended: () => { this.live.close(); this.slideshow?.close(); } }, session);
+    this.slideshow = new Slideshow({ sections, toast });
+    installUserMenu(session, toast);
     $('slideshow-open').addEventListener('click', () => this.slideshow.open(this.detail.id));
-    $('share-open').addEventListener('click', () => openShare(this));
+    $('share-open').addEventListener('click', () => openShare(this.model, session));
     this.wireToolbar();
     this.wireGalleries();
     this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'),
@@ -420,8 +425,6 @@ export const app = {
     }
   },
 
-  /// A change that can have touched the trash (the live stream): the count and panel follow.
-  refreshTrash() { this.trash?.refresh(); },
 };
 
 app.start().catch((e) => {

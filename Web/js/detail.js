@@ -3,8 +3,10 @@
 const $ = (id) => document.getElementById(id);
 
 export class Detail {
-  constructor(app) {
-    this.app = app;
+  /// deps: model() (the page's GalleryModel), sections() (the arrangement shown, as item data),
+  /// view (the grid: the focus returns to the item last shown).
+  constructor(deps) {
+    this.deps = deps;
     this.id = null;
     $('detail-back').addEventListener('click', () => this.close());
     $('detail-prev').addEventListener('click', () => this.step(-1));
@@ -17,17 +19,17 @@ export class Detail {
     });
   }
 
-  open(id) { location.hash = `#/g/${this.app.model.id}/item/${id}`; }
+  open(id) { location.hash = `#/g/${this.deps.model().id}/item/${id}`; }
 
   close() {
     if (history.length > 1 && location.hash.includes('/item/')) history.back();
-    else location.hash = `#/g/${this.app.model.id}`;
+    else location.hash = `#/g/${this.deps.model().id}`;
   }
 
-  flat() { return this.app.sections().flatMap((s) => s.items); }
+  flat() { return this.deps.sections().flatMap((s) => s.items); }
 
   show(id) {
-    const item = this.app.model.items.get(id);
+    const item = this.deps.model().items.get(id);
     if (!item) { this.hide(); return; }
     this.id = id;
     const img = $('detail-image');
@@ -84,7 +86,7 @@ export class Detail {
     const id = this.id;
     this.id = null;
     $('detail').hidden = true;
-    if (id != null) this.app.view.focusedID = id;
+    if (id != null) this.deps.view.focusedID = id;
     $('scroller').focus();
   }
 
@@ -93,7 +95,7 @@ export class Detail {
     const i = all.findIndex((it) => it.id === this.id);
     if (i < 0 || !all.length) return;
     const next = all[(i + delta + all.length) % all.length];
-    history.replaceState(null, '', `#/g/${this.app.model.id}/item/${next.id}`);
+    history.replaceState(null, '', `#/g/${this.deps.model().id}/item/${next.id}`);
     this.show(next.id);
   }
 

@@ -6,7 +6,7 @@ import { accounts } from './accounts.js';
 import { explain } from './auth.js';
 import { el } from './ui.js';
 
-export async function startFileDrop(app, session) {
+export async function startFileDrop(session) {
   const link = session.link;
   document.body.dataset.mode = 'filedrop';
   const root = document.getElementById('filedrop');

@@ -4,8 +4,11 @@
 // server answers a diff from there, not a full reload.
 import { touchesTrash } from './gallery.js';
 export class LiveStream {
-  constructor(app) {
-    this.app = app;
+  /// deps: version() (the version the page holds), changes(json) (a version's changes),
+  /// snapshot(json) (the whole gallery, when the version we had is out of the window),
+  /// trashChanged(), revoked(message), toast(text).
+  constructor(deps) {
+    this.deps = deps;
     this.source = null;
     this.indicator = document.getElementById('live-state');
   }
@@ -32,7 +35,7 @@ export class LiveStream {
       this.close();
       let message = 'Your access to this gallery has ended';
       try { message = JSON.parse(e.data).message || message; } catch { /* keep the plain message */ }
-      this.app.access?.revoked(message);
+      this.deps.revoked(message);
     });
   }
 
@@ -47,22 +50,21 @@ export class LiveStream {
       else if (r.ok && !(await r.json()).some((g) => g.id === this.id)) gone = 'Your access to this gallery has ended';
     } catch { /* offline or the server is restarting: try again */ }
     if (this.source !== source) return;
-    if (gone) { this.close(); this.app.access?.revoked(gone); return; }
-    this.follow(this.id, this.app.model.version);
+    if (gone) { this.close(); this.deps.revoked(gone); return; }
+    this.follow(this.id, this.deps.version());
   }
 
   receive(e) {
-    if (e.type === 'deleted') { this.app.toast('This gallery was deleted.'); this.close(); return; }
+    if (e.type === 'deleted') { this.deps.toast('This gallery was deleted.'); this.close(); return; }
     let data;
     try { data = JSON.parse(e.data); } catch { return; }
     if (data.stages) {
-      this.app.applyChanges(data);
-      if (touchesTrash(data)) this.app.refreshTrash();
+      this.deps.changes(data);
+      if (touchesTrash(data)) this.deps.trashChanged();
     } else if (data.sections) {
-      if (data.version === this.app.model.version) return;
-      this.app.model.load(data);
-      this.app.reconcile();
-      this.app.refreshTrash();
+      if (data.version === this.deps.version()) return;
+      this.deps.snapshot(data);
+      this.deps.trashChanged();
     }
   }
 

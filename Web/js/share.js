@@ -13,14 +13,14 @@ function select(name, options, value, label) {
   return el('select', { name, 'aria-label': label }, options.map(([v, text]) => el('option', { value: v, text, defaultSelected: v === value })));
 }
 
-export function openShare(app) {
-  const gallery = app.model.id;
+/// The share dialog of `gallery` ({id, name}) for the signed-in `session`.
+export function openShare({ id: gallery, name }, session) {
   const links = el('ul', { class: 'rows', 'aria-label': 'Share links' });
   const members = el('ul', { class: 'rows', 'aria-label': 'Members' });
   const created = el('div', { class: 'created-link' });
   const linkForm = newLinkForm(gallery, created, () => refreshLinks(gallery, links));
-  const memberForm = newMemberForm(gallery, app.session, () => refreshMembers(gallery, members));
-  const dialog = openDialog(`Share “${app.model.name}”`, [
+  const memberForm = newMemberForm(gallery, session, () => refreshMembers(gallery, members));
+  const dialog = openDialog(`Share “${name}”`, [
     el('h3', { text: 'New share link' }), linkForm, created,
     el('h3', { text: 'Share links' }), links,
     el('h3', { text: 'Members' }), members, memberForm,

@@ -6,8 +6,9 @@ import { el } from './ui.js';
 const INTERVALS = [2, 3, 5, 10];
 
 export class Slideshow {
-  constructor(app) {
-    this.app = app;
+  /// deps: sections() (the arrangement shown, as item data), toast(text).
+  constructor(deps) {
+    this.deps = deps;
     this.index = 0;
     this.timer = 0;
     this.seconds = 3;
@@ -24,12 +25,12 @@ export class Slideshow {
 
   /// The pictures in the arranged order (sections in order, items in order).
   items() {
-    return this.app.sections().flatMap((s) => s.items).filter((it) => it.state !== 'failed' && it.thumbnails);
+    return this.deps.sections().flatMap((s) => s.items).filter((it) => it.state !== 'failed' && it.thumbnails);
   }
 
   open(startID) {
     const items = this.items();
-    if (!items.length) { this.app.toast('No pictures to show yet.'); return; }
+    if (!items.length) { this.deps.toast('No pictures to show yet.'); return; }
     this.close();
     this.index = Math.max(0, items.findIndex((it) => it.id === startID));
     const interval = el('select', { 'aria-label': 'Seconds per picture', onchange: (e) => { this.seconds = Number(e.target.value); if (this.timer) this.play(); } },

@@ -9,7 +9,7 @@ import { openTOTP } from './totp.js';
 import { openPassword } from './password.js';
 import { openUsers } from './users.js';
 
-export function installUserMenu(app, session) {
+export function installUserMenu(session, toast) {
   const button = document.getElementById('user-menu');
   if (!session.user) { button.hidden = true; return; }
   button.hidden = false;
@@ -23,14 +23,14 @@ export function installUserMenu(app, session) {
       await (everywhere ? accounts.logoutEverywhere() : accounts.logout());
       sessionStorage.removeItem('gallery.link');
       location.assign('/');
-    } catch (e) { app.toast(explain(e)); }
+    } catch (e) { toast(explain(e)); }
   };
   button.addEventListener('click', (e) => {
     e.stopPropagation();
     if (menu) { close(); return; }
     menu = el('div', { class: 'menu', role: 'menu', id: 'user-menu-list', 'aria-label': 'Account' },
       el('p', { class: 'menu-head', text: `Signed in as ${session.user.name}${session.user.admin ? ' (admin)' : ''}` }),
-      item('Change password…', () => openPassword(session, (m) => app.toast(m))),
+      item('Change password…', () => openPassword(session, toast)),
       item('API tokens…', () => openTokens()),
       item(`Two-factor sign-in: ${session.user.totp ? 'on' : 'off'}…`, () => openTOTP(session, label)),
       session.user.admin && item('Users…', () => openUsers(session)),
