@@ -1,7 +1,7 @@
 // The page: wires the browser to the engine (engine.wasm) and the server. Arrangement is
 // decided by the engine; this file moves data between them and the DOM.
 import { Engine } from './engine.js';
-import { EventType, CellFlag } from './protocol.js';
+import { CellFlag } from './protocol.js';
 import { api, answer, ApiError } from './api.js';
 import { GalleryModel, touchesTrash } from './gallery.js';
 import { GridView } from './view.js';
@@ -17,6 +17,8 @@ import { Slideshow } from './slideshow.js';
 import { startFileDrop } from './filedrop.js';
 import { TrashPanel } from './trash.js';
 import { Ingest } from './ingest.js';
+import { Toolbar } from './toolbar.js';
+import { GalleryPicker } from './galleries.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -49,7 +51,10 @@ export const app = {
     this.controller.width = $('scroller').clientWidth;
     this.controller.height = $('scroller').clientHeight;
     this.view = new GridView({ controller: this.controller, model: () => this.model, localItems: this.localItems,
-      rendered: (r) => { this.renderTargets(r); this.showCount(); } }, $('scroller'), $('content'));
+      rendered: (r) => { this.toolbar.rendered(r); this.picker.showCount(); } }, $('scroller'), $('content'));
+    this.toolbar = new Toolbar({ controller: this.controller, view: this.view, drag: () => this.drag,
+      sortSection: (by) => this.sortSection(by) });
+    this.picker = new GalleryPicker({ model: () => this.model, route: () => this.route() });
     const toast = (m) => this.toast(m);
     const sections = () => this.sections();
     this.detail = new Detail({ model: () => this.model, sections, view: this.view });
@@ -57,24 +62,23 @@ export const app = {
       snapshot: (s) => { this.model.load(s); this.reconcile(); }, trashChanged: () => this.trash.refresh(),
       revoked: (m) => this.access.revoked(m), toast });
     this.access = new Access({ controller: this.controller, run: (effects) => this.drag?.run(effects),
-      galleries: () => this.galleries, ended: () => { this.live.close(); this.slideshow?.close(); } }, session);
+      galleries: () => this.picker.list, ended: () => { this.live.close(); this.slideshow?.close(); } }, session);
     this.slideshow = new Slideshow({ sections, toast });
     installUserMenu(session, toast);
     $('slideshow-open').addEventListener('click', () => this.slideshow.open(this.detail.id));
     $('share-open').addEventListener('click', () => openShare(this.model, session));
-    this.wireToolbar();
-    this.wireGalleries();
+    this.toolbar.wire();
+    this.picker.wire();
     this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'),
       model: () => this.model, localItems: this.localItems, ingest: { load: (...a) => this.ingest.load(...a) },
       openDetail: (id) => this.detail.open(id), announce: (text) => this.announce(text), toast: (m) => this.toast(m),
-      historyChanged: () => this.updateHistoryButtons(), send: (ops) => this.commit(ops), reload: () => this.reload() });
+      historyChanged: () => this.toolbar.historyChanged(), send: (ops) => this.commit(ops), reload: () => this.reload() });
     this.ingest = new Ingest({ controller: this.controller, model: () => this.model, view: this.view,
       run: (effects) => this.drag.run(effects), toast: (m) => this.toast(m), reload: () => this.reload() });
     this.trash = new TrashPanel({ gallery: () => this.model.id, canEdit: () => this.access.can('edit'),
       commit: (operations) => this.commit(operations) });
-    this.wirePasteAndPinch();
     window.addEventListener('hashchange', () => this.route());
-    await this.refreshGalleries(await galleries);
+    await this.picker.refresh(await galleries);
     window.bootMarks.galleries = performance.now();
     await this.route();
     window.readyAt = performance.now();
@@ -91,24 +95,12 @@ export const app = {
 
   announce(text) { $('announcer').textContent = text; },
 
-  // ---- galleries (F25)
-  async refreshGalleries(list) {
-    this.galleries = list ?? await api.galleries();
-    const select = $('gallery-select');
-    select.replaceChildren(...this.galleries.map((g) => {
-      const o = document.createElement('option');
-      o.value = g.id; o.textContent = `${g.name} (${g.itemCount})`;
-      return o;
-    }));
-    if (this.model.id != null) select.value = this.model.id;
-  },
-
   async route() {
     const m = location.hash.match(/^#\/g\/(\d+)(?:\/item\/(\d+))?/);
-    let id = m ? Number(m[1]) : this.galleries[0]?.id;
+    let id = m ? Number(m[1]) : this.picker.list[0]?.id;
     if (id == null) {
       const g = await api.createGallery('My gallery');
-      await this.refreshGalleries();
+      await this.picker.refresh();
       id = g.id;
     }
     if (id !== this.model.id) await this.open(id);
@@ -132,138 +124,17 @@ export const app = {
     this.drag?.registerTargets();
     this.view.render();
     marks.rendered = performance.now();
-    this.updateHistoryButtons();
+    this.toolbar.historyChanged();
     this.live.follow(id, this.model.version);
     this.trash.refresh();
     if (!location.hash.startsWith(`#/g/${id}`)) history.replaceState(null, '', `#/g/${id}`);
-  },
-
-  wireGalleries() {
-    $('gallery-select').addEventListener('change', (e) => { location.hash = `#/g/${e.target.value}`; });
-    $('gallery-new').addEventListener('click', async () => {
-      const name = prompt('Name of the new gallery', 'New gallery');
-      if (!name) return;
-      const g = await api.createGallery(name);
-      await this.refreshGalleries();
-      location.hash = `#/g/${g.id}`;
-    });
-    $('gallery-rename').addEventListener('click', async () => {
-      const name = prompt('New name', this.model.name);
-      if (!name) return;
-      await api.renameGallery(this.model.id, name);
-      this.model.name = name;
-      await this.refreshGalleries();
-    });
-    $('gallery-duplicate').addEventListener('click', async () => {
-      const g = await api.duplicateGallery(this.model.id, `${this.model.name} copy`);
-      await this.refreshGalleries();
-      location.hash = `#/g/${g.id}`;
-    });
-    $('gallery-delete').addEventListener('click', async () => {
-      if (!confirm(`Delete the gallery “${this.model.name}”?`)) return;
-      await api.deleteGallery(this.model.id);
-      this.model.id = null;
-      await this.refreshGalleries();
-      location.hash = this.galleries[0] ? `#/g/${this.galleries[0].id}` : '';
-      await this.route();
-    });
-  },
-
-  // ---- toolbar
-  wireToolbar() {
-    const c = this.controller;
-    $('layout-kind').addEventListener('change', (e) => { c.kind = e.target.value; c.configure(); this.view.render(); });
-    $('columns').addEventListener('input', (e) => this.pinch(Number(e.target.value), c.width / 2, $('scroller').clientHeight / 2));
-    $('snapping').addEventListener('change', (e) => this.drag?.setSnapping(e.target.value));
-    $('drop-mode').addEventListener('change', (e) => this.drag?.setMode(e.target.value));
-    $('theme').addEventListener('click', () => {
-      const dark = getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() === '#111113';
-      document.documentElement.dataset.theme = dark ? 'light' : 'dark';
-      localStorage.setItem('theme', document.documentElement.dataset.theme);
-    });
-    $('undo').addEventListener('click', () => this.drag?.undo());
-    $('redo').addEventListener('click', () => this.drag?.redo());
-    $('sort-section').addEventListener('change', (e) => {
-      const by = e.target.value;
-      e.target.value = '';
-      if (by) this.sortSection(by);
-    });
-    $('add-url').addEventListener('click', async () => {
-      const url = prompt('Image URL');
-      if (url) this.drag?.add([{ url }]);
-    });
-    $('upload').addEventListener('change', async (e) => {
-      this.drag?.add([...e.target.files].map((file) => ({ file })));
-      e.target.value = '';
-    });
-    // Ctrl+wheel and trackpad pinch (which Chromium reports as Ctrl+wheel) change the
-    // column count around the pointer (F22).
-    $('scroller').addEventListener('wheel', (e) => {
-      if (!e.ctrlKey) return;
-      e.preventDefault();
-      this._pinch = (this._pinch ?? 0) + e.deltaY;
-      if (Math.abs(this._pinch) < 40) return;
-      const r = $('scroller').getBoundingClientRect();
-      this.pinch(c.columns + (this._pinch > 0 ? 1 : -1), e.clientX - r.left, e.clientY - r.top);
-      this._pinch = 0;
-    }, { passive: false });
-  },
-
-  /// A new column count keeping the item under (x, y) in place (F22).
-  pinch(columns, x, y) {
-    columns = Math.max(1, Math.min(12, Math.round(columns)));
-    if (columns === this.controller.columns) return;
-    const offset = this.controller.pinch(columns, x, y);
-    $('columns').value = columns;
-    this.view.render();
-    if (offset != null) {
-      $('scroller').scrollTop = offset;
-      // Tell the engine now, not on the next scroll event: the next step of a quick pinch
-      // anchors against this offset.
-      this.drag?.run(this.controller.event(EventType.scroll, [0, $('scroller').scrollTop, performance.now() / 1000]));
-    }
-    this.view.render();
-  },
-
-  updateHistoryButtons() {
-    const r = this.view.last;
-    if (!r) return;
-    $('undo').disabled = !r.canUndo;
-    $('redo').disabled = !r.canRedo;
-  },
-
-  /// The trash can's look follows the engine's outside-target state (F21).
-  renderTargets(r) {
-    const t = r.targets.find((x) => x.id === 1);
-    const trash = $('trash');
-    trash.classList.toggle('hovered', !!t?.targeted && t.operation !== 'forbidden');
-    trash.classList.toggle('forbidden', !!t?.targeted && t.operation === 'forbidden');
-    this.updateHistoryButtons();
-  },
-
-  /// The picker's item count follows the gallery (once per version).
-  showCount() {
-    const model = this.model;
-    if (model.version === this._countedVersion) return;
-    this._countedVersion = model.version;
-    const option = document.querySelector(`#gallery-select option[value="${model.id}"]`);
-    if (option) option.textContent = `${model.name} (${model.count})`;
-  },
-
-  /// The gallery's name as the server last told it (a rename arrives as a version on the stream).
-  showName() {
-    const option = [...$('gallery-select').options].find((o) => Number(o.value) === this.model.id);
-    const g = this.galleries?.find((x) => x.id === this.model.id);
-    if (!option || !g || g.name === this.model.name) return;
-    g.name = this.model.name;
-    option.textContent = `${g.name} (${g.itemCount})`;
   },
 
   /// Makes the engine show the arrangement the model just loaded (a snapshot from the stream or
   /// a catch-up). O(n): the usual way is `follow`.
   reconcile() {
     this.followed.whole++;
-    this.showName();
+    this.picker.showName();
     const arrangement = this.model.takeArrangement();
     this.controller.liveSnapshot(arrangement);
     this.controller.allTitles(arrangement);
@@ -309,7 +180,7 @@ export const app = {
   /// window's change meeting ours, section changes — reloads the whole arrangement.
   follow(applied) {
     const c = this.controller;
-    this.showName();
+    this.picker.showName();
     c.sendTitles(applied.items, applied.sections);
     const ours = this.drag?.inFlight() > 0;
     const shown = !applied.stages.length
@@ -322,42 +193,6 @@ export const app = {
 
   forgetLocalItems() {
     for (const id of this.localItems.keys()) if (this.model.items.has(id)) this.localItems.delete(id);
-  },
-
-  /// A pasted image goes after the focused item (else to the end), B6; two fingers on a
-  /// touch screen pinch the column count around their midpoint, F22.
-  wirePasteAndPinch() {
-    document.addEventListener('paste', (e) => {
-      const files = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
-      const text = e.clipboardData?.getData('text/plain') ?? '';
-      if (!files.length && !/^https?:\/\//.test(text.trim())) return;
-      e.preventDefault();
-      this.drag?.add(files.length ? files.map((file) => ({ file })) : [{ url: text.trim() }]);
-    });
-    const scroller = $('scroller');
-    const touches = new Map();
-    let start = 0;
-    const spread = () => { const [a, b] = [...touches.values()]; return Math.hypot(a.x - b.x, a.y - b.y); };
-    scroller.addEventListener('pointerdown', (e) => {
-      if (e.pointerType !== 'touch') return;
-      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
-      if (touches.size === 2) start = spread();
-    });
-    scroller.addEventListener('pointermove', (e) => {
-      if (!touches.has(e.pointerId)) return;
-      touches.set(e.pointerId, { x: e.clientX, y: e.clientY });
-      if (touches.size !== 2 || !start) return;
-      const ratio = spread() / start;
-      if (ratio > 1.25 || ratio < 0.8) {
-        const [a, b] = [...touches.values()];
-        const r = scroller.getBoundingClientRect();
-        this.pinch(this.controller.columns + (ratio > 1 ? -1 : 1), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
-        start = spread();
-      }
-    });
-    const lift = (e) => { touches.delete(e.pointerId); if (touches.size < 2) start = 0; };
-    scroller.addEventListener('pointerup', lift);
-    scroller.addEventListener('pointercancel', lift);
   },
 
   /// "Sort this section by capture date / by name" (issue 12): the section of the focused
