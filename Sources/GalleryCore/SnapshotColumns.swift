@@ -2,17 +2,18 @@
 /// `GallerySnapshotJSON`, about a tenth of the bytes, and written without `JSONEncoder` (at 100k
 /// items the full snapshot is ~50 MB of nested objects; this is ~4 MB of arrays).
 ///
-///     {"format":"columns-1","gallery":{…GalleryInfo…},"version":409,
+///     {"format":"columns-2","gallery":{…GalleryInfo…},"version":409,
 ///      "sections":[{"id":1,"title":"Fruit","count":3}],
 ///      "id":[1,2,3],"contentVersion":[0,0,2],"aspect":[1.5,1,0.75],"state":"rpf",
-///      "hashes":["9f…"],"hash":[0,0,-1],"title":["Apple","Banana","Cherry"],
+///      "title":["Apple","Banana","Cherry"],
 ///      "width":[300,0,0],"height":[200,0,0],
 ///      "details":{"3":{"reason":"HTTP 404","sourceURL":"https://…"}}}
 ///
 /// Items follow section order (the first `sections[0].count` belong to section 0, and so on).
 /// `state` has one letter per item: r ready, p pending, f failed. `aspect` is the one the layout
-/// uses (1 unless ready, as in `ItemJSON`). `hash` indexes `hashes` (−1: no image yet); thumbnail
-/// URLs are `/api/images/<hash>/grid.jpg`, `detail.jpg` and `original` (`Thumbnails`). `width` and
+/// uses (1 unless ready, as in `ItemJSON`). No content hashes: 32 bytes of entropy per item, they
+/// were most of a camera roll's compressed body; a ready item's images are
+/// `/api/items/<id>/image/grid.jpg?v=<contentVersion>` (and `detail.jpg`, `original`). `width` and
 /// `height` are 0 when unknown. `details` carries the rare fields (failure reason, source URL) by id.
 public struct SnapshotColumns: Sendable, Equatable {
     public struct Section: Sendable, Equatable {
@@ -28,8 +29,6 @@ public struct SnapshotColumns: Sendable, Equatable {
     public var contentVersions: [UInt32] = []
     public var aspects: [Double] = []
     public var states: [ItemState] = []
-    public var hashes: [String] = []
-    public var hashIndex: [Int32] = []
     public var titles: [String] = []
     public var widths: [Int32] = []
     public var heights: [Int32] = []
@@ -44,7 +43,7 @@ public struct SnapshotColumns: Sendable, Equatable {
     public func json() -> [UInt8] {
         var w = JSONWriter()
         w.reserve(64 + count * 40 + titles.reduce(0) { $0 + $1.utf8.count })
-        w.raw("{\"format\":\"columns-1\",\"gallery\":{\"createdAt\":")
+        w.raw("{\"format\":\"columns-2\",\"gallery\":{\"createdAt\":")
         w.double(gallery.createdAt)
         w.raw(",\"id\":"); w.int(gallery.id)
         w.raw(",\"itemCount\":"); w.int(Int64(gallery.itemCount))
@@ -69,9 +68,7 @@ public struct SnapshotColumns: Sendable, Equatable {
         }
         w.raw(",\"state\":\"")
         for s in states { w.byte(s == .ready ? UInt8(ascii: "r") : s == .pending ? UInt8(ascii: "p") : UInt8(ascii: "f")) }
-        w.raw("\",\"hashes\":"); w.array(hashes) { $0.string($1) }
-        w.raw(",\"hash\":"); w.array(hashIndex) { $0.int(Int64($1)) }
-        w.raw(",\"title\":"); w.array(titles) { $0.string($1) }
+        w.raw("\",\"title\":"); w.array(titles) { $0.string($1) }
         w.raw(",\"width\":"); w.array(widths) { $0.int(Int64($1)) }
         w.raw(",\"height\":"); w.array(heights) { $0.int(Int64($1)) }
         w.raw(",\"details\":{")

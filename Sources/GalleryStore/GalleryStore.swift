@@ -165,15 +165,13 @@ public final class GalleryStore: Sendable {
             out.contentVersions.reserveCapacity(out.gallery.itemCount)
             out.aspects.reserveCapacity(out.gallery.itemCount)
             out.states.reserveCapacity(out.gallery.itemCount)
-            out.hashIndex.reserveCapacity(out.gallery.itemCount)
             out.titles.reserveCapacity(out.gallery.itemCount)
             out.widths.reserveCapacity(out.gallery.itemCount)
             out.heights.reserveCapacity(out.gallery.itemCount)
-            var hashNumbers: [String: Int32] = [:]
             // SQLite's C API directly: 100k rows through GRDB's Row cost ~10× the JSON writing.
             var statement: OpaquePointer?
             let sql = """
-                SELECT id, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion
+                SELECT id, title, sourceURL, width, height, aspect, state, reason, contentVersion
                 FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id
                 """
             guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
@@ -197,7 +195,7 @@ public final class GalleryStore: Sendable {
                     }
                     let itemId = sqlite3_column_int64(statement, 0)
                     let state: ItemState
-                    switch sqlite3_column_text(statement, 7)?.pointee {
+                    switch sqlite3_column_text(statement, 6)?.pointee {
                     case UInt8(ascii: "r"): state = .ready
                     case UInt8(ascii: "p"): state = .pending
                     default: state = .failed
@@ -205,22 +203,12 @@ public final class GalleryStore: Sendable {
                     out.ids.append(itemId)
                     out.titles.append(text(1) ?? "")
                     if let url = text(2) { out.sourceURLs[itemId] = url }
-                    if let hash = text(3) {
-                        if let n = hashNumbers[hash] { out.hashIndex.append(n) } else {
-                            let n = Int32(out.hashes.count)
-                            hashNumbers[hash] = n
-                            out.hashes.append(hash)
-                            out.hashIndex.append(n)
-                        }
-                    } else {
-                        out.hashIndex.append(-1)
-                    }
-                    out.widths.append(Int32(clamping: sqlite3_column_int64(statement, 4)))
-                    out.heights.append(Int32(clamping: sqlite3_column_int64(statement, 5)))
-                    out.aspects.append(state == .ready ? sqlite3_column_double(statement, 6) : 1)
+                    out.widths.append(Int32(clamping: sqlite3_column_int64(statement, 3)))
+                    out.heights.append(Int32(clamping: sqlite3_column_int64(statement, 4)))
+                    out.aspects.append(state == .ready ? sqlite3_column_double(statement, 5) : 1)
                     out.states.append(state)
-                    if let reason = text(8) { out.reasons[itemId] = reason }
-                    out.contentVersions.append(UInt32(truncatingIfNeeded: sqlite3_column_int64(statement, 9)))
+                    if let reason = text(7) { out.reasons[itemId] = reason }
+                    out.contentVersions.append(UInt32(truncatingIfNeeded: sqlite3_column_int64(statement, 8)))
                 }
                 out.sections.append(.init(id: sectionId, title: s[1], count: out.ids.count - before))
             }

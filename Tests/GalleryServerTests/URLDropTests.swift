@@ -120,9 +120,14 @@ import Imaging
             #expect(done.state == .ready && done.fileHash == hash, "\(done.reason ?? "")")
             #expect(done.width == apple.width && done.height == apple.height)
             #expect(try await client.snapshot(other.gallery.id).sections[0].items.map(\.id) == [copied.id])
-            // Another host, or a hash this server does not have: an ordinary fetch, refused here.
+            // Named by its item, as the page's first load names images: the same copy.
+            let byItem = try await client.dropURL(other.gallery.id, "http://localhost/api/items/\(apple.id)/image/original?v=\(apple.version)")
+            let second = try await client.settled(byItem.id)
+            #expect(second.state == .ready && second.fileHash == hash, "\(second.reason ?? "")")
+            // Another host, a hash or an item this server does not have: an ordinary fetch, refused here.
             for url in ["http://localhost:9/api/images/\(hash)/original",
-                        "http://localhost/api/images/\(String(repeating: "ab", count: 32))/original"] {
+                        "http://localhost/api/images/\(String(repeating: "ab", count: 32))/original",
+                        "http://localhost/api/items/999999/image/original"] {
                 let refused = try await client.settled(try await client.dropURL(other.gallery.id, url).id)
                 #expect(refused.state == .failed && refused.reason?.contains("loopback") == true, "\(url): \(refused.reason ?? "")")
             }

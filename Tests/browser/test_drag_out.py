@@ -27,7 +27,7 @@ def test_a_dragged_tile_carries_its_image_and_json_and_another_window_copies_it(
         cherry = item_id(page, "Cherry")
         assert payload["items"][0]["id"] == cherry and payload["items"][0]["title"] == "Cherry"
         url = payload["items"][0]["url"]
-        assert url.startswith(server.url + "/api/images/") and url.endswith("/original")
+        assert url.startswith(f"{server.url}/api/items/{cherry}/image/original?v="), url
         assert data["text/uri-list"].strip() == url
         assert f'src="{url}"' in data["text/html"] and 'alt="Cherry"' in data["text/html"]
         # The URL serves the original image.

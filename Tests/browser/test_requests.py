@@ -13,7 +13,7 @@ RECORD_ECHO_JS = """() => {
 def test_a_drop_costs_exactly_one_request_the_batch(page, server):
     page.evaluate(RECORD_ECHO_JS)
     requests = []
-    page.on("request", lambda r: requests.append((r.method, r.url)) if "/api/" in r.url and "/api/images/" not in r.url else None)
+    page.on("request", lambda r: requests.append((r.method, r.url)) if "/api/" in r.url and "/api/images/" not in r.url and "/image/" not in r.url else None)
     before = titles(page, 0)
     version = page.evaluate("app.model.version")
 

@@ -26,18 +26,16 @@ export class GalleryModel {
   }
 
   /// Loads the columnar snapshot (GET /api/galleries/:id/columns, docs/API.md): the same
-  /// content as a full snapshot in a tenth of the bytes. Items become `ColumnItem`s, whose
-  /// thumbnail URLs are made when first asked for.
+  /// content as a full snapshot (without content hashes) in a tenth of the bytes. Items become
+  /// `ColumnItem`s, whose image URLs (by item id and content version) are made when first asked for.
   loadColumns(c) {
     this._begin(c.gallery, c.version);
-    const urls = c.hashes.map((h) => `/api/images/${h}/`);
     let k = 0;
     this._arrangement = c.sections.map((s) => {
       const items = new Array(s.count);
       for (let i = 0; i < s.count; i++, k++) {
-        const h = c.hash[k];
         const item = new ColumnItem(c.id[k], s.id, c.title[k], c.aspect[k], c.state.charCodeAt(k), c.contentVersion[k],
-          h >= 0 ? c.hashes[h] : null, h >= 0 ? urls[h] : null, c.width[k], c.height[k]);
+          c.width[k], c.height[k]);
         const extra = c.details[item.id];
         if (extra) { item.reason = extra.reason ?? null; item.sourceURL = extra.sourceURL ?? null; }
         items[i] = item;
@@ -144,29 +142,30 @@ export function encodeStages(stages) {
 
 const STATES = { 114: 'ready', 112: 'pending', 102: 'failed' }; // r p f
 
-/// An item read from the columnar snapshot, with the fields of the server's ItemJSON.
+/// An item read from the columnar snapshot, with the fields of the server's ItemJSON but the
+/// content hash: its images are named by id and content version (docs/API.md).
 class ColumnItem {
-  constructor(id, sectionId, title, aspect, stateCode, version, fileHash, base, width, height) {
+  constructor(id, sectionId, title, aspect, stateCode, version, width, height) {
     this.id = id;
     this.sectionId = sectionId;
     this.title = title;
     this.aspect = aspect;
     this.state = STATES[stateCode] ?? 'failed';
     this.version = version;
-    this.fileHash = fileHash;
+    this.fileHash = null;
     this.width = width || null;
     this.height = height || null;
     this.reason = null;
     this.sourceURL = null;
     this.trashed = false;
-    this._base = base;
     this._thumbnails = undefined;
   }
 
   get thumbnails() {
     if (this._thumbnails === undefined) {
-      this._thumbnails = this.state === 'ready' && this._base
-        ? { grid: this._base + 'grid.jpg', detail: this._base + 'detail.jpg', original: this._base + 'original' } : null;
+      const base = `/api/items/${this.id}/image/`, v = `?v=${this.version}`;
+      this._thumbnails = this.state === 'ready'
+        ? { grid: `${base}grid.jpg${v}`, detail: `${base}detail.jpg${v}`, original: `${base}original${v}` } : null;
     }
     return this._thumbnails;
   }

@@ -75,6 +75,7 @@ public enum AccessRules {
         "POST /api/galleries/{gallery}/uploads": .gallery(.add),
         "GET /api/items/{item}": .item(.view),
         "GET /api/items/{item}/metadata": .item(.view), // EXIF and location filtered for links (showMetadata)
+        "GET /api/items/{item}/image/{name}": .item(.view), // original refused to links without downloads
         "GET /api/images/{hash}/{name}": .image,
         // Sharing.
         "GET /api/galleries/{gallery}/members": .gallery(.share),

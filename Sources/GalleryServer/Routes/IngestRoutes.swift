@@ -34,7 +34,7 @@ struct IngestRoutes {
             // copied from the stored file, as an upload of it would be: no fetch of our own
             // address, which the private-address rule would refuse.
             // Only an image the caller may see: a hash is not a key to another gallery's photos.
-            if let own = URL(string: drop.url), let hash = Self.ownImage(own, authority: request.head.authority),
+            if let own = URL(string: drop.url), let hash = try await ownImageHash(own, authority: request.head.authority),
                store.files.exists(hash, "original"), try await server.access.maySee(image: hash, try context.caller) {
                 let result = try await store.apply(gallery: gallery, [.insert([NewItem(title: title(own), sourceURL: own.absoluteString, fileHash: hash)], at: destination)],
                                                    payload: ["op": "dropURL", "url": own.absoluteString, "hash": hash])
@@ -134,15 +134,33 @@ struct IngestRoutes {
         return nil
     }
 
-    /// The content hash when `url` names an original image of this server
-    /// (`http://<the request's host>/api/images/<hash>/original`).
-    static func ownImage(_ url: URL, authority: String?) -> String? {
+    /// An original image of this server named by a URL: by its hash
+    /// (`http://<the request's host>/api/images/<hash>/original`) or by its item
+    /// (`…/api/items/<id>/image/original`, what the page's first load names).
+    enum OwnImage: Equatable { case hash(String), item(Int64) }
+
+    static func ownImage(_ url: URL, authority: String?) -> OwnImage? {
         guard let authority, let host = url.host else { return nil }
         let named = url.port.map { "\(host):\($0)" } ?? host
         guard named.lowercased() == authority.lowercased() else { return nil }
-        let parts = url.path.split(separator: "/")
-        guard parts.count == 4, parts[0] == "api", parts[1] == "images", parts[3] == "original", ImageFiles.isHash(String(parts[2])) else { return nil }
-        return String(parts[2])
+        let parts = url.path.split(separator: "/").map(String.init)
+        if parts.count == 4, parts[0] == "api", parts[1] == "images", parts[3] == "original", ImageFiles.isHash(parts[2]) {
+            return .hash(parts[2])
+        }
+        if parts.count == 5, parts[0] == "api", parts[1] == "items", parts[3] == "image", parts[4] == "original", let id = Int64(parts[2]) {
+            return .item(id)
+        }
+        return nil
+    }
+
+    /// The content hash of the original `url` names on this server (nil: not ours, or no such item
+    /// or image). Whether the caller may see it is checked by the caller of this.
+    func ownImageHash(_ url: URL, authority: String?) async throws -> String? {
+        switch Self.ownImage(url, authority: authority) {
+        case let .hash(hash)?: return hash
+        case let .item(id)?: return (try? await server.store.item(id))?.fileHash
+        case nil: return nil
+        }
     }
 
     static func boundary(_ contentType: String) -> String? {

@@ -57,6 +57,7 @@ import GalleryStore
         "POST /api/galleries/{gallery}/uploads":          "401 201 201 403 404  403 201 201 401 401 401  401 403",
         "GET /api/items/{item}":                          "401 200 200 200 404  200 200 403 401 401 401  401 200",
         "GET /api/items/{item}/metadata":                 "401 200 200 200 404  200 200 403 401 401 401  401 200",
+        "GET /api/items/{item}/image/{name}":             "401 200 200 200 404  200 200 403 401 401 401  401 200",
         "GET /api/images/{hash}/{name}":                  "401 200 200 200 404  200 200 404 401 401 401  401 200",
         "GET /api/galleries/{gallery}/members":           "401 200 403 403 404  403 403 403 401 401 401  401 200",
         "PUT /api/galleries/{gallery}/members/{user}":    "401 200 403 403 404  403 403 403 401 401 401  401 403",
@@ -151,6 +152,23 @@ import GalleryStore
             }
         }
         #expect(failures.isEmpty, "\(failures.count) cells differ:\n\(failures.joined(separator: "\n"))")
+    }
+
+    /// Originals by hash and by item: a link that does not allow downloads gets neither, while
+    /// its grid images stay visible.
+    @Test func originalsFollowTheLinksDownloadOption() async throws {
+        let f = try await AccessFixture.make()
+        let expected: [(Subject, String, UInt)] = [
+            (.owner, "original", 200), (.linkViewer, "original", 200), (.linkEditor, "original", 403), (.linkEditor, "grid.jpg", 200),
+        ]
+        try await f.server.application().test(.router) { client in
+            for (subject, name, code) in expected {
+                for uri in ["/api/images/\(f.hash)/\(name)", "/api/items/\(f.item)/image/\(name)"] {
+                    let status = try await client.execute(uri: uri, method: .get, headers: Self.headers(subject, f, unsafe: false, contentType: nil)).status.code
+                    #expect(status == code, "\(uri) as \(subject)")
+                }
+            }
+        }
     }
 }
 
