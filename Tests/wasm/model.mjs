@@ -85,8 +85,13 @@ for (let c = 0; c < 300; c++) {
   const model = new GalleryModel();
   model.load({ gallery: { id: 1, name: 'g' }, version: 5,
     sections: source.map((s) => ({ id: s.id, title: `s${s.id}`, items: s.items.map((i) => item(i.id, i.version)) })) });
-  const h = controller(model.takeArrangement());
+  const arrangement = model.takeArrangement();
+  if (JSON.stringify(arrangement.ids) !== JSON.stringify(source.flatMap((s) => s.items.map((i) => i.id)))
+    || JSON.stringify(arrangement.sections.map((s) => [s.id, s.count])) !== JSON.stringify(source.map((s) => [s.id, s.items.length]))) {
+    throw new Error(`model ${c}: the arrangement handed over is not the loaded order`);
+  }
   if (model.takeArrangement() !== null) throw new Error(`model ${c}: the arrangement was kept after the engine took it`);
+  const h = controller(source);
   const before = shown(h);
   // The server sends the data of inserted and reloaded items.
   const known = new Set(source.flatMap((s) => s.items.map((i) => `${i.id}:${i.version}`)));

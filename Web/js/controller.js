@@ -10,10 +10,12 @@ const TITLE_CHUNK = 1000; // titles per idle slice at most
 /// Titles for one Op.controllerTitles call; only new or renamed ones are sent.
 class TitleBatch {
   constructor(controller) { this.c = controller; this.input = [controller.handle, 0]; this.count = 0; }
-  put(kind, id, title = '') {
+  /// `remember`: note it as sent, so that asking again sends nothing (not for the bulk of a
+  /// gallery's titles: a million remembered titles would cost more than sending a few again).
+  put(kind, id, title = '', remember = true) {
     const key = kind === TitleKind.section ? -1 - id : id;
     if (this.c.titled.get(key) === title) return;
-    this.c.titled.set(key, title);
+    if (remember) this.c.titled.set(key, title);
     const b = utf8.encode(title);
     this.input.push(kind, id, b.length);
     for (const x of b) this.input.push(x);
@@ -76,30 +78,29 @@ function warmUp(engine) {
   idle(step);
 }
 
-/// An arrangement ([{id, items: [{id, version, aspect}]}]) as the engine reads it: section
-/// count, per section its id, item count, item ids, versions; then the aspects — all in order
-/// (controllerCreate, followed by `tail`), or as id, aspect pairs after their count
-/// (controllerLiveSnapshot, after `head`: the handle). Written straight into one Float64Array: at 100k items, building
-/// JS arrays and spreading them cost several times the copy.
-function encodeArrangement(sections, { head = [], tail = [], pairs = false }) {
-  let n = 0;
-  for (const s of sections) n += s.items.length;
+/// An arrangement (GalleryModel.takeArrangement(): {sections: [{id, count}], ids, versions,
+/// aspects} in order) as the engine reads it: section count, per section its id, item count,
+/// item ids, versions; then the aspects — all in order (controllerCreate, followed by `tail`),
+/// or as id, aspect pairs after their count (controllerLiveSnapshot, after `head`: the handle).
+/// Written straight into one Float64Array from the columns: at 100k items, building JS arrays
+/// and spreading them cost several times the copy.
+function encodeArrangement({ sections, ids, versions, aspects }, { head = [], tail = [], pairs = false }) {
+  const n = ids.length;
   const out = new Float64Array(head.length + 1 + 2 * sections.length + (pairs ? 4 : 3) * n + (pairs ? 1 : 0) + tail.length);
   out.set(head, 0);
-  let k = head.length;
+  let k = head.length, at = 0;
   out[k++] = sections.length;
   for (const s of sections) {
     out[k++] = s.id;
-    out[k++] = s.items.length;
-    for (const it of s.items) out[k++] = it.id;
-    for (const it of s.items) out[k++] = it.version;
+    out[k++] = s.count;
+    for (let i = at; i < at + s.count; i++) out[k++] = ids[i];
+    for (let i = at; i < at + s.count; i++) out[k++] = versions[i];
+    at += s.count;
   }
   if (pairs) out[k++] = n;
-  for (const s of sections) {
-    for (const it of s.items) {
-      if (pairs) out[k++] = it.id;
-      out[k++] = it.aspect || 1;
-    }
+  for (let i = 0; i < n; i++) {
+    if (pairs) out[k++] = ids[i];
+    out[k++] = aspects[i] || 1;
   }
   out.set(tail, k);
   return out;
@@ -146,28 +147,29 @@ export class Controller {
     warmUp(this.engine);
   }
 
-  /// Titles only serve announcements (B3): every title of `model` goes to the engine in
+  /// Titles only serve announcements (B3): every title of the arrangement goes to the engine in
   /// small chunks while the page is idle, never more than a few milliseconds per frame.
   /// Titles already sent are skipped; keyboard use sends the visible ones first
   /// (`ensureTitles`), changes send theirs at once (`sendTitles`).
   allTitles(arrangement) {
     const handle = this.handle;
-    const queue = (this._titleQueue = { sections: arrangement, section: 0, item: -1 });
+    const { sections, ids, titles } = arrangement;
+    const queue = (this._titleQueue = { section: 0, item: 0 });
     const step = (deadline) => {
       if (this.handle !== handle || this._titleQueue !== queue) return;
       const batch = new TitleBatch(this);
-      const sections = queue.sections;
+      if (queue.section < sections.length) {
+        for (const s of sections) batch.put(TitleKind.section, s.id, s.title);
+        queue.section = sections.length;
+      }
       let steps = 0;
-      while (queue.section < sections.length) {
-        const s = sections[queue.section];
-        if (queue.item < 0) batch.put(TitleKind.section, s.id, s.title);
-        else if (queue.item < s.items.length) batch.put(TitleKind.item, s.items[queue.item].id, s.items[queue.item].title);
-        else { queue.section++; queue.item = -1; continue; }
+      while (queue.item < ids.length) {
+        batch.put(TitleKind.item, ids[queue.item], titles[queue.item], false);
         queue.item++;
         if ((++steps & 31) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
       }
       batch.send();
-      if (queue.section < sections.length) idle(step);
+      if (queue.item < ids.length) idle(step);
       else this._titleQueue = null;
     };
     idle(step);

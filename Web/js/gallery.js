@@ -11,59 +11,48 @@ export class GalleryModel {
     this.name = '';
     this.version = 0;
     this.count = 0;
-    this.items = new Map();  // id → item data
-    this.titles = new Map(); // section id → title
-    this.sectionList = [];   // the server's sections in its order: [{id, title}]
+    this.items = new ItemTable(); // id → item data (get, has, set)
+    this.titles = new Map();      // section id → title
+    this.sectionList = [];        // the server's sections in its order: [{id, title}]
     this._arrangement = null;
   }
 
+  /// Loads a full snapshot (nested item JSON: the live stream's or a catch-up's).
   load(snapshot) {
     this._begin(snapshot.gallery, snapshot.version);
-    this._arrangement = snapshot.sections.map((s) => {
-      for (const it of s.items) this.items.set(it.id, it);
-      return this._section(s, s.items);
-    });
+    const all = snapshot.sections.flatMap((s) => s.items);
+    for (const it of all) this.items.set(it.id, it);
+    this._arrangement = this._arrange(snapshot.sections.map((s) => ({ id: s.id, title: s.title, count: s.items.length })),
+      all.map((it) => it.id), all.map((it) => it.version), all.map((it) => it.aspect), all.map((it) => it.title));
   }
 
   /// Loads the columnar snapshot (GET /api/galleries/:id/columns, docs/API.md): the same
-  /// content as a full snapshot (without content hashes) in a tenth of the bytes. Items become
-  /// `ColumnItem`s, whose image URLs (by item id and content version) are made when first asked for.
+  /// content as a full snapshot (without content hashes) in a tenth of the bytes. The columns
+  /// stay as they came; an item's object is made when it is first asked for (ItemTable).
   loadColumns(c) {
     this._begin(c.gallery, c.version);
-    let k = 0;
-    this._arrangement = c.sections.map((s) => {
-      const items = new Array(s.count);
-      for (let i = 0; i < s.count; i++, k++) {
-        const item = new ColumnItem(c.id[k], s.id, c.title[k], c.aspect[k], c.state.charCodeAt(k), c.contentVersion[k],
-          c.width[k], c.height[k]);
-        const extra = c.details[item.id];
-        if (extra) { item.reason = extra.reason ?? null; item.sourceURL = extra.sourceURL ?? null; }
-        items[i] = item;
-        this.items.set(item.id, item);
-      }
-      return this._section(s, items);
-    });
+    this.items.useColumns(c);
+    this._arrangement = this._arrange(c.sections, c.id, c.contentVersion, c.aspect, c.title);
   }
 
   _begin(gallery, version) {
     this.id = gallery.id;
     this.name = gallery.name;
     this.version = version;
-    this.count = 0;
     this.items.clear();
     this.titles.clear();
-    this.sectionList = [];
   }
 
-  _section(s, items) {
-    this.titles.set(s.id, s.title);
-    this.sectionList.push({ id: s.id, title: s.title });
-    this.count += items.length;
-    return { id: s.id, title: s.title, items };
+  _arrange(sections, ids, versions, aspects, titles) {
+    this.sectionList = sections.map((s) => ({ id: s.id, title: s.title }));
+    for (const s of sections) this.titles.set(s.id, s.title);
+    this.count = ids.length;
+    return { sections: sections.map((s) => ({ id: s.id, title: s.title, count: s.count })), ids, versions, aspects, titles };
   }
 
-  /// The arrangement just loaded ([{id, title, items}]), once: the engine takes it and from
-  /// then on holds the order; the page keeps only the item data.
+  /// The arrangement just loaded, once, as columns in order — {sections: [{id, title, count}],
+  /// ids, versions, aspects, titles} — the engine takes it and from then on holds the order;
+  /// the page keeps only the item data.
   takeArrangement() {
     const a = this._arrangement;
     this._arrangement = null;
@@ -140,14 +129,103 @@ export function encodeStages(stages) {
   return out;
 }
 
+/// Item data by id. A columnar first load stays as columns: an item's object (ColumnItem) is
+/// made the first time it is asked for, so a gallery of a million items does not make a million
+/// objects up front. Lookups search runs of 65,536 positions, each sorted once by id (a packed
+/// Float64Array: id × 2^21 + position) — the first run at once, the others in idle slices; a
+/// run not sorted yet is scanned. Items the server sent as JSON (changes, a nested snapshot) and
+/// objects already made are kept in a Map, which wins.
+export class ItemTable {
+  constructor() { this.clear(); }
+
+  clear() {
+    this._made = new Map();
+    this._c = null;
+    this._runs = [];
+    this._generation = (this._generation ?? 0) + 1;
+  }
+
+  useColumns(c) {
+    this.clear();
+    this._c = c;
+    const n = c.id.length;
+    // Packing needs positions below 2^21 and ids below 2^32; otherwise every run is scanned.
+    const packable = n <= POSITIONS && c.id.every((id) => id < 2 ** 32);
+    for (let start = 0; start < n; start += RUN) this._runs.push({ start, end: Math.min(n, start + RUN), keys: null });
+    if (!packable || !this._runs.length) return;
+    this._sort(this._runs[0]);
+    const generation = this._generation;
+    let r = 1;
+    const step = (deadline) => {
+      if (this._generation !== generation) return;
+      while (r < this._runs.length && deadline.timeRemaining() > 8) this._sort(this._runs[r++]);
+      if (r < this._runs.length) idle(step);
+    };
+    if (this._runs.length > 1) idle(step);
+  }
+
+  _sort(run) {
+    const ids = this._c.id;
+    const keys = new Float64Array(run.end - run.start);
+    for (let k = run.start; k < run.end; k++) keys[k - run.start] = ids[k] * POSITIONS + k;
+    run.keys = keys.sort();
+  }
+
+  /// The position of `id` in the columns, or −1.
+  _find(id) {
+    const ids = this._c?.id;
+    if (!ids) return -1;
+    for (const run of this._runs) {
+      const keys = run.keys;
+      if (!keys) {
+        for (let k = run.start; k < run.end; k++) if (ids[k] === id) return k;
+        continue;
+      }
+      let lo = 0, hi = keys.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        const v = Math.floor(keys[mid] / POSITIONS);
+        if (v < id) lo = mid + 1; else if (v > id) hi = mid - 1; else return keys[mid] - v * POSITIONS;
+      }
+    }
+    return -1;
+  }
+
+  get(id) {
+    const made = this._made.get(id);
+    if (made !== undefined) return made;
+    const k = this._find(id);
+    if (k < 0) return undefined;
+    const c = this._c;
+    const item = new ColumnItem(id, c.title[k], c.aspect[k], c.state.charCodeAt(k), c.contentVersion[k], c.width[k], c.height[k]);
+    const extra = c.details[id];
+    if (extra) { item.reason = extra.reason ?? null; item.sourceURL = extra.sourceURL ?? null; }
+    this._made.set(id, item);
+    return item;
+  }
+
+  has(id) { return this._made.has(id) || this._find(id) >= 0; }
+  set(id, item) { this._made.set(id, item); }
+
+  /// Every item (each made): for small galleries and tests.
+  *values() {
+    const seen = new Set();
+    for (const id of this._c?.id ?? []) { seen.add(id); yield this.get(id); }
+    for (const [id, item] of this._made) if (!seen.has(id)) yield item;
+  }
+}
+
+const RUN = 65536;
+const POSITIONS = 2 ** 21;
+const idle = (f) => (globalThis.requestIdleCallback ?? ((g) => setTimeout(() => g({ timeRemaining: () => 20 }), 0)))(f);
+
 const STATES = { 114: 'ready', 112: 'pending', 102: 'failed' }; // r p f
 
 /// An item read from the columnar snapshot, with the fields of the server's ItemJSON but the
 /// content hash: its images are named by id and content version (docs/API.md).
 class ColumnItem {
-  constructor(id, sectionId, title, aspect, stateCode, version, width, height) {
+  constructor(id, title, aspect, stateCode, version, width, height) {
     this.id = id;
-    this.sectionId = sectionId;
     this.title = title;
     this.aspect = aspect;
     this.state = STATES[stateCode] ?? 'failed';
