@@ -325,7 +325,14 @@ def main():
                 live = live_change(page, base, gallery_id)
                 if args.trace:
                     print(f"{name} at {size}: live change {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
-                extra.append((size, early, drop, live))
+                # Memory after all of it (the idle-time work done), after a garbage collection:
+                # the JS heap in use and the engine's wasm memory.
+                cdp = ctx.new_cdp_session(page)
+                cdp.send("HeapProfiler.collectGarbage")
+                heap = cdp.send("Runtime.getHeapUsage")["usedSize"] / 1e6
+                wasm = page.evaluate("app.engine.memory.buffer.byteLength") / 1e6
+                print(f"{name} at {size}: JS heap {heap:.1f} MB, wasm memory {wasm:.1f} MB", file=sys.stderr)
+                extra.append((size, early, drop, live, heap, wasm))
             browser.close()
             rows.append((name, size, load, wall, reload, sweep, scroll, nodes))
             print(f"measured {name} at {size}", file=sys.stderr)
@@ -346,11 +353,12 @@ def main():
             print(f"| {name} | {size} | {load:.0f} ms | {wall:.0f} ms | {reload:.0f} ms | {sweep['p95']} / {sweep['max']} ms ({sweep['n']} frames) | "
                   f"{scroll['p95']} / {scroll['max']} ms ({scroll['n']} frames) | {nodes} |")
         print()
-        print("| gallery | items | from ready through a fast scroll at once p95 / max | drop with commit (drag, drop, answer, reconcile) p95 / max | another window's move (live stream) p95 / max |")
-        print("| --- | ---: | ---: | ---: | ---: |")
-        for size, early, drop, live in extra:
+        print("| gallery | items | from ready through a fast scroll at once p95 / max | drop with commit (drag, drop, answer, reconcile) p95 / max | another window's move (live stream) p95 / max | JS heap + wasm memory |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for size, early, drop, live, heap, wasm in extra:
             print(f"| engine.wasm | {size} | {early['p95']} / {early['max']} ms ({early['n']} frames) | "
-                  f"{drop['p95']} / {drop['max']} ms ({drop['n']} frames) | {live['p95']} / {live['max']} ms ({live['n']} frames) |")
+                  f"{drop['p95']} / {drop['max']} ms ({drop['n']} frames) | {live['p95']} / {live['max']} ms ({live['n']} frames) | "
+                  f"{heap:.1f} + {wasm:.1f} MB |")
     finally:
         server.terminate()
         server.wait(10)
