@@ -25,6 +25,9 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[1]
 GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gallery"))
+# Sizes above --seed-above are written straight into the data folder by `gallery-bench seed`
+# (the API would take many CPU-minutes to build a million items by copies).
+GALLERY_BENCH = Path(os.environ.get("GALLERY_BENCH_BIN", ROOT / ".build" / "release" / "gallery-bench"))
 
 
 def free_port():
@@ -215,6 +218,10 @@ def main():
     ap.add_argument("--sizes", default="1000,20000,100000")
     ap.add_argument("--images", type=int, default=200)
     ap.add_argument("--no-plain", action="store_true", help="skip the plain DOM grid baseline")
+    ap.add_argument("--seed-above", type=int, default=100000,
+                    help="sizes above this are seeded straight into the data folder (gallery-bench seed), in size/10,000 sections")
+    ap.add_argument("--layout", choices=["waterfall", "grid", "justified"], default="waterfall",
+                    help="the layout measured (the page opens in waterfall; another is chosen in the toolbar after ready)")
     ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
     ap.add_argument("--trace", action="store_true",
                     help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll")
@@ -241,16 +248,26 @@ def main():
         imgdir = data / "img"; imgdir.mkdir()
         images = make_images(imgdir, args.images)
         galleries = {}
-        for size in sizes:
+        built = [size for size in sizes if size <= args.seed_above] or [min(len(images), min(sizes))]
+        for size in built:
             t0 = time.time()
             galleries[size] = build_gallery(base, size, images)
             print(f"built gallery of {size} in {time.time() - t0:.1f} s", file=sys.stderr)
-        sample_thumb = call(base, "GET", f"/api/galleries/{galleries[sizes[0]]}")["sections"][0]["items"][0]["thumbnails"]["grid"]
+        sample_thumb = call(base, "GET", f"/api/galleries/{galleries[built[0]]}")["sections"][0]["items"][0]["thumbnails"]["grid"]
         # A fresh server process: the first visit below is a first visit after a start. The
         # server builds its most active galleries' columns in the background at start (run 3
         # in BENCHMARKS.md predates that and read the gallery from SQLite on the first visit).
         server.terminate()
         server.wait(10)
+        for size in sizes:
+            if size in galleries:
+                continue
+            t0 = time.time()
+            out = subprocess.run([str(GALLERY_BENCH), "seed", "--data", str(data / "data"), "--like", str(galleries[built[0]]),
+                                  "--items", str(size), "--sections", str(max(1, size // 10000))],
+                                 check=True, capture_output=True, cwd=ROOT, timeout=1800)
+            galleries[size] = int(out.stdout.decode().split()[-1])
+            print(f"seeded gallery of {size} in {time.time() - t0:.1f} s: {out.stderr.decode().strip()}", file=sys.stderr)
         server = start_server()
         rows = []
         def launch(p):
@@ -293,6 +310,9 @@ def main():
             page.reload()
             page.wait_for_selector("body[data-ready='1']")
             reload = page.evaluate("window.readyAt")
+            if route is None and args.layout != "waterfall":
+                page.select_option("#layout-kind", args.layout)
+                page.wait_for_timeout(500)
             if route is None:
                 # Scrolling at once after ready: the idle-time work after loading falls here
                 # (frames that began after ready, to the end of the scroll).

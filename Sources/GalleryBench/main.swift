@@ -1,10 +1,15 @@
 // gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
 //   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|import|all]
+//   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
 let options = BenchOptions(CommandLine.arguments)
+if which == "seed" {
+    try await runSeed(CommandLine.arguments, options)
+    exit(0)
+}
 print("gallery-bench on \(machineDescription())")
 if which == "move" || which == "all" { try await runMoveBenchmarks(options) }
 if which == "access" || which == "all" { try await runAccessBenchmarks(options) }

@@ -7,8 +7,10 @@ import GalleryCore
 /// client that reconnects with `?since=V` after a server restart still gets the staged diff
 /// from V to now instead of a full snapshot.
 ///
-/// - Every batch writes its stages (JSON `[StageJSON]`) into its own `operation` row, in the
-///   batch's transaction: a version is never committed without them.
+/// - Every batch writes its stages (JSON `[StageJSON]`, with the ids of the items each stage
+///   deletes, moves and reloads — what the live stream sent) into its own `operation` row, in
+///   the batch's transaction: a version is never committed without them. Catch-up serves them
+///   as they are, one version after another (O(changes)).
 /// - A checkpoint snapshot (the engine snapshot: section ids, item ids, content versions, in a
 ///   compact binary form) is written in the batch's transaction at every version that is a
 ///   multiple of `LiveGallery.checkpointEvery`, and once when a process first loads a gallery
@@ -25,18 +27,18 @@ enum CatchUpLog {
 
     // MARK: Writing (inside the batch transaction)
 
-    static func encodeStages(_ stages: [BatchUpdate]) throws -> String {
-        String(decoding: try JSONEncoder().encode(stages.map(StageJSON.init)), as: UTF8.self)
+    static func encodeStages(_ stages: [StageJSON]) throws -> String {
+        String(decoding: try JSONEncoder().encode(stages), as: UTF8.self)
     }
 
-    static func decodeStages(_ text: String) -> [BatchUpdate]? {
+    /// nil unless every stage is well formed and names its items (rows written before the ids
+    /// were logged do not: the window is cut there, as at a hole).
+    static func decodeStages(_ text: String) -> [StageJSON]? {
         guard let json = try? JSONDecoder().decode([StageJSON].self, from: Data(text.utf8)) else { return nil }
-        var out: [BatchUpdate] = []
         for s in json {
-            guard let b = s.batchUpdate else { return nil }
-            out.append(b)
+            guard s.batchUpdate != nil, s.deletedIDs != nil, s.movedIDs != nil, s.reloadedIDs != nil else { return nil }
         }
-        return out
+        return json
     }
 
     /// Writes the checkpoint of a version that is a multiple of `checkpointEvery`, and drops the
@@ -84,7 +86,7 @@ enum CatchUpLog {
         let rows = try Row.fetchAll(db, sql: """
             SELECT version, stages FROM operation WHERE galleryId = ? AND version > ? AND version <= ? ORDER BY version
             """, arguments: [gallery, oldest, version])
-        var log: [(version: Int64, stages: [BatchUpdate])] = []
+        var log: [(version: Int64, stages: [StageJSON])] = []
         var expected = version
         for row in rows.reversed() {
             let v: Int64 = row["version"]
@@ -108,7 +110,7 @@ enum CatchUpLog {
         var s = newest.snapshot
         for entry in log where entry.version > newest.version {
             for stage in entry.stages {
-                do { try s.apply(stage) } catch { return nil }
+                guard s.applyChecked(stage) else { return nil }
             }
         }
         guard s == snapshot else { return nil }

@@ -12,86 +12,154 @@ extension GalleryStore {
 
     public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreWrite], payload: some Encodable & Sendable) async throws -> BatchResult {
         guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
-        let payloadText = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
-        // The hot path, the commit of a drag: one item moved. Its snapshot change is made after the
-        // commit on the live snapshot itself, uniquely referenced, instead of on a copy: at 100k
-        // items a copy-on-write of the id table per move was a quarter of the server's CPU under
-        // 50 clients moving (perf, issue 15).
-        let singleMove: Bool
-        if ops.count == 1, case let .client(.move(ids, _)) = ops[0], ids.count == 1 { singleMove = true } else { singleMove = false }
-        return try await pool.writeWithoutTransaction { db in
-            var before = try self._loadLive(db, gallery)
-            var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
-            ctx.defersSingleMove = singleMove
-            let startChanges = db.totalChangesCount
-            var newVersion: Int64 = 0
-            var stages: [BatchUpdate] = []
+        let batch = QueuedBatch(gallery: gallery, baseVersion: baseVersion, ops: ops,
+                                payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self))
+        queue.withLock { $0.append(batch) }
+        do {
+            // Group commit: whichever writer turn comes first runs every batch queued by then in
+            // one transaction (each its own version, answer and savepoint). The writer's queue is
+            // serial, so when this call's turn ends its batch has run, in this turn or an earlier one.
+            try await pool.writeWithoutTransaction { db in
+                let group = self.queue.withLock { q -> [QueuedBatch] in
+                    let n = min(q.count, Self.groupLimit)
+                    defer { q.removeFirst(n) }
+                    return Array(q.prefix(n))
+                }
+                if !group.isEmpty { self.commitGroup(db, group) }
+            }
+        } catch {
+            let unrun = queue.withLock { q in
+                let was = q.count
+                q.removeAll { $0 === batch }
+                return q.count < was
+            }
+            if unrun { throw error }
+        }
+        guard let result = batch.result else { throw StoreError.corrupt("a batch was queued and never run") }
+        return try result.get()
+    }
+
+    /// At most this many batches share a transaction.
+    static let groupLimit = 64
+
+    /// Runs queued batches in one write transaction, each in its own savepoint: a refused batch
+    /// (stale, invalid) rolls back alone and answers its error; the rest commit together. Memory
+    /// (live snapshots, the catch-up window, live streams) follows only after the commit, in
+    /// version order. If the commit fails, every batch of the group answers that error and
+    /// nothing of it is in memory.
+    func commitGroup(_ db: Database, _ group: [QueuedBatch]) {
+        // The galleries' live snapshots, loaded (and their windows restored) before the transaction.
+        var works: [Int64: Snapshot] = [:]
+        for g in Set(group.map(\.gallery)) where works[g] == nil {
+            do { works[g] = try _loadLive(db, g) } catch { works[g] = nil }
+        }
+        var done: [CommittedBatch] = []
+        do {
             try db.inTransaction {
-                guard let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM gallery WHERE id = ?"), arguments: [gallery]) else {
-                    throw StoreError.galleryNotFound(gallery)
-                }
-                if let baseVersion, baseVersion != current {
-                    throw StoreError.stale(baseVersion: baseVersion, currentVersion: current)
-                }
-                for op in ops {
-                    do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
-                }
-                newVersion = current + 1
-                // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
-                if let move = ctx.deferredMove {
-                    stages = Self.singleMoveStages(move.item, to: move.to, in: before)
-                } else {
-                    stages = Self.stages(ops, from: before, to: ctx.work)
-                }
-                try db.cachedStatement(sql: "UPDATE gallery SET version = ? WHERE id = ?").execute(arguments: [newVersion, gallery])
-                try db.cachedStatement(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)").execute(
-                               arguments: [gallery, newVersion, payloadText, ctx.now, try CatchUpLog.encodeStages(stages)])
-                if newVersion % LiveGallery.checkpointEvery == 0, let move = ctx.deferredMove {
-                    // A checkpoint needs the snapshot after the move: made on a copy this once.
-                    var after = before
-                    try after.moveItem(move.item, to: move.to)
-                    try CatchUpLog.checkpointIfDue(db, gallery: gallery, version: newVersion, snapshot: after)
-                } else {
-                    try CatchUpLog.checkpointIfDue(db, gallery: gallery, version: newVersion, snapshot: ctx.work)
+                for batch in group {
+                    guard var before = works.removeValue(forKey: batch.gallery) else {
+                        batch.result = .failure(StoreError.galleryNotFound(batch.gallery))
+                        continue
+                    }
+                    var outcome: (CommittedBatch, Snapshot)?
+                    do {
+                        try db.inSavepoint {
+                            outcome = try self.run(db, batch, before: &before)
+                            return .commit
+                        }
+                        if let outcome { done.append(outcome.0) }
+                    } catch {
+                        batch.result = .failure(error)
+                        // A failure SQLite answered by rolling back the whole transaction: nothing of the group stays.
+                        guard db.isInsideTransaction else { throw error }
+                    }
+                    works[batch.gallery] = outcome?.1 ?? before
                 }
                 return .commit
             }
-            let rows = db.totalChangesCount - startChanges
-            // Committed: from here on nothing may fail the request, memory follows the database.
-            let changes = try Self.changesJSON(db, gallery, from: newVersion - 1, to: newVersion, stages: StageJSON.stages(stages, from: before), touched: ctx.touched)
-            var orphaned: [String] = []
-            for hash in ctx.purgedHashes.sorted() {
-                if try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? true) {
-                    orphaned.append(hash)
-                }
-            }
-            if let move = ctx.deferredMove {
-                // Nothing else of this batch holds the live snapshot now: the move is made in place.
-                before = Snapshot()
-                ctx.work = Snapshot()
-                self.live.withLock { state in
-                    guard var g = state.removeValue(forKey: gallery) else { return }
-                    var after = g.snapshot
-                    g.snapshot = Snapshot()
-                    do { try after.moveItem(move.item, to: move.to) } catch {
-                        // Cannot happen (the destination was resolved on this snapshot under the writer);
-                        // if it did, the gallery is read again from the database on next use.
-                        for (_, c) in g.subscribers { c.finish() }
-                        return
-                    }
-                    g.commit(version: newVersion, stages: stages, after: after)
-                    for (_, c) in g.subscribers { c.yield(.changes(changes)) }
-                    state[gallery] = g
-                }
-            } else {
-                self.live.withLock { state in
-                    state[gallery]?.commit(version: newVersion, stages: stages, after: ctx.work)
-                    for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(changes)) }
-                }
-            }
-            return BatchResult(version: newVersion, changes: changes, createdItems: ctx.createdItems,
-                               createdSections: ctx.createdSections, rowsWritten: rows, orphanedHashes: orphaned)
+        } catch {
+            for batch in group { batch.result = .failure(error) }
+            return
         }
+        if !done.isEmpty { batchTransactions.add(1, ordering: .relaxed) }
+        live.withLock { state in
+            for d in done {
+                state[d.batch.gallery]?.commit(version: d.version, stages: d.stages, checkpoint: d.checkpoint)
+                for (_, c) in state[d.batch.gallery]?.subscribers ?? [:] { c.yield(.changes(d.result.changes)) }
+                d.batch.result = .success(d.result)
+            }
+            for (g, s) in works { state[g]?.snapshot = s }
+        }
+    }
+
+    /// One batch of a group, inside its savepoint: the rows, the new version, the log row (the
+    /// stages with their ids), a checkpoint when due, and the answer read at this point of the
+    /// transaction. `before` is the gallery's snapshot at the previous version; it is consumed
+    /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
+    func run(_ db: Database, _ batch: QueuedBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
+        let gallery = batch.gallery, ops = batch.ops
+        var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
+        // The hot path, the commit of a drag: one item moved. It is made on the snapshot in place
+        // (uniquely referenced: at 100k items a copy-on-write of the id table per move was a
+        // quarter of the server's CPU under 50 clients moving, issue 15).
+        if ops.count == 1, case let .client(.move(ids, _)) = ops[0], ids.count == 1 { ctx.defersSingleMove = true }
+        let startChanges = db.totalChangesCount
+        guard let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM gallery WHERE id = ?"), arguments: [gallery]) else {
+            throw StoreError.galleryNotFound(gallery)
+        }
+        if let baseVersion = batch.baseVersion, baseVersion != current {
+            throw StoreError.stale(baseVersion: baseVersion, currentVersion: current)
+        }
+        for op in ops {
+            do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
+        }
+        let newVersion = current + 1
+        let move = ctx.deferredMove
+        let stages: [StageJSON]
+        var checkpoint: Snapshot?
+        if let move {
+            stages = StageJSON.stages(Self.singleMoveStages(move.item, to: move.to, in: ctx.work), from: ctx.work)
+            if LiveGallery.isCheckpoint(newVersion) {
+                // A checkpoint needs the snapshot after the move: made on a copy this once.
+                var copy = before
+                try copy.moveItem(move.item, to: move.to)
+                checkpoint = copy
+            }
+            ctx.work = Snapshot()
+        } else {
+            stages = StageJSON.stages(Self.stages(ops, from: before, to: ctx.work), from: before)
+            if LiveGallery.isCheckpoint(newVersion) { checkpoint = ctx.work }
+        }
+        try db.cachedStatement(sql: "UPDATE gallery SET version = ? WHERE id = ?").execute(arguments: [newVersion, gallery])
+        // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
+        try db.cachedStatement(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)").execute(
+            arguments: [gallery, newVersion, batch.payload, ctx.now, try CatchUpLog.encodeStages(stages)])
+        if let checkpoint { try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: newVersion, snapshot: checkpoint) }
+        let rows = db.totalChangesCount - startChanges
+        let changes = try Self.changesJSON(db, gallery, from: current, to: newVersion, stages: stages, touched: ctx.touched)
+        var orphaned: [String] = []
+        for hash in ctx.purgedHashes.sorted() {
+            if try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? true) {
+                orphaned.append(hash)
+            }
+        }
+        let result = BatchResult(version: newVersion, changes: changes, createdItems: ctx.createdItems,
+                                 createdSections: ctx.createdSections, rowsWritten: rows, orphanedHashes: orphaned)
+        let after: Snapshot
+        if let move {
+            // Last, when nothing can fail any more: nothing else of this batch holds the snapshot,
+            // so the move is made in place (the first of a group copies once: the live map holds it).
+            var moved = before
+            before = Snapshot()
+            do { try moved.moveItem(move.item, to: move.to) } catch {
+                before = moved
+                throw error
+            }
+            after = moved
+        } else {
+            after = ctx.work
+        }
+        return (CommittedBatch(batch: batch, version: newVersion, stages: stages, checkpoint: checkpoint, result: result), after)
     }
 
     /// The stage of one item moved to `to` (an index path in the snapshot after the move).
@@ -151,26 +219,20 @@ extension GalleryStore {
         return ChangesJSON(fromVersion: from, toVersion: to, stages: stages, items: items, sections: sections, name: name)
     }
 
-    /// Items of `target` that are new or whose content version differs from `source`.
-    static func touched(from source: Snapshot, to target: Snapshot) -> Set<Int64> {
-        var out: Set<Int64> = []
-        for s in 0..<target.sectionCount {
-            let ids = target.items(inSection: s), versions = target.versions(inSection: s)
-            for i in 0..<ids.count where source.version(of: ids[i]) != versions[i] { out.insert(Int64(ids[i].rawValue)) }
-        }
-        return out
+    /// What changed since `version`: the stages of every version since, as they were streamed
+    /// (the window survives restarts: CatchUpLog), with the data of the items they insert or
+    /// reload — O(changes), not O(gallery) — or nil when the version is outside the window.
+    public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
+        guard try await checkHistory(gallery: gallery, from: version) else { return nil }
+        return try await pool.writeWithoutTransaction { db in try self.catchUp(db, gallery, since: version) }
     }
 
-    /// What changed since `version`: the engine's staged diff from the snapshot at that version
-    /// (rebuilt from the window, which survives restarts: CatchUpLog) to now, or nil when the
-    /// version is outside the window.
-    public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
-        guard let old = try await snapshot(gallery: gallery, at: version) else { return nil }
-        return try await pool.writeWithoutTransaction { db in
-            let (current, now) = try self.current(db, gallery)
-            let stages = try StagedChangeset(from: old, to: now).stages
-            return try Self.changesJSON(db, gallery, from: version, to: current, stages: StageJSON.stages(stages, from: old), touched: Self.touched(from: old, to: now))
-        }
+    /// The catch-up from `version` to now, on the writer's queue (nothing commits meanwhile);
+    /// nil outside the window.
+    func catchUp(_ db: Database, _ gallery: Int64, since version: Int64) throws -> ChangesJSON? {
+        let (current, _) = try self.current(db, gallery)
+        guard let (stages, arriving) = live.withLock({ $0[gallery]?.stages(since: version) }) else { return nil }
+        return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: arriving)
     }
 
     /// The version and engine snapshot of a gallery now (on the writer's queue: nothing commits meanwhile).
@@ -182,17 +244,24 @@ extension GalleryStore {
         return now
     }
 
-    /// The snapshot at an older version, or nil outside the window. Rebuilding it replays up to a
-    /// few hundred versions (each O(n)); that runs on a copy of the window, outside the lock and
-    /// off the writer's queue — the history below the current version never changes — and what
-    /// the replay learned about the window (a stretch checked, or cut) is kept.
-    func snapshot(gallery: Int64, at version: Int64) async throws -> Snapshot? {
+    /// Whether catch-up from `version` can be served: inside the window, and the history from
+    /// there known to replay exactly. A stretch rebuilt from SQLite and not yet checked is
+    /// replayed once to the checkpoint after it (O(n) per version, the first time a catch-up
+    /// reaches into it after a restart); that runs on a copy of the window, outside the lock
+    /// and off the writer's queue — the history below the current version never changes — and
+    /// what the replay learned (a stretch checked, or cut) is kept.
+    func checkHistory(gallery: Int64, from version: Int64) async throws -> Bool {
         try await pool.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
+        guard let window = live.withLock({ state in state[gallery].map { ($0.oldestVersion, $0.verifiedFrom, $0.version) } }) else {
+            throw StoreError.galleryNotFound(gallery)
+        }
+        guard version >= window.0 else { return false }
+        if version >= window.1 || version >= window.2 { return true }
         guard var copy = live.withLock({ $0[gallery] }) else { throw StoreError.galleryNotFound(gallery) }
         copy.subscribers = [:]
-        let old = copy.snapshot(at: version)
+        let checked = copy.snapshot(at: version) != nil
         live.withLock { state in state[gallery]?.learn(from: copy) }
-        return old
+        return checked
     }
 
     /// A live stream of the gallery's versions. With `since`, it starts with the changes from
@@ -201,15 +270,13 @@ extension GalleryStore {
     public func subscribe(gallery: Int64, since: Int64?) async throws -> (AsyncStream<GalleryEvent>, cancel: @Sendable () -> Void) {
         let id = nextSubscriber.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<GalleryEvent>.makeStream(bufferingPolicy: .unbounded)
-        let old = try await since.asyncFlatMap { try await self.snapshot(gallery: gallery, at: $0) }
+        if let since { _ = try await checkHistory(gallery: gallery, from: since) }
         try await pool.writeWithoutTransaction { db in
             // On the writer queue: no commit can happen between the catch-up and the registration.
-            let (current, now) = try self.current(db, gallery)
+            let (current, _) = try self.current(db, gallery)
             if let since, since != current {
-                if let old {
-                    let stages = try StagedChangeset(from: old, to: now).stages
-                    continuation.yield(.changes(try Self.changesJSON(db, gallery, from: since, to: current, stages: StageJSON.stages(stages, from: old),
-                                                                      touched: Self.touched(from: old, to: now))))
+                if let changes = try self.catchUp(db, gallery, since: since) {
+                    continuation.yield(.changes(changes))
                 } else {
                     continuation.yield(.snapshot(try Self.snapshot(db, gallery)))
                 }
@@ -227,9 +294,24 @@ extension GalleryStore {
     }
 }
 
-extension Optional {
-    func asyncFlatMap<U>(_ transform: (Wrapped) async throws -> U?) async rethrows -> U? {
-        guard let value = self else { return nil }
-        return try await transform(value)
+/// A batch waiting for the writer (group commit); `result` is set by the writer turn that runs it.
+final class QueuedBatch: @unchecked Sendable {
+    let gallery: Int64
+    let baseVersion: Int64?
+    let ops: [StoreWrite]
+    let payload: String
+    var result: Result<BatchResult, any Error>?
+
+    init(gallery: Int64, baseVersion: Int64?, ops: [StoreWrite], payload: String) {
+        self.gallery = gallery; self.baseVersion = baseVersion; self.ops = ops; self.payload = payload
     }
+}
+
+/// A batch run inside a group's transaction, waiting for the commit to reach memory.
+struct CommittedBatch {
+    let batch: QueuedBatch
+    let version: Int64
+    let stages: [StageJSON]
+    let checkpoint: Snapshot?
+    let result: BatchResult
 }

@@ -3,20 +3,21 @@ import GalleryCore
 
 /// The in-memory side of one gallery: its engine snapshot at the current version and a bounded
 /// window of recent versions, so that a client that reconnects at an old version gets the staged
-/// diff from it to now instead of a full reload.
+/// changes from it to now instead of a full reload.
 ///
-/// The window keeps a checkpoint snapshot every `checkpointEvery` versions (a checkpoint is a
-/// copy-on-write share of the live snapshot: storing it costs nothing on the writer's path) and
-/// the staged batch updates of every version since the oldest checkpoint. The snapshot at an old
-/// version is rebuilt from the nearest checkpoint below it by replaying at most `checkpointEvery`
-/// stages. Older than the oldest checkpoint: the caller answers with the full snapshot instead.
+/// The window keeps the stages of every version since the oldest checkpoint (with the ids they
+/// touch, as the live stream sent them) and a checkpoint snapshot at every `checkpointEvery`-th
+/// version (a copy-on-write share of the live snapshot). Catching up from an old version is the
+/// stages logged since, one after the other: O(changes), whatever the gallery's size (issue 15).
+/// Older than the oldest checkpoint: the caller answers with the full snapshot instead. The
+/// checkpoints serve to check a stretch of history rebuilt from SQLite before it is served.
 /// The window survives restarts: on a gallery's first load it is rebuilt from the checkpoints
 /// and per-version stages kept in SQLite (`CatchUpLog`).
 struct LiveGallery {
     var version: Int64
     var snapshot: Snapshot
     var checkpoints: [(version: Int64, snapshot: Snapshot)]
-    var log: [(version: Int64, stages: [BatchUpdate])] = []
+    var log: [(version: Int64, stages: [StageJSON])] = []
     /// The history from this checkpoint version to now is known to replay exactly (this process
     /// built it, or it was checked). A window rebuilt from SQLite checks only its newest stretch
     /// when it is loaded; an older stretch is checked against the checkpoint after it the first
@@ -24,7 +25,8 @@ struct LiveGallery {
     var verifiedFrom: Int64
     var subscribers: [Int: AsyncStream<GalleryEvent>.Continuation] = [:]
 
-    /// Window: between (maxCheckpoints − 1) × checkpointEvery and maxCheckpoints × checkpointEvery versions.
+    /// Checkpoints at versions that are multiples of `checkpointEvery` (and where a process first
+    /// loaded the gallery). Window: up to maxCheckpoints × checkpointEvery versions.
     static let checkpointEvery: Int64 = 250
     static let maxCheckpoints = 8
 
@@ -37,12 +39,16 @@ struct LiveGallery {
 
     var oldestVersion: Int64 { checkpoints[0].version }
 
-    mutating func commit(version newVersion: Int64, stages: [BatchUpdate], after: Snapshot) {
+    static func isCheckpoint(_ version: Int64) -> Bool { version % checkpointEvery == 0 }
+
+    /// A committed version: its stages (with ids) into the log, and its snapshot as a checkpoint
+    /// when the version is one (`isCheckpoint`; then `checkpoint` must be given). The live
+    /// snapshot itself is set by the caller (a group of commits sets it once, at the end).
+    mutating func commit(version newVersion: Int64, stages: [StageJSON], checkpoint: Snapshot?) {
         log.append((newVersion, stages))
         version = newVersion
-        snapshot = after
-        if newVersion - checkpoints[checkpoints.count - 1].version >= LiveGallery.checkpointEvery {
-            checkpoints.append((newVersion, after))
+        if LiveGallery.isCheckpoint(newVersion), let checkpoint, newVersion > checkpoints[checkpoints.count - 1].version {
+            checkpoints.append((newVersion, checkpoint))
             if checkpoints.count > LiveGallery.maxCheckpoints {
                 checkpoints.removeFirst()
                 dropCheckpoints(before: checkpoints[1].version)
@@ -81,11 +87,11 @@ struct LiveGallery {
             var s = checkpoint.snapshot
             var next = checkpoints.firstIndex { $0.version > checkpoint.version }!
             for entry in log where entry.version > checkpoint.version && entry.version <= verifiedFrom {
-                do {
-                    for stage in entry.stages { try s.apply(stage) }
-                } catch {
-                    dropCheckpoints(before: verifiedFrom)
-                    return nil
+                for stage in entry.stages {
+                    guard s.applyChecked(stage) else {
+                        dropCheckpoints(before: verifiedFrom)
+                        return nil
+                    }
                 }
                 if checkpoints[next].version == entry.version {
                     guard checkpoints[next].snapshot == s else {
@@ -102,10 +108,50 @@ struct LiveGallery {
         for entry in log where entry.version > checkpoint.version && entry.version <= v {
             for stage in entry.stages {
                 // Cannot fail on verified history; answered as "outside the window" if it ever did.
-                guard (try? s.apply(stage)) != nil else { return nil }
+                guard s.applyChecked(stage) else { return nil }
             }
         }
         return s
+    }
+}
+
+extension LiveGallery {
+    /// The stages of every version after `v`, in order (what a client at `v` applies to arrive
+    /// now), and the ids of the items they insert or reload; nil outside the window or before
+    /// the stretch of history known to replay exactly (`verifiedFrom`: check it first with
+    /// `snapshot(at:)`). O(versions since `v` + their changes).
+    func stages(since v: Int64) -> (stages: [StageJSON], arriving: Set<Int64>)? {
+        guard v >= oldestVersion, v >= verifiedFrom, v <= version else { return nil }
+        // The log is in version order and complete after the oldest checkpoint.
+        var lo = 0, hi = log.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if log[mid].version <= v { lo = mid + 1 } else { hi = mid }
+        }
+        var out: [StageJSON] = []
+        var arriving: Set<Int64> = []
+        for entry in log[lo...] {
+            for stage in entry.stages {
+                out.append(stage)
+                for i in stage.itemInserts { arriving.insert(Int64(i.id)) }
+                for s in stage.sectionInserts { for id in s.items { arriving.insert(Int64(id)) } }
+                for id in stage.reloadedIDs ?? [] { arriving.insert(Int64(id)) }
+            }
+        }
+        return (out, arriving)
+    }
+}
+
+extension Snapshot {
+    /// Applies a logged stage after checking that the items it names are where it says; false
+    /// (and nothing changed) when they are not or the stage does not apply.
+    mutating func applyChecked(_ stage: StageJSON) -> Bool {
+        guard let b = stage.batchUpdate, let deleted = stage.deletedIDs, let moved = stage.movedIDs, let reloaded = stage.reloadedIDs,
+              deleted.count == b.itemDeletes.count, moved.count == b.itemMoves.count, reloaded.count == b.itemReloads.count else { return false }
+        func at(_ p: IndexPath, _ id: UInt64) -> Bool { isValid(p) && itemID(at: p).rawValue == id }
+        guard zip(b.itemDeletes, deleted).allSatisfy(at), zip(b.itemMoves.map(\.from), moved).allSatisfy(at),
+              zip(b.itemReloads.map(\.at), reloaded).allSatisfy(at) else { return false }
+        return (try? apply(b)) != nil
     }
 }
 

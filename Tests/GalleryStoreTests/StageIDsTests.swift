@@ -66,11 +66,23 @@ import GalleryCore
         try Self.expectIDsMatch(changes, from: old)
     }
 
-    @Test func theStoredLogKeepsOnlyIndexPaths() throws {
+    /// The stored log keeps the stages as they were streamed, ids included (catch-up serves them
+    /// as they are); a row without the ids (older code) is not served.
+    @Test func theStoredLogKeepsTheIDsAndRefusesRowsWithout() throws {
         var b = BatchUpdate()
         b.itemDeletes = [IndexPath(item: 0, section: 0)]
         b.itemCountsAfter = [0]
-        let text = try CatchUpLog.encodeStages([b])
-        #expect(!text.contains("deletedIDs") && !text.contains("movedIDs"))
+        let s = try Snapshot([(id: SectionID(1), items: [ItemID(7)], versions: [0])])
+        let text = try CatchUpLog.encodeStages(StageJSON.stages([b], from: s))
+        #expect(text.contains("\"deletedIDs\":[7]"))
+        #expect(CatchUpLog.decodeStages(text) == StageJSON.stages([b], from: s))
+        let bare = try CatchUpLog.encodeStages([StageJSON(b)])
+        #expect(CatchUpLog.decodeStages(bare) == nil)
+        // Ids that do not name the items at the stage's places are refused when replayed.
+        var wrong = StageJSON.stages([b], from: s)[0]
+        wrong.deletedIDs = [8]
+        var replayed = s
+        #expect(!replayed.applyChecked(wrong) && replayed == s)
+        #expect(replayed.applyChecked(StageJSON.stages([b], from: s)[0]) && replayed.itemCount == 0)
     }
 }
