@@ -265,7 +265,7 @@ extension GalleryStore {
     }
 
     /// A live stream of the gallery's versions. With `since`, it starts with the changes from
-    /// that version to now (or the full snapshot when that version is outside the window); then
+    /// that version to now (or `.reload` when that version is outside the window); then
     /// every committed version, in order, with nothing skipped.
     public func subscribe(gallery: Int64, since: Int64?) async throws -> (AsyncStream<GalleryEvent>, cancel: @Sendable () -> Void) {
         let id = nextSubscriber.add(1, ordering: .relaxed).newValue
@@ -278,7 +278,7 @@ extension GalleryStore {
                 if let changes = try self.catchUp(db, gallery, since: since) {
                     continuation.yield(.changes(changes))
                 } else {
-                    continuation.yield(.snapshot(try Self.snapshot(db, gallery)))
+                    continuation.yield(.reload(version: current))
                 }
             } else if since == nil {
                 continuation.yield(.snapshot(try Self.snapshot(db, gallery)))

@@ -155,11 +155,15 @@ extension Snapshot {
     }
 }
 
-/// What a live stream sends: the changes of one version (or of a catch-up), or a full snapshot
-/// when the client's version is outside the window.
+/// What a live stream sends: the changes of one version (or of a catch-up), a full snapshot
+/// (a stream opened without a version), or, when the client's version is outside the window,
+/// word to read the gallery again (its columns, cached per version: a full snapshot of a big
+/// gallery on every stale reconnect would cost the server seconds and the client as much).
 public enum GalleryEvent: Sendable {
     case changes(ChangesJSON)
     case snapshot(GallerySnapshotJSON)
+    /// The client's version is outside the catch-up window; the gallery is at this version now.
+    case reload(version: Int64)
     /// The gallery was deleted; the stream ends.
     case deleted
 
@@ -167,6 +171,7 @@ public enum GalleryEvent: Sendable {
         switch self {
         case let .changes(c): return c.toVersion
         case let .snapshot(s): return s.version
+        case let .reload(v): return v
         case .deleted: return nil
         }
     }

@@ -64,6 +64,44 @@ import GalleryServer
         }
     }
 
+    /// A client whose version is older than the window (issue 15's reconnect after 10,000
+    /// versions) gets one small `reload` event naming the current version — not a full snapshot
+    /// of a big gallery in the stream — and the catch-up route answers the snapshot as before.
+    @Test func aClientOutsideTheWindowIsToldToReloadNotSentTheGallery() async throws {
+        let configuration = testConfiguration()
+        let start: GallerySnapshotJSON
+        do {
+            let first = try await GalleryServer(configuration: configuration, logger: quietLogger)
+            start = try await seeded(first, n: 5)
+            let ids = start.sections.flatMap { $0.items.map(\.id) }
+            try await first.test(.live) { client in
+                let port = try #require(client.port)
+                for k in 0..<3 {
+                    let (status, _) = try await post(port, "/api/galleries/\(start.gallery.id)/batch", ops(#"{"op": "swap", "a": \#(ids[k]), "b": \#(ids[9 - k])}"#))
+                    #expect(status == 200)
+                }
+            }
+        }
+        // The history before now is gone (as after 10,000 versions: compacted behind the window).
+        let store = try GalleryStore(folder: configuration.dataFolder)
+        try await store.pool.write { db in try db.execute(sql: "DELETE FROM checkpoint") }
+        try store.pool.close()
+        let second = try await GalleryServer(configuration: configuration, logger: quietLogger)
+        try await second.test(.live) { client in
+            let port = try #require(client.port)
+            let now = try await client.snapshot(start.gallery.id)
+            #expect(now.version == start.version + 3)
+            let live = try StreamReplayer(start: start)
+            live.connect(port: port, gallery: start.gallery.id)
+            #expect(await live.wait(kinds: 1))
+            #expect(live.kinds == ["reload"], "\(live.kinds)")
+            #expect(live.lastData.contains("\"version\":\(now.version)") && live.lastData.count < 200, "\(live.lastData)")
+            live.disconnect()
+            let answer: CatchUpAnswer = try await client.json(.get, "/api/galleries/\(start.gallery.id)/changes?since=\(start.version)")
+            #expect(answer.changes == nil && answer.snapshot?.version == now.version)
+        }
+    }
+
     @Test func renamingAGalleryIsAVersionOnTheStreamAndInCatchUp() async throws {
         let server = try await makeServer()
         try await server.test(.live) { client in

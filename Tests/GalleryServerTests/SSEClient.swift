@@ -13,6 +13,7 @@ final class StreamReplayer: @unchecked Sendable {
     private var _gaps: [String] = []
     private var _events = 0
     private var _kinds: [String] = []
+    private var _lastData = ""
     private var _name: String
     private var task: Task<Void, Never>?
 
@@ -26,8 +27,10 @@ final class StreamReplayer: @unchecked Sendable {
     var version: Int64 { lock.withLock { _version } }
     var problems: [String] { lock.withLock { _gaps } }
     var eventCount: Int { lock.withLock { _events } }
-    /// The kind of every event received, in order ("changes", "snapshot", "deleted").
+    /// The kind of every event received, in order ("changes", "snapshot", "reload", "deleted").
     var kinds: [String] { lock.withLock { _kinds } }
+    /// The data of the last event received.
+    var lastData: String { lock.withLock { _lastData } }
     /// The gallery name as the stream last told it.
     var name: String { lock.withLock { _name } }
 
@@ -66,6 +69,7 @@ final class StreamReplayer: @unchecked Sendable {
         lock.withLock {
             _events += 1
             _kinds.append(event)
+            _lastData = data
             do {
                 switch event {
                 case "changes":
@@ -89,6 +93,17 @@ final class StreamReplayer: @unchecked Sendable {
                 _gaps.append("bad event: \(error)")
             }
         }
+    }
+
+    /// Waits until `count` events have arrived.
+    func wait(kinds count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            if eventCount >= count { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return false
     }
 
     /// Waits until the replay reaches `version`.

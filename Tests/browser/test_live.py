@@ -1,9 +1,11 @@
 """B2 and F24: two windows on one gallery see each other's moves at once; the order survives a
 server restart."""
+import sqlite3
 import time
+from pathlib import Path
 
 from conftest import (wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
-                      wait_changed, wait_idle, wait_images, wait_titles)
+                      wait_changed, wait_idle, wait_images, wait_screen, wait_titles)
 
 
 def test_a_move_in_one_window_appears_in_the_other_within_a_second(browser, server):
@@ -123,6 +125,41 @@ def test_a_window_that_reconnects_after_a_server_restart_catches_up_by_diff(brow
         events = b.evaluate("window.__liveEvents")
         assert "changes" in events and "snapshot" not in events, events
         assert b.evaluate("app.model.version") > page_version
+    finally:
+        a.context.close()
+        b.context.close()
+
+
+def test_a_window_older_than_the_servers_history_reloads_the_gallery(browser, server):
+    """A window that comes back with a version the server no longer keeps changes for (its
+    history compacted, as after 10,000 versions) is told to reload: one small `reload` event,
+    then the page reads the gallery's columns again and shows what it missed."""
+    a = open_page(browser, server)
+    b = open_page(browser, server)
+    try:
+        b.wait_for_selector("#live-state.on")
+        b.evaluate(RECORD_EVENTS)
+        cdp = b.context.new_cdp_session(b)
+        cdp.send("Network.enable")
+        cdp.send("Network.setBlockedURLs", {"urls": ["*/events?*"]})
+        server.restart()
+        b.wait_for_selector("#live-state:not(.on)")
+        a.wait_for_selector("#live-state.on", timeout=15000)
+        before = titles(a)
+        mouse_drag(a, center(a, "Apple"), center(a, "Date"))
+        wait_idle(a)
+        moved = wait_changed(a, before)
+        # The server forgets every checkpoint: after this start its window begins at the version now.
+        server.stop()
+        with sqlite3.connect(Path(server.data) / "gallery.sqlite") as db:
+            db.execute("DELETE FROM checkpoint")
+        server.start()
+        assert titles(b) == before and screen_titles(b, 0) == before[0]  # b has seen nothing
+        cdp.send("Network.setBlockedURLs", {"urls": []})
+        b.wait_for_selector("#live-state.on", timeout=15000)
+        wait_screen(b, moved[0], timeout=5000)
+        events = b.evaluate("window.__liveEvents")
+        assert events == ["reload"], events
     finally:
         a.context.close()
         b.context.close()

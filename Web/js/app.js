@@ -59,7 +59,7 @@ export const app = {
     const sections = () => this.sections();
     this.detail = new Detail({ model: () => this.model, sections, view: this.view });
     this.live = new LiveStream({ version: () => this.model.version, changes: (c) => this.applyChanges(c),
-      snapshot: (s) => { this.model.load(s); this.reconcile(); }, trashChanged: () => this.trash.refresh(),
+      snapshot: (s) => { this.model.load(s); this.reconcile(); }, reload: () => this.reload(), trashChanged: () => this.trash.refresh(),
       revoked: (m) => this.access.revoked(m), toast });
     this.access = new Access({ controller: this.controller, run: (effects) => this.drag?.run(effects),
       galleries: () => this.picker.list, ended: () => { this.live.close(); this.slideshow?.close(); } }, session);

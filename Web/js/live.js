@@ -5,8 +5,8 @@
 import { touchesTrash } from './gallery.js';
 export class LiveStream {
   /// deps: version() (the version the page holds), changes(json) (a version's changes),
-  /// snapshot(json) (the whole gallery, when the version we had is out of the window),
-  /// trashChanged(), revoked(message), toast(text).
+  /// snapshot(json) (the whole gallery), reload() (the version we had is older than the
+  /// server's window: read the gallery's columns again), trashChanged(), revoked(message), toast(text).
   constructor(deps) {
     this.deps = deps;
     this.source = null;
@@ -29,7 +29,7 @@ export class LiveStream {
     };
     const handle = (e) => this.receive(e);
     source.onmessage = handle;
-    for (const type of ['changes', 'snapshot', 'deleted']) source.addEventListener(type, handle);
+    for (const type of ['changes', 'snapshot', 'reload', 'deleted']) source.addEventListener(type, handle);
     // Access ended (a revoked link or session, a removed member): the server closes the stream.
     source.addEventListener('revoked', (e) => {
       this.close();
@@ -58,7 +58,9 @@ export class LiveStream {
     if (e.type === 'deleted') { this.deps.toast('This gallery was deleted.'); this.close(); return; }
     let data;
     try { data = JSON.parse(e.data); } catch { return; }
-    if (data.stages) {
+    if (e.type === 'reload') {
+      if (data.version !== this.deps.version()) { this.deps.reload(); this.deps.trashChanged(); }
+    } else if (data.stages) {
       this.deps.changes(data);
       if (touchesTrash(data)) this.deps.trashChanged();
     } else if (data.sections) {

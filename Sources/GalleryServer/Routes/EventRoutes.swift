@@ -6,12 +6,18 @@ import ServiceLifecycle
 
 /// The live stream of a gallery (B2) as server-sent events. Each event carries the staged
 /// changes of one version; `?since=V` (or the `Last-Event-ID` header an EventSource sends on
-/// reconnect) starts with the staged diff from V to now instead of a full snapshot.
+/// reconnect) starts with the changes from V to now instead of a full snapshot; a V outside the
+/// catch-up window gets `reload` (read the gallery's columns again) instead.
 ///
-///     event: changes            event: snapshot
-///     id: 42                    id: 42
-///     data: {ChangesJSON}       data: {GallerySnapshotJSON}
+///     event: changes            event: snapshot              event: reload
+///     id: 42                    id: 42                       id: 42
+///     data: {ChangesJSON}       data: {GallerySnapshotJSON}  data: {"version": 42, "message": "…"}
 struct EventRoutes {
+    struct ReloadJSON: Encodable {
+        var version: Int64
+        var message = "the version you had is older than the changes this server keeps: read the gallery again"
+    }
+
     let server: GalleryServer
 
     func register(_ api: RouterGroup<GalleryRequestContext>) {
@@ -113,6 +119,9 @@ struct EventRoutes {
             return "event: changes\nid: \(c.toVersion)\ndata: \(String(decoding: try JSONIO.encoder.encode(c), as: UTF8.self))\n\n"
         case let .snapshot(s):
             return "event: snapshot\nid: \(s.version)\ndata: \(String(decoding: try JSONIO.encoder.encode(s), as: UTF8.self))\n\n"
+        case let .reload(version):
+            let data = String(decoding: try JSONIO.encoder.encode(ReloadJSON(version: version)), as: UTF8.self)
+            return "event: reload\nid: \(version)\ndata: \(data)\n\n"
         case .deleted:
             return "event: deleted\ndata: {}\n\n"
         }
