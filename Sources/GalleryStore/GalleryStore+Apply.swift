@@ -12,91 +12,56 @@ extension GalleryStore {
 
     public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreWrite], payload: some Encodable & Sendable) async throws -> BatchResult {
         guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
-        let batch = QueuedBatch(gallery: gallery, baseVersion: baseVersion, ops: ops,
-                                payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self))
-        queue.withLock { $0.append(batch) }
-        do {
-            // Group commit: whichever writer turn comes first runs every batch queued by then in
-            // one transaction (each its own version, answer and savepoint). The writer's queue is
-            // serial, so when this call's turn ends its batch has run, in this turn or an earlier one.
-            try await pool.writeWithoutTransaction { db in
-                let group = self.queue.withLock { q -> [QueuedBatch] in
-                    let n = min(q.count, Self.groupLimit)
-                    defer { q.removeFirst(n) }
-                    return Array(q.prefix(n))
-                }
-                if !group.isEmpty { self.commitGroup(db, group) }
-            }
-        } catch {
-            let unrun = queue.withLock { q in
-                let was = q.count
-                q.removeAll { $0 === batch }
-                return q.count < was
-            }
-            if unrun { throw error }
-        }
-        guard let result = batch.result else { throw StoreError.corrupt("a batch was queued and never run") }
-        return try result.get()
+        let batch = PendingBatch(gallery: gallery, baseVersion: baseVersion, ops: ops,
+                                 payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self))
+        // One write transaction per batch. (Group commit — batches queued meanwhile sharing one
+        // transaction, each in a savepoint — was built and measured for issue 15: with WAL and
+        // synchronous=NORMAL a commit costs no fsync, so there was nothing to share, and answering
+        // a group at once raised p90/p99 under 50 clients by 25–40 %. BENCHMARKS.md, "Moves".)
+        return try await pool.writeWithoutTransaction { db in try self.commit(db, batch) }
     }
 
-    /// At most this many batches share a transaction.
-    static let groupLimit = 64
-
-    /// Runs queued batches in one write transaction, each in its own savepoint: a refused batch
-    /// (stale, invalid) rolls back alone and answers its error; the rest commit together. Memory
-    /// (live snapshots, the catch-up window, live streams) follows only after the commit, in
-    /// version order. If the commit fails, every batch of the group answers that error and
-    /// nothing of it is in memory.
-    func commitGroup(_ db: Database, _ group: [QueuedBatch]) {
-        // The galleries' live snapshots, loaded (and their windows restored) before the transaction.
-        var works: [Int64: Snapshot] = [:]
-        for g in Set(group.map(\.gallery)) where works[g] == nil {
-            do { works[g] = try _loadLive(db, g) } catch { works[g] = nil }
-        }
-        var done: [CommittedBatch] = []
+    /// Runs a batch in one write transaction; memory (the live snapshot, the catch-up window,
+    /// live streams) follows only after the commit. If the transaction fails, nothing of it is
+    /// in memory.
+    func commit(_ db: Database, _ batch: PendingBatch) throws -> BatchResult {
+        let gallery = batch.gallery
+        var before = try _loadLive(db, gallery)
+        // Taken out of the live map meanwhile, so that a single move is made in place without a
+        // copy (only this writer turn reads a live snapshot; catch-up copies read the window's
+        // checkpoints and log). Put back after the commit; after a failure, the one it was.
+        live.withLock { state in state[gallery]?.snapshot = Snapshot() }
+        var outcome: (CommittedBatch, Snapshot)?
         do {
             try db.inTransaction {
-                for batch in group {
-                    guard var before = works.removeValue(forKey: batch.gallery) else {
-                        batch.result = .failure(StoreError.galleryNotFound(batch.gallery))
-                        continue
-                    }
-                    var outcome: (CommittedBatch, Snapshot)?
-                    do {
-                        try db.inSavepoint {
-                            outcome = try self.run(db, batch, before: &before)
-                            return .commit
-                        }
-                        if let outcome { done.append(outcome.0) }
-                    } catch {
-                        batch.result = .failure(error)
-                        // A failure SQLite answered by rolling back the whole transaction: nothing of the group stays.
-                        guard db.isInsideTransaction else { throw error }
-                    }
-                    works[batch.gallery] = outcome?.1 ?? before
-                }
+                outcome = try self.run(db, batch, before: &before)
                 return .commit
             }
         } catch {
-            for batch in group { batch.result = .failure(error) }
-            return
-        }
-        if !done.isEmpty { batchTransactions.add(1, ordering: .relaxed) }
-        live.withLock { state in
-            for d in done {
-                state[d.batch.gallery]?.commit(version: d.version, stages: d.stages, checkpoint: d.checkpoint)
-                for (_, c) in state[d.batch.gallery]?.subscribers ?? [:] { c.yield(.changes(d.result.changes)) }
-                d.batch.result = .success(d.result)
+            // `before` is intact unless the batch ran to its end (then the commit itself failed):
+            // the rows are as they were, so read them again.
+            let rows = outcome == nil ? before : try? Self.engineSnapshot(db, gallery)
+            live.withLock { state in
+                if let rows { state[gallery]?.snapshot = rows } else {
+                    // Unreadable now: forgotten, read again on next use; its streams reconnect.
+                    for (_, c) in state.removeValue(forKey: gallery)?.subscribers ?? [:] { c.finish() }
+                }
             }
-            for (g, s) in works { state[g]?.snapshot = s }
+            throw error
         }
+        guard let (done, after) = outcome else { throw StoreError.corrupt("a batch committed without an answer") }
+        live.withLock { state in
+            state[gallery]?.commit(version: done.version, stages: done.stages, checkpoint: done.checkpoint)
+            state[gallery]?.snapshot = after
+            for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(done.result.changes)) }
+        }
+        return done.result
     }
 
-    /// One batch of a group, inside its savepoint: the rows, the new version, the log row (the
-    /// stages with their ids), a checkpoint when due, and the answer read at this point of the
-    /// transaction. `before` is the gallery's snapshot at the previous version; it is consumed
+    /// A batch inside its transaction: the rows, the new version, the log row (the stages with
+    /// their ids), a checkpoint when due, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
     /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
-    func run(_ db: Database, _ batch: QueuedBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
+    func run(_ db: Database, _ batch: PendingBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
         var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
         // The hot path, the commit of a drag: one item moved. It is made on the snapshot in place
@@ -147,8 +112,8 @@ extension GalleryStore {
                                  createdSections: ctx.createdSections, rowsWritten: rows, orphanedHashes: orphaned)
         let after: Snapshot
         if let move {
-            // Last, when nothing can fail any more: nothing else of this batch holds the snapshot,
-            // so the move is made in place (the first of a group copies once: the live map holds it).
+            // Last, when nothing can fail any more: nothing else holds the snapshot, so the move is
+            // made in place.
             var moved = before
             before = Snapshot()
             do { try moved.moveItem(move.item, to: move.to) } catch {
@@ -159,7 +124,7 @@ extension GalleryStore {
         } else {
             after = ctx.work
         }
-        return (CommittedBatch(batch: batch, version: newVersion, stages: stages, checkpoint: checkpoint, result: result), after)
+        return (CommittedBatch(version: newVersion, stages: stages, checkpoint: checkpoint, result: result), after)
     }
 
     /// The stage of one item moved to `to` (an index path in the snapshot after the move).
@@ -294,22 +259,16 @@ extension GalleryStore {
     }
 }
 
-/// A batch waiting for the writer (group commit); `result` is set by the writer turn that runs it.
-final class QueuedBatch: @unchecked Sendable {
+/// A batch on its way to the writer.
+struct PendingBatch: Sendable {
     let gallery: Int64
     let baseVersion: Int64?
     let ops: [StoreWrite]
     let payload: String
-    var result: Result<BatchResult, any Error>?
-
-    init(gallery: Int64, baseVersion: Int64?, ops: [StoreWrite], payload: String) {
-        self.gallery = gallery; self.baseVersion = baseVersion; self.ops = ops; self.payload = payload
-    }
 }
 
-/// A batch run inside a group's transaction, waiting for the commit to reach memory.
+/// A batch run inside its transaction, waiting for the commit to reach memory.
 struct CommittedBatch {
-    let batch: QueuedBatch
     let version: Int64
     let stages: [StageJSON]
     let checkpoint: Snapshot?

@@ -12,19 +12,14 @@ import Synchronization
 ///     let g = try await store.createGallery(name: "Fruit")
 ///     let result = try await store.apply(gallery: g.id, baseVersion: g.version, [.move(items: [1], to: .end(section: 2))])
 ///
-/// Every batch is atomic, bumps the gallery version and appends to the operation log; batches
-/// that queue for the writer meanwhile share one transaction (group commit), each in its own
-/// savepoint with its own version and answer. Memory (snapshots, live streams) is updated only
-/// after the commit, on the writer's queue, so versions reach subscribers in order.
+/// Every batch is one write transaction that also bumps the gallery version and appends to the
+/// operation log; memory (snapshots, live streams) is updated only after the commit, on the
+/// writer's queue, so versions reach subscribers in order.
 public final class GalleryStore: Sendable {
     public let pool: DatabasePool
     public let files: ImageFiles
     let live = Mutex<[Int64: LiveGallery]>([:])
     let nextSubscriber = Atomic<Int>(0)
-    /// Batches waiting for the writer (`apply`: group commit).
-    let queue = Mutex<[QueuedBatch]>([])
-    /// Write transactions that committed batches (fewer than the batches when groups formed).
-    public let batchTransactions = Atomic<Int>(0)
 
     public init(folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
