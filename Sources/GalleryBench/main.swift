@@ -1,5 +1,5 @@
 // gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
-//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|catchup|import|all]
+//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|catchup|limits|import|all]
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
@@ -17,4 +17,5 @@ if which == "hash" || which == "all" { runHashBenchmarks(options) }
 if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
 if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(options) }
 if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
+if which == "limits" || which == "all" { try await runLimitsBenchmarks(options) }
 if which == "import" || which == "all" { try runImportBenchmarks(options) }

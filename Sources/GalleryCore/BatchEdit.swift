@@ -61,3 +61,15 @@ extension BatchEdit: Codable {
         }
     }
 }
+
+extension BatchEdit {
+    /// How many items the operation names (what a batch's size limit counts).
+    public var itemCount: Int {
+        switch self {
+        case let .move(items, _), let .copy(items, _), let .trash(items), let .restore(items), let .purge(items): return items.count
+        case .swap: return 2
+        case .renameItem: return 1
+        case .createSection, .renameSection, .moveSection, .deleteSection: return 0
+        }
+    }
+}

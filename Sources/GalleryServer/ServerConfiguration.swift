@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     public var maxPixels = 100_000_000
     /// Largest JSON request body.
     public var maxJSONBytes = 4 << 20
+    /// Items one batch may name, over all its operations (sorting a 100k section is one move of
+    /// 100k items: ~1.3 s on the writer, BENCHMARKS.md "Limits"; more is refused with 413).
+    public var maxBatchItems = 100_000
     /// Fetches and thumbnails running at once.
     public var ingestWorkers = 4
     /// Create the sample gallery when the store has no gallery at all.

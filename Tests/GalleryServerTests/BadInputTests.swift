@@ -34,6 +34,26 @@ import GalleryServer
         }
     }
 
+    /// Issue 15's limits: a batch naming more items than the server takes (over all its
+    /// operations) is refused with 413 and a message saying what to do; one at the limit works.
+    @Test func aBatchNamingTooManyItemsIsRefusedWholeWithWhatToDo() async throws {
+        let server = try await makeServer { $0.maxBatchItems = 6 }
+        let start = try await seeded(server, n: 8)
+        let g = start.gallery.id
+        let ids = start.sections[0].items.map(\.id)
+        let s1 = start.sections[1].id
+        try await server.test(.router) { client in
+            let list = ids.prefix(5).map(String.init).joined(separator: ", ")
+            let message = try await client.error(.post, "/api/galleries/\(g)/batch",
+                                                 ops(#"{"op": "move", "items": [\#(list)], "to": {"section": \#(s1)}}, {"op": "trash", "items": [\#(ids[6]), \#(ids[7])]}"#), status: .contentTooLarge)
+            #expect(message == "a batch may name at most 6 items; this one names 7: send it in parts", "\(message)")
+            #expect(try await client.snapshot(g) == start, "nothing changed")
+            let answer: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch",
+                                                            ops(#"{"op": "move", "items": [\#(list)], "to": {"section": \#(s1)}}, {"op": "trash", "items": [\#(ids[6])]}"#))
+            #expect(answer.version == start.version + 1)
+        }
+    }
+
     @Test func impossibleIndicesAndUnknownIdsNameTheProblem() async throws {
         let server = try await makeServer()
         let start = try await seeded(server)

@@ -17,6 +17,11 @@ struct BatchRoutes {
         api.post("galleries/:gallery/batch") { request, context in
             let gallery = try context.gallery
             let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes)
+            let named = body.operations.reduce(0) { $0 + $1.itemCount }
+            let limit = server.configuration.maxBatchItems
+            guard named <= limit else {
+                throw APIError(.contentTooLarge, "a batch may name at most \(limit) items; this one names \(named): send it in parts")
+            }
             do {
                 let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations)
                 GalleryMetrics.batches.increment()

@@ -1,0 +1,55 @@
+import Foundation
+import GalleryCore
+import GalleryStore
+import Synchronization
+
+/// Issue 15's limits: one batch that moves every item of a 100k gallery, and how the store answers
+/// others meanwhile — reads (the pool's readers) and a single move (which waits for the writer).
+func runLimitsBenchmarks(_ o: BenchOptions) async throws {
+    print("")
+    print("### Limits: a batch moving \(o.items) items, \(o.items) items in \(o.sections) sections")
+    let folder = temporaryFolder("limits")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try GalleryStore(folder: folder)
+    let per = o.items / o.sections
+    let sections = (0..<o.sections).map { s in
+        (title: "S\(s)", items: (0..<per).map { i in
+            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
+        })
+    }
+    let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
+    let snap = try await store.snapshot(gallery.id)
+    let all = snap.sections.flatMap { $0.items.map(\.id) }
+    _ = try await store.gallery(gallery.id) // warm
+    _ = try await store.apply(gallery: gallery.id, [.move(items: [all[0]], to: .end(section: snap.sections[1].id))])
+    let finished = Mutex(false)
+    let big = Task { () -> (Double, Int) in
+        defer { finished.withLock { $0 = true } }
+        let t = nowSeconds()
+        let r = try await store.apply(gallery: gallery.id, [.move(items: all.reversed(), to: .end(section: snap.sections[0].id))])
+        return (nowSeconds() - t, r.rowsWritten)
+    }
+    try await Task.sleep(for: .milliseconds(400))
+    let single = Task { () -> Double in
+        let t = nowSeconds()
+        _ = try await store.apply(gallery: gallery.id, [.move(items: [all[5]], to: .end(section: snap.sections[2].id))])
+        return nowSeconds() - t
+    }
+    var reads: [Double] = []
+    while !finished.withLock({ $0 }) {
+        let t = nowSeconds()
+        _ = try await store.gallery(gallery.id)
+        reads.append(nowSeconds() - t)
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    let (bigTime, rows) = try await big.value
+    let singleTime = try await single.value
+    reads.sort()
+    print("")
+    print("| | time |")
+    print("| --- | ---: |")
+    print("| the batch: \(all.count) items moved in one operation (\(rows) rows written) | \(ms(bigTime)) |")
+    print("| a single move sent 400 ms after it (waits for the writer) | \(ms(singleTime)) |")
+    print("| reads meanwhile (gallery info, \(reads.count) reads every 10 ms): p50 / max | \(ms(percentile(reads, 0.5))) / \(ms(reads.last ?? 0)) |")
+}
+
