@@ -206,6 +206,74 @@ window.readyAt = performance.now(); document.body.dataset.ready = '1';
 </script></body></html>"""
 
 
+def warm(base, gallery, web):
+    """The server has the gallery's body ready, as the targets assume: the columns in the form the
+    page loads built and gzipped (the cache compresses in the background; asked until it answers gzip)."""
+    binary = "format=binary" in (Path(web) / "js" / "early.js").read_text()
+    for form in ("?format=binary" if binary else "",):
+        for _ in range(600):
+            req = urllib.request.Request(base + f"/api/galleries/{gallery}/columns{form}", headers={"Accept-Encoding": "gzip"})
+            with OPENER.open(req, timeout=600) as r:
+                r.read()
+                if r.headers.get("Content-Encoding") == "gzip":
+                    break
+            time.sleep(0.1)
+
+
+def rss_mb(pid):
+    """Resident and peak resident size of a process, in MB (/proc/PID/status)."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def server_windows(base, gallery, pid, windows, moves=20):
+    """The server's memory with `windows` windows open on one gallery, as a page opens it: the
+    columns (gzip accepted), then the live stream from that version; then `moves` moves made
+    through the API reach every stream. Answers (RSS before, RSS with the windows open after the
+    moves, peak RSS, events received per window)."""
+    import threading
+    idle = rss_mb(pid)[0]
+    received = [0] * windows
+    responses = []
+    ready = threading.Barrier(windows + 1)
+
+    def window(k):
+        req = urllib.request.Request(base + f"/api/galleries/{gallery}/columns", headers={"Accept-Encoding": "gzip"})
+        with OPENER.open(req, timeout=600) as r:
+            body = r.read()
+            if r.headers.get("Content-Encoding") == "gzip":
+                import gzip
+                body = gzip.decompress(body)
+        version = json.loads(body)["version"]
+        stream = OPENER.open(urllib.request.Request(base + f"/api/galleries/{gallery}/events?since={version}"), timeout=600)
+        responses.append(stream)
+        ready.wait()
+        try:
+            for line in stream:
+                if line.startswith(b"event: changes"):
+                    received[k] += 1
+        except Exception:
+            pass
+
+    threads = [threading.Thread(target=window, args=(k,), daemon=True) for k in range(windows)]
+    for t in threads:
+        t.start()
+    ready.wait()
+    cols = call(base, "GET", f"/api/galleries/{gallery}/columns")
+    ids, version = cols["id"], cols["version"]
+    del cols
+    for m in range(moves):
+        version = call(base, "POST", f"/api/galleries/{gallery}/batch",
+                       {"baseVersion": version, "operations": [{"op": "move", "items": [ids[3 + m]], "to": {"after": ids[100 + m]}}]})["version"]
+    deadline = time.time() + 60
+    while min(received) < moves and time.time() < deadline:
+        time.sleep(0.1)
+    now, peak = rss_mb(pid)
+    for r in responses:
+        r.close()
+    return idle, now, peak, min(received)
+
+
 def plain_page(body):
     # Playwright passes (route, request) to handlers with two parameters: keep it at one.
     def handler(route):
@@ -220,6 +288,9 @@ def main():
     ap.add_argument("--no-plain", action="store_true", help="skip the plain DOM grid baseline")
     ap.add_argument("--seed-above", type=int, default=100000,
                     help="sizes above this are seeded straight into the data folder (gallery-bench seed), in size/10,000 sections")
+    ap.add_argument("--web", default=str(ROOT / "Web"), help="the page's folder (e.g. an older commit's, for a before/after run)")
+    ap.add_argument("--windows", type=int, default=10,
+                    help="at the largest size: the server's resident memory with this many windows open (columns + live stream), 0 to skip")
     ap.add_argument("--layout", choices=["waterfall", "grid", "justified"], default="waterfall",
                     help="the layout measured (the page opens in waterfall; another is chosen in the toolbar after ready)")
     ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
@@ -235,7 +306,7 @@ def main():
 
     def start_server():
         proc = subprocess.Popen([str(GALLERY), "serve", "--port", str(port), "--data", str(data / "data"), "--no-sample",
-                                 "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
+                                 "--web", args.web, "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
                                 stdout=open(data / "server.log", "ab"), stderr=subprocess.STDOUT)
         for _ in range(100):
             try:
@@ -269,6 +340,8 @@ def main():
             galleries[size] = int(out.stdout.decode().split()[-1])
             print(f"seeded gallery of {size} in {time.time() - t0:.1f} s: {out.stderr.decode().strip()}", file=sys.stderr)
         server = start_server()
+        for size in sizes:
+            warm(base, galleries[size], args.web)
         rows = []
         def launch(p):
             return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
@@ -367,6 +440,12 @@ def main():
                     continue
                 measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",
                         "document.getElementById('s')", route=plain_page(PLAIN % (size, base + sample_thumb)))
+        if args.windows:
+            top = max(sizes)
+            idle, now, peak, events = server_windows(base, galleries[top], server.pid, args.windows)
+            print(f"server at {top}: RSS {idle:.0f} MB after the page runs; with {args.windows} windows open (columns + live stream), "
+                  f"after 20 moves reached each ({events} events per window): RSS {now:.0f} MB, peak {peak:.0f} MB", file=sys.stderr)
+            extra_server = (top, args.windows, idle, now, peak, events)
         print("| page | items | ready (performance.now) | navigation → ready (wall) | ready after a reload | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name, size, load, wall, reload, sweep, scroll, nodes in rows:
@@ -379,6 +458,11 @@ def main():
             print(f"| engine.wasm | {size} | {early['p95']} / {early['max']} ms ({early['n']} frames) | "
                   f"{drop['p95']} / {drop['max']} ms ({drop['n']} frames) | {live['p95']} / {live['max']} ms ({live['n']} frames) | "
                   f"{heap:.1f} + {wasm:.1f} MB |")
+        if args.windows:
+            top, windows, idle, now, peak, events = extra_server
+            print()
+            print(f"Server resident memory at {top} items: {idle:.0f} MB after the page runs; {now:.0f} MB with {windows} windows open "
+                  f"(columns read, live streams following 20 moves: {events} events each); peak {peak:.0f} MB.")
     finally:
         server.terminate()
         server.wait(10)

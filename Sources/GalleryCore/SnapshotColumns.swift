@@ -43,7 +43,77 @@ public struct SnapshotColumns: Sendable, Equatable {
     public func json() -> [UInt8] {
         var w = JSONWriter()
         w.reserve(64 + count * 40 + titles.reduce(0) { $0 + $1.utf8.count })
-        w.raw("{\"format\":\"columns-2\",\"gallery\":{\"createdAt\":")
+        w.raw("{\"format\":\"columns-2\",")
+        writeHead(&w)
+        w.raw(",\"id\":"); w.array(ids) { $0.int($1) }
+        w.raw(",\"contentVersion\":"); w.array(contentVersions) { $0.int(Int64($1)) }
+        // Aspects repeat (a few hundred shapes in a large gallery): write each distinct one once
+        // and copy its bytes after.
+        var written: [UInt64: Range<Int>] = [:]
+        w.raw(",\"aspect\":"); w.array(aspects) { w, a in
+            if let r = written[a.bitPattern] { w.copy(r) } else { let start = w.bytes.count; w.double(a); written[a.bitPattern] = start ..< w.bytes.count }
+        }
+        w.raw(",\"state\":\"")
+        for s in states { w.byte(Self.stateCode(s)) }
+        w.raw("\",\"title\":"); w.array(titles) { $0.string($1) }
+        w.raw(",\"width\":"); w.array(widths) { $0.int(Int64($1)) }
+        w.raw(",\"height\":"); w.array(heights) { $0.int(Int64($1)) }
+        w.byte(UInt8(ascii: ","))
+        writeDetails(&w)
+        w.byte(UInt8(ascii: "}"))
+        return w.bytes
+    }
+
+    /// The same content as `json()` in a binary form the page reads without parsing (issue 15:
+    /// at a million items `JSON.parse` of the 50 MB text was most of the first load). Little-endian:
+    ///
+    ///     "GCB1"  u32 H  header: H bytes of JSON {"format":"columns-binary-1","gallery",
+    ///                    "version","sections","details","count":n,"titleBytes":T}
+    ///     padding to a multiple of 8
+    ///     id f64 × n   aspect f64 × n   contentVersion u32 × n   width u32 × n   height u32 × n
+    ///     titleEnd u32 × n (where each title's UTF-8 bytes end in the blob)   state u8 × n (r p f)
+    ///     titles: T bytes of UTF-8
+    ///
+    /// A page maps each column as a typed array onto the body (ids are below 2^53).
+    public func binary() -> [UInt8] {
+        var head = JSONWriter()
+        head.raw("{\"format\":\"columns-binary-1\",")
+        writeHead(&head)
+        head.byte(UInt8(ascii: ","))
+        writeDetails(&head)
+        var blob: [UInt8] = []
+        blob.reserveCapacity(titles.reduce(0) { $0 + $1.utf8.count })
+        var ends: [UInt32] = []
+        ends.reserveCapacity(count)
+        for t in titles { blob.append(contentsOf: t.utf8); ends.append(UInt32(blob.count)) }
+        head.raw(",\"count\":"); head.int(Int64(count))
+        head.raw(",\"titleBytes\":"); head.int(Int64(blob.count))
+        head.byte(UInt8(ascii: "}"))
+        var out: [UInt8] = [0x47, 0x43, 0x42, 0x31] // GCB1
+        out.reserveCapacity(16 + head.bytes.count + count * 33 + blob.count)
+        func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        func put64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        put32(UInt32(head.bytes.count))
+        out.append(contentsOf: head.bytes)
+        while out.count % 8 != 0 { out.append(0) }
+        for id in ids { put64(Double(id).bitPattern) }
+        for a in aspects { put64(a.bitPattern) }
+        for v in contentVersions { put32(v) }
+        for w in widths { put32(UInt32(bitPattern: w)) }
+        for h in heights { put32(UInt32(bitPattern: h)) }
+        for e in ends { put32(e) }
+        for s in states { out.append(Self.stateCode(s)) }
+        out.append(contentsOf: blob)
+        return out
+    }
+
+    static func stateCode(_ s: ItemState) -> UInt8 {
+        s == .ready ? UInt8(ascii: "r") : s == .pending ? UInt8(ascii: "p") : UInt8(ascii: "f")
+    }
+
+    /// `"gallery":{…},"version":V,"sections":[…]`
+    func writeHead(_ w: inout JSONWriter) {
+        w.raw("\"gallery\":{\"createdAt\":")
         w.double(gallery.createdAt)
         w.raw(",\"id\":"); w.int(gallery.id)
         w.raw(",\"itemCount\":"); w.int(Int64(gallery.itemCount))
@@ -58,20 +128,12 @@ public struct SnapshotColumns: Sendable, Equatable {
             w.raw(",\"count\":"); w.int(Int64(s.count))
             w.byte(UInt8(ascii: "}"))
         }
-        w.raw("],\"id\":"); w.array(ids) { $0.int($1) }
-        w.raw(",\"contentVersion\":"); w.array(contentVersions) { $0.int(Int64($1)) }
-        // Aspects repeat (a few hundred shapes in a large gallery): write each distinct one once
-        // and copy its bytes after.
-        var written: [UInt64: Range<Int>] = [:]
-        w.raw(",\"aspect\":"); w.array(aspects) { w, a in
-            if let r = written[a.bitPattern] { w.copy(r) } else { let start = w.bytes.count; w.double(a); written[a.bitPattern] = start ..< w.bytes.count }
-        }
-        w.raw(",\"state\":\"")
-        for s in states { w.byte(s == .ready ? UInt8(ascii: "r") : s == .pending ? UInt8(ascii: "p") : UInt8(ascii: "f")) }
-        w.raw("\",\"title\":"); w.array(titles) { $0.string($1) }
-        w.raw(",\"width\":"); w.array(widths) { $0.int(Int64($1)) }
-        w.raw(",\"height\":"); w.array(heights) { $0.int(Int64($1)) }
-        w.raw(",\"details\":{")
+        w.byte(UInt8(ascii: "]"))
+    }
+
+    /// `"details":{"<id>":{"reason":…,"sourceURL":…}}`
+    func writeDetails(_ w: inout JSONWriter) {
+        w.raw("\"details\":{")
         var first = true
         for id in Set(reasons.keys).union(sourceURLs.keys).sorted() {
             if !first { w.byte(UInt8(ascii: ",")) }
@@ -82,8 +144,7 @@ public struct SnapshotColumns: Sendable, Equatable {
             if let u = sourceURLs[id] { if inner { w.byte(UInt8(ascii: ",")) }; w.raw("\"sourceURL\":"); w.string(u) }
             w.byte(UInt8(ascii: "}"))
         }
-        w.raw("}}")
-        return w.bytes
+        w.byte(UInt8(ascii: "}"))
     }
 }
 

@@ -27,10 +27,52 @@ import CompressNIO
         var details: [String: [String: String]]
     }
 
+    /// The binary form's header, decoded on its own.
+    struct BinaryHead: Decodable {
+        var format: String
+        var gallery: Wire.Gallery
+        var version: Int64
+        var sections: [Wire.Section]
+        var details: [String: [String: String]]
+        var count: Int
+        var titleBytes: Int
+    }
+
+    /// The binary form (`?format=binary`) read back into the JSON form's fields, by the layout
+    /// docs/API.md gives (independently of SnapshotColumns.binary()).
+    static func wire(fromBinary body: ByteBuffer) throws -> Wire {
+        let bytes = Array(body.readableBytesView)
+        #expect(Array(bytes.prefix(4)) == Array("GCB1".utf8))
+        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) } }
+        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) } }
+        let h = Int(u32(4))
+        let head = try JSONDecoder().decode(BinaryHead.self, from: Data(bytes[8 ..< 8 + h]))
+        #expect(head.format == "columns-binary-1")
+        let n = head.count
+        var at = (8 + h + 7) / 8 * 8
+        func f64s() -> [Double] { defer { at += 8 * n }; return (0..<n).map { Double(bitPattern: u64(at + 8 * $0)) } }
+        func u32s() -> [UInt32] { defer { at += 4 * n }; return (0..<n).map { u32(at + 4 * $0) } }
+        let ids = f64s().map { Int64($0) }, aspects = f64s()
+        let versions = u32s(), widths = u32s(), heights = u32s(), ends = u32s()
+        let states = String(decoding: bytes[at ..< at + n], as: UTF8.self)
+        at += n
+        var titles: [String] = []
+        var start = at
+        for e in ends {
+            titles.append(String(decoding: bytes[start ..< at + Int(e)], as: UTF8.self))
+            start = at + Int(e)
+        }
+        #expect(at + head.titleBytes == bytes.count, "nothing after the titles")
+        return Wire(format: "columns-2", gallery: head.gallery, version: head.version, sections: head.sections, id: ids,
+                    contentVersion: versions, aspect: aspects, state: states, title: titles,
+                    width: widths.map { Int(Int32(bitPattern: $0)) }, height: heights.map { Int(Int32(bitPattern: $0)) }, details: head.details)
+    }
+
     /// Rebuilds nested items from the columns, as the page does. The columns name no content hash
     /// (a ready item's images are served by item id): those two fields stay empty here.
     static func items(fromColumns body: ByteBuffer) throws -> (version: Int64, name: String, sections: [(id: Int64, title: String, items: [ItemJSON])]) {
-        let w = try JSONDecoder().decode(Wire.self, from: Data(body.readableBytesView))
+        let binary = body.readableBytesView.starts(with: Array("GCB1".utf8))
+        let w = binary ? try wire(fromBinary: body) : try JSONDecoder().decode(Wire.self, from: Data(body.readableBytesView))
         #expect(w.format == "columns-2")
         let ids = w.id, versions = w.contentVersion, aspects = w.aspect, states = Array(w.state)
         let titles = w.title, widths = w.width, heights = w.height, details = w.details
@@ -93,6 +135,13 @@ import CompressNIO
             let r = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
             #expect(r.status == .ok && r.headers[.contentType]?.hasPrefix("application/json") == true)
             try Self.expectSame(r.body, full)
+            // The binary form the page reads: the same content.
+            let b = try await client.execute(uri: "/api/galleries/\(g)/columns?format=binary", method: .get)
+            #expect(b.status == .ok && b.headers[.contentType] == "application/octet-stream")
+            #expect(b.headers[.eTag] != r.headers[.eTag], "each form its own validator")
+            try Self.expectSame(b.body, full)
+            let bad = try await client.error(.get, "/api/galleries/\(g)/columns?format=xml", status: .badRequest)
+            #expect(bad == "format \"xml\" is not one of json, binary")
             #expect(!String(buffer: r.body).contains(try #require(full.sections[0].items.first { $0.fileHash != nil }?.fileHash)))
             // Every ready item's images by id and content version: the same bytes as by hash,
             // immutable with the current version, revalidated with another.
@@ -160,12 +209,12 @@ import CompressNIO
             let moved: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
                 {"baseVersion": \#(s.version), "operations": [{"op": "move", "items": [\#(s.sections[0].items[0].id)], "to": {"section": \#(s.sections[1].id)}}]}
                 """#)
-            #expect(server.columnsCache.body(gallery: g, version: moved.version, name: s.gallery.name) == nil)
+            #expect(server.columnsCache.body(.init(gallery: g, binary: false), version: moved.version, name: s.gallery.name) == nil)
             // Quiet for a second: the watcher builds the new version's body in the background.
             var cached: ByteBuffer?
             for _ in 0..<60 where cached == nil {
                 try await Task.sleep(for: .milliseconds(100))
-                cached = server.columnsCache.body(gallery: g, version: moved.version, name: s.gallery.name)?.body
+                cached = server.columnsCache.body(.init(gallery: g, binary: false), version: moved.version, name: s.gallery.name)?.body
             }
             let body = try #require(cached)
             try Self.expectSame(body, try await client.snapshot(g))
@@ -178,9 +227,9 @@ import CompressNIO
         var cached: ByteBuffer?
         for _ in 0..<50 where cached == nil {
             try await Task.sleep(for: .milliseconds(100))
-            cached = server.columnsCache.body(gallery: g.id, version: g.version, name: g.name)?.body
+            cached = server.columnsCache.body(.init(gallery: g.id, binary: true), version: g.version, name: g.name)?.body
         }
-        // No request was made: the start built it.
+        // No request was made: the start built it (in the form the page reads).
         try Self.expectSame(try #require(cached), try await server.store.snapshot(g.id))
     }
 

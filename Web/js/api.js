@@ -33,6 +33,40 @@ export async function answer(res) {
   return json;
 }
 
+/// The columns of a gallery in their binary form (GET …/columns?format=binary, docs/API.md):
+/// each column a typed array over the body — nothing parsed but the small JSON header; titles
+/// decoded one by one when asked for (titleAt). The same fields as the JSON form otherwise.
+export function decodeColumns(buffer) {
+  const bytes = new Uint8Array(buffer);
+  if (bytes.length < 8 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'GCB1') throw new ApiError(0, { error: 'not a binary columns body' });
+  const h = new DataView(buffer).getUint32(4, true);
+  const c = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + h)));
+  const n = c.count;
+  let at = Math.ceil((8 + h) / 8) * 8;
+  const take = (Type) => { const a = new Type(buffer, at, n); at += a.byteLength; return a; };
+  c.id = take(Float64Array);
+  c.aspect = take(Float64Array);
+  c.contentVersion = take(Uint32Array);
+  c.width = take(Uint32Array);
+  c.height = take(Uint32Array);
+  const ends = take(Uint32Array);
+  const states = take(Uint8Array);
+  const titles = bytes.subarray(at, at + c.titleBytes);
+  if (at + c.titleBytes !== bytes.length) throw new ApiError(0, { error: 'a binary columns body of the wrong length' });
+  const text = new TextDecoder();
+  c.titleAt = (k) => text.decode(titles.subarray(k ? ends[k - 1] : 0, ends[k]));
+  c.stateAt = (k) => states[k];
+  return c;
+}
+
+/// A binary columns answer decoded, or the ApiError of a refused one.
+export async function columnsAnswer(res) {
+  if (!res.ok) return answer(res);
+  return decodeColumns(await res.arrayBuffer());
+}
+
+export const columnsURL = (id) => `/api/galleries/${id}/columns?format=binary`;
+
 export const api = {
   galleries: () => request('GET', '/api/galleries'),
   createGallery: (name) => request('POST', '/api/galleries', { name }),
@@ -40,7 +74,7 @@ export const api = {
   duplicateGallery: (id, name) => request('POST', `/api/galleries/${id}/duplicate`, { name }),
   deleteGallery: (id) => request('DELETE', `/api/galleries/${id}`),
   snapshot: (id) => request('GET', `/api/galleries/${id}`),
-  columns: (id) => request('GET', `/api/galleries/${id}/columns`),
+  columns: async (id) => columnsAnswer(await fetch(columnsURL(id))),
   changesSince: (id, version) => request('GET', `/api/galleries/${id}/changes?since=${version}`),
   batch: (id, baseVersion, operations) => request('POST', `/api/galleries/${id}/batch`, { baseVersion, operations }),
   /// A section's item ids sorted `by` 'captured' or 'name' (issue 12); nothing changes on the server.

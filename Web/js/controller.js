@@ -153,7 +153,7 @@ export class Controller {
   /// (`ensureTitles`), changes send theirs at once (`sendTitles`).
   allTitles(arrangement) {
     const handle = this.handle;
-    const { sections, ids, titles } = arrangement;
+    const { sections, ids, titleAt } = arrangement;
     const queue = (this._titleQueue = { section: 0, item: 0 });
     const step = (deadline) => {
       if (this.handle !== handle || this._titleQueue !== queue) return;
@@ -164,7 +164,7 @@ export class Controller {
       }
       let steps = 0;
       while (queue.item < ids.length) {
-        batch.put(TitleKind.item, ids[queue.item], titles[queue.item], false);
+        batch.put(TitleKind.item, ids[queue.item], titleAt(queue.item), false);
         queue.item++;
         if ((++steps & 31) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
       }

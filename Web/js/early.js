@@ -7,7 +7,7 @@
   if (location.pathname === '/' || location.pathname === '/index.html') {
     early.galleries = fetch('/api/galleries');
     const named = location.hash.match(/^#\/g\/(\d+)/);
-    if (named) early.columns = { id: Number(named[1]), response: fetch(`/api/galleries/${named[1]}/columns`) };
+    if (named) early.columns = { id: Number(named[1]), response: fetch(`/api/galleries/${named[1]}/columns?format=binary`) };
   }
   for (const p of [early.wasm, early.session, early.galleries, early.columns?.response]) p?.catch(() => {});
 }

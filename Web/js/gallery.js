@@ -23,16 +23,17 @@ export class GalleryModel {
     const all = snapshot.sections.flatMap((s) => s.items);
     for (const it of all) this.items.set(it.id, it);
     this._arrangement = this._arrange(snapshot.sections.map((s) => ({ id: s.id, title: s.title, count: s.items.length })),
-      all.map((it) => it.id), all.map((it) => it.version), all.map((it) => it.aspect), all.map((it) => it.title));
+      all.map((it) => it.id), all.map((it) => it.version), all.map((it) => it.aspect), (k) => all[k].title);
   }
 
-  /// Loads the columnar snapshot (GET /api/galleries/:id/columns, docs/API.md): the same
-  /// content as a full snapshot (without content hashes) in a tenth of the bytes. The columns
-  /// stay as they came; an item's object is made when it is first asked for (ItemTable).
+  /// Loads the columnar snapshot (GET /api/galleries/:id/columns, docs/API.md; the binary form
+  /// from api.columns, or the JSON form): the same content as a full snapshot (without content
+  /// hashes) in a tenth of the bytes. The columns stay as they came; an item's object is made
+  /// when it is first asked for (ItemTable).
   loadColumns(c) {
     this._begin(c.gallery, c.version);
     this.items.useColumns(c);
-    this._arrangement = this._arrange(c.sections, c.id, c.contentVersion, c.aspect, c.title);
+    this._arrangement = this._arrange(c.sections, c.id, c.contentVersion, c.aspect, c.titleAt);
   }
 
   _begin(gallery, version) {
@@ -43,15 +44,15 @@ export class GalleryModel {
     this.titles.clear();
   }
 
-  _arrange(sections, ids, versions, aspects, titles) {
+  _arrange(sections, ids, versions, aspects, titleAt) {
     this.sectionList = sections.map((s) => ({ id: s.id, title: s.title }));
     for (const s of sections) this.titles.set(s.id, s.title);
     this.count = ids.length;
-    return { sections: sections.map((s) => ({ id: s.id, title: s.title, count: s.count })), ids, versions, aspects, titles };
+    return { sections: sections.map((s) => ({ id: s.id, title: s.title, count: s.count })), ids, versions, aspects, titleAt };
   }
 
   /// The arrangement just loaded, once, as columns in order — {sections: [{id, title, count}],
-  /// ids, versions, aspects, titles} — the engine takes it and from then on holds the order;
+  /// ids, versions, aspects, titleAt(k)} — the engine takes it and from then on holds the order;
   /// the page keeps only the item data.
   takeArrangement() {
     const a = this._arrangement;
@@ -147,6 +148,9 @@ export class ItemTable {
 
   useColumns(c) {
     this.clear();
+    // The JSON form's title and state columns read like the binary form's (api.decodeColumns).
+    c.titleAt ??= (k) => c.title[k];
+    c.stateAt ??= (k) => c.state.charCodeAt(k);
     this._c = c;
     const n = c.id.length;
     // Packing needs positions below 2^21 and ids below 2^32; otherwise every run is scanned.
@@ -197,7 +201,7 @@ export class ItemTable {
     const k = this._find(id);
     if (k < 0) return undefined;
     const c = this._c;
-    const item = new ColumnItem(id, c.title[k], c.aspect[k], c.state.charCodeAt(k), c.contentVersion[k], c.width[k], c.height[k]);
+    const item = new ColumnItem(id, c.titleAt(k), c.aspect[k], c.stateAt(k), c.contentVersion[k], c.width[k], c.height[k]);
     const extra = c.details[id];
     if (extra) { item.reason = extra.reason ?? null; item.sourceURL = extra.sourceURL ?? null; }
     this._made.set(id, item);

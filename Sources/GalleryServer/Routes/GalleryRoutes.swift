@@ -32,21 +32,29 @@ struct GalleryRoutes {
         api.get("galleries/:gallery") { _, context in
             try JSONIO.response(try await store.snapshot(try context.gallery))
         }
-        // The same snapshot as parallel columns, for the page's first load (SnapshotColumns):
-        // cached per version, revalidated with an ETag, gzipped for clients that accept it
-        // once the cache has compressed it (in the background).
+        // The same snapshot as parallel columns, for the page's first load (SnapshotColumns): JSON,
+        // or with ?format=binary the form the page maps as typed arrays; cached per version,
+        // revalidated with an ETag, gzipped for clients that accept it once the cache has
+        // compressed it (in the background).
         api.get("galleries/:gallery/columns") { request, context in
             let id = try context.gallery
+            let binary: Bool
+            switch request.uri.queryParameters.get("format") {
+            case nil, "json": binary = false
+            case "binary": binary = true
+            case let other?: throw APIError(.badRequest, "format \"\(other)\" is not one of json, binary")
+            }
+            let key = ColumnsCache.Key(gallery: id, binary: binary)
             let head = try await store.head(id)
-            let etag = ColumnsCache.etag(gallery: id, version: head.version, name: head.name)
-            var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: "no-cache",
-                                       .vary: "Accept-Encoding"]
+            let etag = ColumnsCache.etag(gallery: id, version: head.version, name: head.name, binary: binary)
+            var headers: HTTPFields = [.contentType: binary ? "application/octet-stream" : "application/json; charset=utf-8", .eTag: etag,
+                                       .cacheControl: "no-cache", .vary: "Accept-Encoding"]
             let gzipEtag = String(etag.dropLast()) + "-gz\""
             if let match = request.headers[.ifNoneMatch], match == etag || match == gzipEtag {
                 headers[.eTag] = match
                 return Response(status: .notModified, headers: headers)
             }
-            if let cached = server.columnsCache.body(gallery: id, version: head.version, name: head.name) {
+            if let cached = server.columnsCache.body(key, version: head.version, name: head.name) {
                 if let gzip = cached.gzip, Self.acceptsGzip(request) {
                     headers[.eTag] = gzipEtag
                     headers[.contentEncoding] = "gzip"
@@ -54,8 +62,8 @@ struct GalleryRoutes {
                 }
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: cached.body))
             }
-            let built = try await server.columnsCache.build(gallery: id, store: store)
-            headers[.eTag] = ColumnsCache.etag(gallery: id, version: built.version, name: built.name)
+            let built = try await server.columnsCache.build(key, store: store)
+            headers[.eTag] = ColumnsCache.etag(gallery: id, version: built.version, name: built.name, binary: binary)
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: built.body))
         }
         api.patch("galleries/:gallery") { request, context in

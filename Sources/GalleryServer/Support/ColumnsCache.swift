@@ -22,8 +22,10 @@ public enum ColumnsCompression {
 /// Each body is also gzipped once, in the background after it is built (issue 15: the first
 /// load's transfer), for clients that accept gzip; until that is done they get it as it is.
 final class ColumnsCache: Sendable {
+    /// A gallery's body in one of the two forms (`SnapshotColumns.json()` or `.binary()`, which the page reads).
+    struct Key: Hashable, Sendable { var gallery: Int64; var binary: Bool }
     private struct Entry { var version: Int64; var name: String; var body: ByteBuffer; var gzip: ByteBuffer?; var used: UInt64 }
-    private let entries = Mutex<[Int64: Entry]>([:])
+    private let entries = Mutex<[Key: Entry]>([:])
     private let clock = Atomic<UInt64>(0)
     private let watchers = Mutex<[Int64: (token: UInt64, task: Task<Void, Never>)]>([:])
     let capacity: Int
@@ -32,12 +34,12 @@ final class ColumnsCache: Sendable {
     init(capacity: Int = 4, quiet: Duration = .seconds(1)) { self.capacity = capacity; self.quiet = quiet }
 
     /// The body at this version and name, and its gzip once made; nil when not cached.
-    func body(gallery: Int64, version: Int64, name: String) -> (body: ByteBuffer, gzip: ByteBuffer?)? {
+    func body(_ key: Key, version: Int64, name: String) -> (body: ByteBuffer, gzip: ByteBuffer?)? {
         let now = clock.add(1, ordering: .relaxed).newValue
         return entries.withLock { e in
-            guard var entry = e[gallery], entry.version == version, entry.name == name else { return nil }
+            guard var entry = e[key], entry.version == version, entry.name == name else { return nil }
             entry.used = now
-            e[gallery] = entry
+            e[key] = entry
             return (entry.body, entry.gzip)
         }
     }
@@ -45,36 +47,44 @@ final class ColumnsCache: Sendable {
     static func gzip(_ body: ByteBuffer) throws -> ByteBuffer { try ColumnsCompression.gzip(body) }
 
     /// Gzips a stored body off the request path; kept only if the entry is still that version.
-    private func compressLater(gallery: Int64, version: Int64, name: String, body: ByteBuffer) {
+    private func compressLater(_ key: Key, version: Int64, name: String, body: ByteBuffer) {
         Task.detached(priority: .utility) { [weak self] in
             guard let gzip = try? Self.gzip(body) else { return }
             self?.entries.withLock { e in
-                guard var entry = e[gallery], entry.version == version, entry.name == name else { return }
+                guard var entry = e[key], entry.version == version, entry.name == name else { return }
                 entry.gzip = gzip
-                e[gallery] = entry
+                e[key] = entry
             }
         }
     }
 
-    func store(gallery: Int64, version: Int64, name: String, body: ByteBuffer) {
+    func store(_ key: Key, version: Int64, name: String, body: ByteBuffer) {
         let now = clock.add(1, ordering: .relaxed).newValue
         let evicted = entries.withLock { e -> [Int64] in
-            e[gallery] = Entry(version: version, name: name, body: body, gzip: nil, used: now)
+            e[key] = Entry(version: version, name: name, body: body, gzip: nil, used: now)
             var out: [Int64] = []
-            while e.count > capacity, let oldest = e.min(by: { $0.value.used < $1.value.used })?.key { e[oldest] = nil; out.append(oldest) }
+            while e.count > capacity, let oldest = e.min(by: { $0.value.used < $1.value.used })?.key {
+                e[oldest] = nil
+                if !e.keys.contains(where: { $0.gallery == oldest.gallery }) { out.append(oldest.gallery) }
+            }
             return out
         }
         for g in evicted { watchers.withLock { $0.removeValue(forKey: g) }?.task.cancel() }
-        compressLater(gallery: gallery, version: version, name: name, body: body)
+        compressLater(key, version: version, name: name, body: body)
     }
 
-    /// Reads and caches the gallery's current body.
-    func build(gallery: Int64, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
-        let columns = try await store.columns(gallery)
-        let body = ByteBuffer(bytes: columns.json())
-        self.store(gallery: gallery, version: columns.gallery.version, name: columns.gallery.name, body: body)
-        watch(gallery: gallery, since: columns.gallery.version, store: store)
+    /// Reads and caches the gallery's current body in one form.
+    func build(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
+        let columns = try await store.columns(key.gallery)
+        let body = ByteBuffer(bytes: key.binary ? columns.binary() : columns.json())
+        self.store(key, version: columns.gallery.version, name: columns.gallery.name, body: body)
+        watch(gallery: key.gallery, since: columns.gallery.version, store: store)
         return (body, columns.gallery.version, columns.gallery.name)
+    }
+
+    /// The forms of this gallery's body that are cached (rebuilt after a change).
+    private func cachedForms(_ gallery: Int64) -> [Key] {
+        entries.withLock { e in e.keys.filter { $0.gallery == gallery } }
     }
 
     /// At start: the bodies of the most active galleries (highest versions), built in the
@@ -83,7 +93,7 @@ final class ColumnsCache: Sendable {
         guard let galleries = try? await store.listGalleries() else { return }
         for g in galleries.sorted(by: { $0.version > $1.version }).prefix(capacity) {
             if Task.isCancelled { return }
-            _ = try? await build(gallery: g.id, store: store)
+            _ = try? await build(Key(gallery: g.id, binary: true), store: store) // the page's form
         }
     }
 
@@ -102,7 +112,7 @@ final class ColumnsCache: Sendable {
                     rebuild = Task { [weak self] in
                         try? await Task.sleep(for: quiet)
                         guard !Task.isCancelled, let self else { return }
-                        _ = try? await self.build(gallery: gallery, store: store)
+                        for key in self.cachedForms(gallery) { _ = try? await self.build(key, store: store) }
                     }
                 }
                 rebuild?.cancel()
@@ -113,9 +123,9 @@ final class ColumnsCache: Sendable {
     }
 
     /// A validator for the body at this version and name (FNV-1a of the name: stable across restarts).
-    static func etag(gallery: Int64, version: Int64, name: String) -> String {
+    static func etag(gallery: Int64, version: Int64, name: String, binary: Bool = false) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for b in name.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-        return "\"g\(gallery)-v\(version)-\(String(h, radix: 36))\""
+        return "\"g\(gallery)-v\(version)-\(String(h, radix: 36))\(binary ? "-b" : "")\""
     }
 }
