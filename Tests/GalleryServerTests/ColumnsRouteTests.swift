@@ -221,6 +221,25 @@ import CompressNIO
         }
     }
 
+    /// Requests that find no body ready share one build (each build of a big gallery holds its
+    /// columns and the body in memory while it runs).
+    @Test func concurrentFirstRequestsShareOneBuild() async throws {
+        let server = try await makeServer()
+        let start = try await seeded(server, n: 50)
+        let g = start.gallery.id
+        try await server.test(.router) { client in
+            let before = server.columnsCache.builds.load(ordering: .relaxed)
+            let bodies = try await withThrowingTaskGroup(of: ByteBuffer.self) { group in
+                for _ in 0..<8 {
+                    group.addTask { try await client.execute(uri: "/api/galleries/\(g)/columns?format=binary", method: .get).body }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(server.columnsCache.builds.load(ordering: .relaxed) - before == 1, "one build for 8 requests")
+            for body in bodies { try Self.expectSame(body, start) }
+        }
+    }
+
     @Test func aStartingServerPreparesTheBodiesOfItsGalleries() async throws {
         let server = try await makeServer { $0.createSampleGallery = true }
         let g = try #require(try await server.store.listGalleries().first)

@@ -28,6 +28,11 @@ final class ColumnsCache: Sendable {
     private let entries = Mutex<[Key: Entry]>([:])
     private let clock = Atomic<UInt64>(0)
     private let watchers = Mutex<[Int64: (token: UInt64, task: Task<Void, Never>)]>([:])
+    /// Builds under way: a request that finds one waits for it instead of reading the gallery
+    /// again (at a million items each build holds ~150 MB while it runs).
+    private let inflight = Mutex<[Key: Task<(body: ByteBuffer, version: Int64, name: String), any Error>]>([:])
+    /// Bodies read from the store (for tests: concurrent requests share one).
+    let builds = Atomic<Int>(0)
     let capacity: Int
     let quiet: Duration
 
@@ -73,8 +78,22 @@ final class ColumnsCache: Sendable {
         compressLater(key, version: version, name: name, body: body)
     }
 
-    /// Reads and caches the gallery's current body in one form.
+    /// Reads and caches the gallery's current body in one form; joins a build of it under way.
     func build(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
+        let task = inflight.withLock { running in
+            if let task = running[key] { return task }
+            let task = Task { [self] in
+                defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
+                return try await read(key, store: store)
+            }
+            running[key] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    private func read(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
+        builds.add(1, ordering: .relaxed)
         let columns = try await store.columns(key.gallery)
         let body = ByteBuffer(bytes: key.binary ? columns.binary() : columns.json())
         self.store(key, version: columns.gallery.version, name: columns.gallery.name, body: body)
