@@ -12,6 +12,7 @@ def test_space_picks_up_apple_arrows_move_it_and_space_drops_it_with_announcemen
     page.wait_for_function("/picked up/i.test(document.getElementById('announcer').textContent)")
     picked = page.locator("#announcer").inner_text()
     assert "Apple" in picked and "position" in picked, picked
+    assert "\ue000" not in picked and "\ue001" not in picked, picked  # the engine's reference, filled in
     page.keyboard.press("ArrowRight")
     page.wait_for_timeout(100)
     page.keyboard.press("ArrowRight")

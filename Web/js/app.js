@@ -93,7 +93,13 @@ export const app = {
     this._toast = setTimeout(() => { t.hidden = true; }, ms);
   },
 
-  announce(text) { $('announcer').textContent = text; },
+  /// Says the engine's announcement, its item references (U+E000 id U+E001) named by their titles.
+  announce(text) {
+    $('announcer').textContent = text.replace(/\uE000(\d+)\uE001/g, (_, id) => {
+      const item = this.model.items.get(Number(id)) ?? this.localItems.get(Number(id));
+      return item?.title || 'Untitled photo';
+    });
+  },
 
   async route() {
     const m = location.hash.match(/^#\/g\/(\d+)(?:\/item\/(\d+))?/);
@@ -137,7 +143,7 @@ export const app = {
     this.picker.showName();
     const arrangement = this.model.takeArrangement();
     this.controller.liveSnapshot(arrangement);
-    this.controller.allTitles(arrangement);
+    this.controller.sendSectionTitles(arrangement.sections);
     this.forgetLocalItems();
     this.view.render();
   },
@@ -181,7 +187,7 @@ export const app = {
   follow(applied) {
     const c = this.controller;
     this.picker.showName();
-    c.sendTitles(applied.items, applied.sections);
+    c.sendSectionTitles(applied.sections);
     const ours = this.drag?.inFlight() > 0;
     const shown = !applied.stages.length
       || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);

@@ -5,17 +5,15 @@ import { readEffects, readRender, anchorJSON } from './effects.js';
 import { encodeStages } from './gallery.js';
 
 const LAYOUT = { header: 44, inset: 8, spacing: 6 };
-const TITLE_CHUNK = 1000; // titles per idle slice at most
 
 /// Titles for one Op.controllerTitles call; only new or renamed ones are sent.
 class TitleBatch {
   constructor(controller) { this.c = controller; this.input = [controller.handle, 0]; this.count = 0; }
-  /// `remember`: note it as sent, so that asking again sends nothing (not for the bulk of a
-  /// gallery's titles: a million remembered titles would cost more than sending a few again).
-  put(kind, id, title = '', remember = true) {
+  /// Notes each title as sent, so that sending it again sends nothing.
+  put(kind, id, title = '') {
     const key = kind === TitleKind.section ? -1 - id : id;
     if (this.c.titled.get(key) === title) return;
-    if (remember) this.c.titled.set(key, title);
+    this.c.titled.set(key, title);
     const b = utf8.encode(title);
     this.input.push(kind, id, b.length);
     for (const x of b) this.input.push(x);
@@ -143,50 +141,16 @@ export class Controller {
     if (answer[0] !== 0) throw new Error(`engine refused the gallery (status ${answer[0]})`);
     this.handle = answer[1];
     this.titled = new Map();
-    this.allTitles(arrangement);
+    this.sendSectionTitles(arrangement.sections);
     warmUp(this.engine);
   }
 
-  /// Titles only serve announcements (B3): every title of the arrangement goes to the engine in
-  /// small chunks while the page is idle, never more than a few milliseconds per frame.
-  /// Titles already sent are skipped; keyboard use sends the visible ones first
-  /// (`ensureTitles`), changes send theirs at once (`sendTitles`).
-  allTitles(arrangement) {
-    const handle = this.handle;
-    const { sections, ids, titleAt } = arrangement;
-    const queue = (this._titleQueue = { section: 0, item: 0 });
-    const step = (deadline) => {
-      if (this.handle !== handle || this._titleQueue !== queue) return;
-      const batch = new TitleBatch(this);
-      if (queue.section < sections.length) {
-        for (const s of sections) batch.put(TitleKind.section, s.id, s.title);
-        queue.section = sections.length;
-      }
-      let steps = 0;
-      while (queue.item < ids.length) {
-        batch.put(TitleKind.item, ids[queue.item], titleAt(queue.item), false);
-        queue.item++;
-        if ((++steps & 31) === 0 && (batch.count >= TITLE_CHUNK || deadline.timeRemaining() < 3)) break;
-      }
-      batch.send();
-      if (queue.item < ids.length) idle(step);
-      else this._titleQueue = null;
-    };
-    idle(step);
-  }
-
-  /// Titles of changed items and sections (a change from the server), at once.
-  sendTitles(items = [], sections = []) {
+  /// Section titles for announcements (B3), the ones not sent yet. Items' titles stay here:
+  /// the engine names an item by reference (U+E000 id U+E001) and `announcement` fills it in —
+  /// at a million items, titles held in the engine cost ~160 MB of wasm memory.
+  sendSectionTitles(sections = []) {
     const batch = new TitleBatch(this);
     for (const s of sections) batch.put(TitleKind.section, s.id, s.title);
-    for (const it of items) batch.put(TitleKind.item, it.id, it.title);
-    batch.send();
-  }
-
-  /// Titles of these items (say, the visible ones before a key press) if not sent yet.
-  ensureTitles(items) {
-    const batch = new TitleBatch(this);
-    for (const it of items) if (it) batch.put(TitleKind.item, it.id, it.title);
     batch.send();
   }
 

@@ -46,7 +46,7 @@ export class Drag {
     const ctx = { scroller: this.scroller, controller: this.c, view: this.view, state: this.state, run: this.run };
     installPointerInput(ctx);
     installDragAndDrop({ ...ctx, model: deps.model, toast: deps.toast });
-    installKeyboardInput({ ...ctx, model: deps.model, openDetail: deps.openDetail, ensureVisibleTitles: () => this.ensureVisibleTitles() });
+    installKeyboardInput({ ...ctx, model: deps.model, openDetail: deps.openDetail });
     this.snap = installScrolling({ ...ctx, registerTargets: this.registerTargets }).snap;
   }
 
@@ -124,14 +124,6 @@ export class Drag {
   }
 
   inFlight() { return this.state.inFlight; }
-
-  /// Before a key drives the engine, the titles it may announce: the visible items' and sections'.
-  ensureVisibleTitles() {
-    const cells = this.view.last?.cells ?? [];
-    const model = this.deps.model();
-    this.c.ensureTitles(cells.filter((x) => x.kind === 'item').map((x) => model.items.get(x.id)));
-    this.c.sendTitles([], model.sectionList);
-  }
 
   // One frame loop while the engine is not idle. The effects of a tick go through run(),
   // which must not schedule a second loop (each frame would double the callbacks); the

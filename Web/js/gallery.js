@@ -23,7 +23,7 @@ export class GalleryModel {
     const all = snapshot.sections.flatMap((s) => s.items);
     for (const it of all) this.items.set(it.id, it);
     this._arrangement = this._arrange(snapshot.sections.map((s) => ({ id: s.id, title: s.title, count: s.items.length })),
-      all.map((it) => it.id), all.map((it) => it.version), all.map((it) => it.aspect), (k) => all[k].title);
+      all.map((it) => it.id), all.map((it) => it.version), all.map((it) => it.aspect));
   }
 
   /// Loads the columnar snapshot (GET /api/galleries/:id/columns, docs/API.md; the binary form
@@ -33,7 +33,7 @@ export class GalleryModel {
   loadColumns(c) {
     this._begin(c.gallery, c.version);
     this.items.useColumns(c);
-    this._arrangement = this._arrange(c.sections, c.id, c.contentVersion, c.aspect, c.titleAt);
+    this._arrangement = this._arrange(c.sections, c.id, c.contentVersion, c.aspect);
   }
 
   _begin(gallery, version) {
@@ -44,15 +44,15 @@ export class GalleryModel {
     this.titles.clear();
   }
 
-  _arrange(sections, ids, versions, aspects, titleAt) {
+  _arrange(sections, ids, versions, aspects) {
     this.sectionList = sections.map((s) => ({ id: s.id, title: s.title }));
     for (const s of sections) this.titles.set(s.id, s.title);
     this.count = ids.length;
-    return { sections: sections.map((s) => ({ id: s.id, title: s.title, count: s.count })), ids, versions, aspects, titleAt };
+    return { sections: sections.map((s) => ({ id: s.id, title: s.title, count: s.count })), ids, versions, aspects };
   }
 
   /// The arrangement just loaded, once, as columns in order — {sections: [{id, title, count}],
-  /// ids, versions, aspects, titleAt(k)} — the engine takes it and from then on holds the order;
+  /// ids, versions, aspects} — the engine takes it and from then on holds the order;
   /// the page keeps only the item data.
   takeArrangement() {
     const a = this._arrangement;

@@ -6,7 +6,7 @@ import { mods } from './input.js';
 const KEYS = { ' ': Key.space, Enter: Key.enter, Escape: Key.escape, ArrowUp: Key.up, ArrowDown: Key.down,
   ArrowLeft: Key.left, ArrowRight: Key.right, Tab: Key.tab };
 
-export function installKeyboardInput({ scroller, controller: c, view, run, model, openDetail, ensureVisibleTitles }) {
+export function installKeyboardInput({ scroller, controller: c, view, run, model, openDetail }) {
   // ---- keyboard (B3) and history (B4)
   scroller.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
@@ -24,7 +24,6 @@ export function installKeyboardInput({ scroller, controller: c, view, run, model
       const focused = view.last.cells.find((x) => x.kind === 'item' && (x.flags & CellFlag.focused));
       if (focused && model().items.has(focused.id)) { openDetail(focused.id); return; }
     }
-    ensureVisibleTitles();
     run(c.event(EventType.key, [key, mods(e), e.timeStamp / 1000]));
     view.revealFocus = true;
     view.schedule();

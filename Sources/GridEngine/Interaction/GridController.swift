@@ -125,8 +125,15 @@ public struct GridController: Sendable {
         return effects
     }
 
-    /// The title a screen reader announces for an item (B3).
+    /// The title a screen reader announces for an item (B3). An item without one is named by
+    /// reference in announcements (``titleReference(_:)``), for the host to fill in from the
+    /// data it keeps anyway: the page does, since a million titles held here cost ~160 MB of
+    /// wasm memory (BENCHMARKS.md, "The page at 1,000,000 items").
     public mutating func setTitle(_ title: String, for item: ItemID) { _titles[item] = title }
+
+    /// How an announcement names an item that has no title here: U+E000, the item's id in
+    /// decimal, U+E001 (private-use characters, which no title a host sets would carry).
+    public static func titleReference(_ item: ItemID) -> String { "\u{E000}\(item.rawValue)\u{E001}" }
 
     /// The title a screen reader announces for a section.
     public mutating func setTitle(_ title: String, forSection section: SectionID) { _sectionTitles[section] = title }
@@ -177,7 +184,7 @@ public struct GridController: Sendable {
 
     // MARK: Internals
 
-    func _title(_ item: ItemID) -> String { _titles[item] ?? "Item \(item.rawValue)" }
+    func _title(_ item: ItemID) -> String { _titles[item] ?? Self.titleReference(item) }
 
     func _isPlaceholderID(_ raw: UInt64) -> Bool { isPlaceholder(ItemID(raw)) }
 

@@ -18,6 +18,17 @@ import Testing
         #expect(hand.commits.map(\.kind) == [.move])
     }
 
+    @Test func anItemWithoutATitleIsAnnouncedByReferenceForTheHostToName() {
+        var grid = Fruit.grid()
+        grid._titles[Fruit.id("Banana")] = nil // the page keeps item titles itself
+        var hand = Hand(grid)
+        hand.grid.focus(Fruit.id("Banana"))
+        hand.key(.space)
+        let reference = GridController.titleReference(Fruit.id("Banana"))
+        #expect(reference == "\u{E000}\(Fruit.id("Banana").rawValue)\u{E001}")
+        #expect(hand.announcements == ["\(reference) picked up, position 2 of 12"])
+    }
+
     @Test func arrowsMoveAcrossRowsAndSectionsAndTheLiftedItemShowsInItsSlot() {
         var grid = Fruit.grid([["Apple", "Banana", "Cherry", "Date", "Dragon", "Sheep"], ["Milk"]], headerHeight: 30)
         grid.setTitle("Favourites", forSection: SectionID(101))
