@@ -390,6 +390,10 @@ def main():
             marks = page.evaluate("window.loadMarks ? JSON.stringify(Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)]))) : ''")
             if marks:
                 print(f"{name} at {size}: load phases (ms since open) {marks}", file=sys.stderr)
+                boot = page.evaluate("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.getEntriesByType('navigation')[0].responseEnd, "
+                                     "dom: performance.getEntriesByType('navigation')[0].domInteractive, ...window.bootMarks, open: window.loadMarks.start, "
+                                     "ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
+                print(f"{name} at {size}: boot (ms since navigation) {boot}", file=sys.stderr)
             wall = (time.time() - t0) * 1000
             # A second visit (reload): warm browser caches and, for the gallery, the server's
             # cached columnar snapshot of this version (an ETag revalidation).

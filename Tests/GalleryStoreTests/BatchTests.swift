@@ -50,6 +50,28 @@ import GalleryCore
         #expect(titles(try await store.snapshot(g.id)) == [["0-0", "0-1", "0-2"], ["1-0", "0-2", "0-0", "1-1", "1-2"]])
     }
 
+    /// The gallery list counts a gallery once per version (GalleryStore.counts): every change
+    /// of the count — insert, copy, trash, restore, a section trashed — is a new version.
+    @Test func theListedItemCountFollowsEveryVersion() async throws {
+        let (store, _) = try makeStore()
+        let (g, sections) = try await makeGallery(store, sections: 2, perSection: 4)
+        func listed() async throws -> Int { try #require(try await store.listGalleries().first { $0.id == g.id }).itemCount }
+        #expect(try await listed() == 8)
+        #expect(try await listed() == 8) // from the cache
+        let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
+        _ = try await store.apply(gallery: g.id, [.trash(items: [ids[0], ids[1]])])
+        #expect(try await listed() == 6)
+        _ = try await store.apply(gallery: g.id, [.restore(items: [ids[0]])])
+        #expect(try await listed() == 7)
+        _ = try await store.apply(gallery: g.id, [.copy(items: [ids[2]], to: .end(section: sections[1]))])
+        #expect(try await listed() == 8)
+        _ = try await store.apply(gallery: g.id, [.insert([NewItem(title: "new")], at: .end(section: sections[1]))], payload: "upload")
+        #expect(try await listed() == 9)
+        _ = try await store.apply(gallery: g.id, [.deleteSection(sections[1])])
+        let shown = try await store.snapshot(g.id).sections.reduce(0) { $0 + $1.items.count }
+        #expect(try await listed() == shown && shown == 3)
+    }
+
     @Test func trashRestoreAndPurgeKeepThePlace() async throws {
         let (store, _) = try makeStore()
         let (g, _) = try await makeGallery(store, sections: 1, perSection: 5)

@@ -21,7 +21,7 @@ export class GalleryPicker {
       return o;
     }));
     const model = this.deps.model();
-    if (model.id != null) select.value = model.id;
+    if (model.id != null) { select.value = model.id; this._countedVersion = null; this.showCount(); }
   }
 
   wire() {
