@@ -31,7 +31,9 @@ public struct GalleryServer: Sendable {
         // Galleries without an owner (the sample, an offline import) go to the first admin.
         try await store.adoptOwnerlessGalleries()
         _ = try await NIOThreadPool.singleton.runIfActive { Secrets.decoyHash }
-        Task.detached(priority: .background) { [columnsCache, store] in await columnsCache.prewarm(store: store) }
+        if configuration.prewarmColumns {
+            Task.detached(priority: .background) { [columnsCache, store] in await columnsCache.prewarm(store: store) }
+        }
     }
 
     /// The address of the first-account form while no account exists (printed at start).

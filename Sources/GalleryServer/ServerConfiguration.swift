@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var ingestWorkers = 4
     /// Create the sample gallery when the store has no gallery at all.
     public var createSampleGallery = true
+    /// At start, build the page's columns body of the most active galleries in the background.
+    public var prewarmColumns = true
 
     /// The address people use (behind a proxy: its https URL). Its host is accepted in `Host`
     /// and `Origin`; https makes the session cookie `Secure`.
