@@ -17,6 +17,10 @@ static uintptr_t heap_end = 0;
 typedef struct big_block { size_t size; struct big_block *next; } big_block;
 static big_block *big_free = 0;
 
+// Bytes handed out and bytes waiting on the free lists (engine_heap_stats: the benchmarks
+// and the memory test read them to see where the engine's memory goes).
+static size_t live_bytes = 0, free_bytes = 0;
+
 static int class_for(size_t n) {
     size_t c = 16; int i = 0;
     while (c < n) { c <<= 1; i++; }
@@ -46,8 +50,9 @@ static void *alloc_block(size_t n) {
     int cls = class_for(n);
     if (cls < NUM_CLASSES) {
         void *b = free_lists[cls];
-        if (b) { free_lists[cls] = *(void **)b; return b; }
         size_t sz = (size_t)16 << cls;
+        live_bytes += sz;
+        if (b) { free_lists[cls] = *(void **)b; free_bytes -= sz; return b; }
         unsigned char *raw = bump(sz + HEADER, 16);
         if (!raw) return 0;
         ((size_t *)raw)[0] = sz; ((size_t *)raw)[1] = (size_t)cls;
@@ -56,11 +61,12 @@ static void *alloc_block(size_t n) {
     size_t sz = (n + 65535u) & ~(size_t)65535u;
     big_block **pp = &big_free;
     while (*pp) {
-        if ((*pp)->size >= sz) { big_block *b = *pp; *pp = b->next; return (unsigned char *)b; }
+        if ((*pp)->size >= sz) { big_block *b = *pp; *pp = b->next; live_bytes += b->size; free_bytes -= b->size; return (unsigned char *)b; }
         pp = &(*pp)->next;
     }
     unsigned char *raw = bump(sz + HEADER, 16);
     if (!raw) return 0;
+    live_bytes += sz;
     ((size_t *)raw)[0] = sz; ((size_t *)raw)[1] = (size_t)NUM_CLASSES;
     return raw + HEADER;
 }
@@ -71,6 +77,8 @@ void free(void *p) {
     unsigned char *raw = (unsigned char *)p - HEADER;
     size_t cls = ((size_t *)raw)[1];
     if (cls == ALIGNED_MARK) { free((unsigned char *)p - ((size_t *)raw)[0]); return; }
+    size_t sz = ((size_t *)raw)[0];
+    live_bytes -= sz; free_bytes += sz;
     if (cls < NUM_CLASSES) { *(void **)p = free_lists[cls]; free_lists[cls] = p; return; }
     big_block *b = (big_block *)p; b->size = ((size_t *)raw)[0]; b->next = big_free; big_free = b;
 }
@@ -85,6 +93,16 @@ int posix_memalign(void **out, size_t align, size_t n) {
     ((size_t *)(a - HEADER))[1] = ALIGNED_MARK;
     *out = (void *)a;
     return 0;
+}
+
+// [heap in use by the allocator (bump pointer from the heap base), bytes handed out, bytes free on its lists]
+static double heap_stats[3];
+__attribute__((export_name("engine_heap_stats")))
+double *engine_heap_stats(void) {
+    heap_stats[0] = heap_top ? (double)(heap_top - (uintptr_t)&__heap_base) : 0;
+    heap_stats[1] = (double)live_bytes;
+    heap_stats[2] = (double)free_bytes;
+    return heap_stats;
 }
 
 void *malloc(size_t n) { return alloc_block(n); }
