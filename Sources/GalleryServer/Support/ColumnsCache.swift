@@ -1,4 +1,9 @@
 import CompressNIO
+
+#if os(Linux)
+/// glibc's malloc_trim (malloc.h, which the Glibc module does not bring in).
+@_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
+#endif
 import Hummingbird
 import GalleryStore
 import Synchronization
@@ -55,6 +60,7 @@ final class ColumnsCache: Sendable {
     private func compressLater(_ key: Key, version: Int64, name: String, body: ByteBuffer) {
         Task.detached(priority: .utility) { [weak self] in
             guard let gzip = try? Self.gzip(body) else { return }
+            Self.releaseFreedMemory()
             self?.entries.withLock { e in
                 guard var entry = e[key], entry.version == version, entry.name == name else { return }
                 entry.gzip = gzip
@@ -94,11 +100,25 @@ final class ColumnsCache: Sendable {
 
     private func read(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
         builds.add(1, ordering: .relaxed)
+        let (body, version, name) = try await Self.encode(key, store: store)
+        Self.releaseFreedMemory()
+        self.store(key, version: version, name: name, body: body)
+        watch(gallery: key.gallery, since: version, store: store)
+        return (body, version, name)
+    }
+
+    private static func encode(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
         let columns = try await store.columns(key.gallery)
-        let body = ByteBuffer(bytes: key.binary ? columns.binary() : columns.json())
-        self.store(key, version: columns.gallery.version, name: columns.gallery.name, body: body)
-        watch(gallery: key.gallery, since: columns.gallery.version, store: store)
-        return (body, columns.gallery.version, columns.gallery.name)
+        return (ByteBuffer(bytes: key.binary ? columns.binary() : columns.json()), columns.gallery.version, columns.gallery.name)
+    }
+
+    /// A build's columns and encoding buffers (~150 MB at a million items) are freed when it
+    /// ends, but glibc keeps freed memory in the process: hand it back to the system, so the
+    /// server's resident size stays what it holds (issue 15.5; BENCHMARKS.md "Server memory").
+    static func releaseFreedMemory() {
+        #if os(Linux)
+        _ = mallocTrim(0)
+        #endif
     }
 
     /// The forms of this gallery's body that are cached (rebuilt after a change).
