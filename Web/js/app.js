@@ -120,7 +120,9 @@ export const app = {
 
   async open(id) {
     const marks = (window.loadMarks = { start: performance.now() });
-    const columns = await (this._prefetch?.id === id ? this._prefetch.columns : api.columns(id));
+    const pending = this._prefetch?.id === id ? this._prefetch.columns : api.columns(id);
+    this.controller.warmLoad(pending);
+    const columns = await pending;
     this._prefetch = null;
     if (this._listed) { const listed = this._listed; this._listed = null; await listed; } // roles come with the list
     marks.fetched = performance.now();

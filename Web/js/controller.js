@@ -33,7 +33,7 @@ const idle = (f) => (window.requestIdleCallback ?? ((g) => setTimeout(() => g({ 
 /// first frames of a drag in a 100k waterfall (BENCHMARKS.md). A small throwaway drag per
 /// layout kind on a separate 180-item controller, in idle slices after the first gallery
 /// loads, gets those paths optimised before a person drags. Once per page.
-let warmed = false;
+let warmed = false, loadWarmed = false;
 function warmUp(engine) {
   if (warmed) return;
   warmed = true;
@@ -143,6 +143,36 @@ export class Controller {
     this.titled = new Map();
     this.sendSectionTitles(arrangement.sections);
     warmUp(this.engine);
+  }
+
+  /// While a gallery's columns are on their way (`pending`), small throwaway loads of a
+  /// 5,000-item gallery in this layout, a macrotask apart, until they arrive (ten at most, once
+  /// per page): V8 runs wasm as baseline code first, and a million-item load in baseline code
+  /// took ~1.5–3× as long as in optimised code (BENCHMARKS.md, "The page at 1,000,000 items").
+  /// The time is the download's, which the page waits for anyway.
+  async warmLoad(pending) {
+    if (loadWarmed) return;
+    loadWarmed = true;
+    let arrived = false;
+    pending.then(() => { arrived = true; }, () => { arrived = true; });
+    await null; // a body already there settles first
+    const n = 5000, sections = 10, per = n / sections;
+    const input = new Float64Array(1 + 2 * sections + 3 * n + 18);
+    let k = 0;
+    input[k++] = sections;
+    for (let s = 0, id = 1; s < sections; s++) {
+      input[k++] = s + 1; input[k++] = per;
+      for (let i = 0; i < per; i++) input[k++] = id++;
+      k += per; // versions 0
+    }
+    for (let i = 0; i < n; i++) input[k++] = 0.5 + (i % 11) / 4;
+    input.set([...this.configuration(), this.width, this.height, this.mode, this.cadence, this.snapping], k);
+    for (let r = 0; r < 10 && !arrived; r++) {
+      const a = this.engine.callView(Op.controllerCreate, input);
+      if (a[0] !== 0) return;
+      this.engine.callView(Op.controllerDestroy, [a[1]]);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }
 
   /// Section titles for announcements (B3), the ones not sent yet. Items' titles stay here:
