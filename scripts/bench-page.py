@@ -391,7 +391,9 @@ def main():
             if marks:
                 print(f"{name} at {size}: load phases (ms since open) {marks}", file=sys.stderr)
                 boot = page.evaluate("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.getEntriesByType('navigation')[0].responseEnd, "
-                                     "dom: performance.getEntriesByType('navigation')[0].domInteractive, ...window.bootMarks, open: window.loadMarks.start, "
+                                     "dom: performance.getEntriesByType('navigation')[0].domInteractive, "
+                                     "early: performance.getEntriesByName(location.origin + '/js/early.js')[0]?.responseEnd, "
+                                     "lastModule: Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('/js/')).map((e) => e.responseEnd)), ...window.bootMarks, open: window.loadMarks.start, "
                                      "ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
                 print(f"{name} at {size}: boot (ms since navigation) {boot}", file=sys.stderr)
             wall = (time.time() - t0) * 1000

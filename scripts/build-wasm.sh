@@ -2,7 +2,8 @@
 # Builds engine.wasm from the same GridEngine sources with the installed toolchain's
 # Embedded Swift (wasm32-unknown-none-wasm), its clang and wasm-ld, and writes the page's
 # protocol module (the bridge's codes, from Sources/EngineBridge/BridgeProtocol.swift) beside
-# it. Output: .build-wasm/engine.wasm and .build-wasm/protocol.js (served at /js/protocol.js).
+# it, and the page's modules bundled with it (scripts/bundle-page.py). Output:
+# .build-wasm/engine.wasm, .build-wasm/protocol.js and .build-wasm/page.js (served at /js/...).
 #
 #   scripts/build-wasm.sh                  engine.wasm and protocol.js
 #   scripts/build-wasm.sh --test-support   also engine-test.wasm: the same engine with its test
@@ -45,3 +46,6 @@ fi
 "$SWIFTC" -parse-as-library Sources/EngineBridge/BridgeProtocol.swift scripts/protocol-module.swift -o "$OUT/protocol-module"
 "$OUT/protocol-module" > "$OUT/protocol.js.tmp" && mv "$OUT/protocol.js.tmp" "$OUT/protocol.js"
 echo "built $OUT/protocol.js"
+
+# The page's modules, protocol.js among them, bundled into one script (served at /js/page.js).
+python3 scripts/bundle-page.py Web/js "$OUT/protocol.js" "$OUT/page.js"

@@ -76,6 +76,7 @@ import GalleryServer
         let wasm = built.appendingPathComponent("engine.wasm")
         try Data([0x00, 0x61, 0x73, 0x6d, 1, 0, 0, 0]).write(to: wasm)
         try Data("export const protocolVersion = 3;".utf8).write(to: built.appendingPathComponent("protocol.js"))
+        try Data("const __app = (() => {})();".utf8).write(to: built.appendingPathComponent("page.js"))
         let server = try await makeServer { $0.wasmPath = wasm }
         try FileManager.default.createDirectory(at: server.configuration.webFolder, withIntermediateDirectories: true)
         try Data("<!doctype html><title>Gallery</title>".utf8).write(to: server.configuration.webFolder.appendingPathComponent("index.html"))
@@ -88,12 +89,17 @@ import GalleryServer
             let p = try await client.execute(uri: "/js/protocol.js", method: .get)
             #expect(p.status == .ok && p.headers[.contentType]?.hasPrefix("text/javascript") == true)
             #expect(String(buffer: p.body) == "export const protocolVersion = 3;")
+            // The page's modules bundled (scripts/bundle-page.py), from the same folder.
+            let bundle = try await client.execute(uri: "/js/page.js", method: .get)
+            #expect(bundle.status == .ok && bundle.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            #expect(String(buffer: bundle.body) == "const __app = (() => {})();")
         }
         let missing = try await makeServer { $0.wasmPath = URL(fileURLWithPath: "/nonexistent/engine.wasm") }
         try await missing.test(.router) { client in
             let message8 = try await client.error(.get, "/engine.wasm", status: .notFound)
             #expect(message8.contains("engine.wasm not found"))
             #expect(try await client.error(.get, "/js/protocol.js", status: .notFound).contains("protocol.js not found"))
+            #expect(try await client.error(.get, "/js/page.js", status: .notFound).contains("page.js not found"))
         }
     }
 }

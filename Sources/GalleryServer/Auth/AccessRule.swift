@@ -31,6 +31,7 @@ public enum AccessRules {
         // The page and its engine.
         "GET /engine.wasm": .anyone,
         "GET /js/protocol.js": .anyone,
+        "GET /js/page.js": .anyone,
         "GET /setup": .anyone,
         "GET /s/{token}": .anyone,
         // Health checks for load balancers and orchestrators (nothing about galleries).

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 
-/// `/engine.wasm` and the page's protocol module `/js/protocol.js` from the wasm build's output
-/// (the folder of `--wasm`; scripts/build-wasm.sh writes both, so the page always speaks the
-/// protocol of the engine it gets); the page itself comes from `Web/` through the
-/// FileMiddleware installed in `GalleryServer.router()`.
+/// `/engine.wasm`, the page's protocol module `/js/protocol.js` and the page's modules bundled
+/// with it, `/js/page.js` (what index.html loads), from the wasm build's output (the folder of
+/// `--wasm`; scripts/build-wasm.sh writes all three, so the page always speaks the protocol of
+/// the engine it gets); the rest of the page comes from `Web/` through the FileMiddleware
+/// installed in `GalleryServer.router()`.
 struct StaticRoutes {
     let server: GalleryServer
 
@@ -12,9 +13,11 @@ struct StaticRoutes {
         router.get("engine.wasm") { _, _ in
             try built(server.configuration.wasmPath, contentType: "application/wasm")
         }
-        router.get("js/protocol.js") { _, _ in
-            try built(server.configuration.wasmPath.deletingLastPathComponent().appendingPathComponent("protocol.js"),
-                      contentType: "text/javascript; charset=utf-8")
+        for name in ["protocol.js", "page.js"] {
+            router.get("js/\(name)") { _, _ in
+                try built(server.configuration.wasmPath.deletingLastPathComponent().appendingPathComponent(name),
+                          contentType: "text/javascript; charset=utf-8")
+            }
         }
     }
 

@@ -38,6 +38,7 @@ struct AccessFixture {
             c.wasmPath = c.dataFolder.appendingPathComponent("engine.wasm")
             try? Data([0, 0x61, 0x73, 0x6d]).write(to: c.wasmPath)
             try? Data("export const protocolVersion = 0;".utf8).write(to: c.dataFolder.appendingPathComponent("protocol.js"))
+            try? Data("const __app = (() => {})();".utf8).write(to: c.dataFolder.appendingPathComponent("page.js"))
         }
         var f = AccessFixture(server: server)
         let store = server.store
