@@ -24,6 +24,11 @@ ARTIFACTS = ROOT / "artifacts"
 GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gallery"))
 ADMIN = ("ana", "correct horse battery staple")
 
+# The page runs as one bundle built from Web/js (scripts/bundle-page.py, normally by
+# scripts/build-wasm.sh): rebuilt here, so the tests always run the page as it is in Web/js.
+if (ROOT / ".build-wasm" / "protocol.js").exists():
+    subprocess.run(["python3", str(ROOT / "scripts" / "bundle-page.py")], check=True, capture_output=True, cwd=ROOT)
+
 # Records CSP violations in the page (a test fails on any: the server's policy allows no
 # inline script or style).
 CSP_GUARD = """document.addEventListener('securitypolicyviolation', (e) => {
