@@ -14,11 +14,12 @@ struct BatchContext {
     var createdSections: [Int64] = []
     var purgedHashes: Set<String> = []
     let now: Double
-    /// The hot path (a batch of one single-item move): the rows are written but `work` is left
-    /// as it was and the move is recorded here, to be made on the live snapshot in place after
-    /// the commit (see `GalleryStore.apply`).
-    var defersSingleMove = false
-    var deferredMove: (item: ItemID, to: GridEngine.IndexPath)?
+    /// The hot paths — a batch of one single-item move (a drag's commit), one insert (an upload's
+    /// file, an added URL) or one ingestion outcome (a photo becoming ready): the rows are written
+    /// but `work` is left as it was and the change is recorded here, to be made on the live
+    /// snapshot in place after the commit, with its stage built directly (see `GalleryStore.run`).
+    var defersInPlace = false
+    var deferred: InPlaceChange?
 
     init(db: Database, gallery: Int64, work: Snapshot, now: Double) {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
@@ -166,8 +167,8 @@ struct BatchContext {
             try db.cachedStatement(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?").execute(arguments: [sectionId, key, id])
         }
         let engineIds = ids.map { ItemID(UInt64($0)) }
-        if ids.count == 1 && defersSingleMove {
-            deferredMove = (engineIds[0], IndexPath(item: index, section: s))
+        if ids.count == 1 && defersInPlace {
+            deferred = .move(engineIds[0], to: IndexPath(item: index, section: s))
         } else if ids.count == 1 {
             try work.moveItem(engineIds[0], to: IndexPath(item: index, section: s))
         } else {
@@ -206,7 +207,8 @@ struct BatchContext {
             createdItems.append(newId)
             touched.insert(newId)
         }
-        try work.insertItems(newIds, at: IndexPath(item: index, section: s))
+        if defersInPlace { deferred = .insert(newIds, at: IndexPath(item: index, section: s)) }
+        else { try work.insertItems(newIds, at: IndexPath(item: index, section: s)) }
     }
 
     mutating func swap(_ a: Int64, _ b: Int64) throws {
@@ -293,7 +295,8 @@ struct BatchContext {
         let engineId = ItemID(UInt64(id))
         if work.contains(engineId) {
             let v = try Int64.fetchOne(db, sql: "SELECT contentVersion FROM item WHERE id = ?", arguments: [id])!
-            try work.setVersion(UInt32(truncatingIfNeeded: v), of: engineId)
+            if defersInPlace { deferred = .reload(engineId, version: UInt32(truncatingIfNeeded: v)) }
+            else { try work.setVersion(UInt32(truncatingIfNeeded: v), of: engineId) }
             touched.insert(id)
         }
     }
@@ -351,5 +354,49 @@ struct BatchContext {
         try db.execute(sql: "UPDATE item SET trashed = 1, trashedAt = ? WHERE sectionId = ? AND trashed = 0", arguments: [now, id])
         try db.execute(sql: "UPDATE section SET deleted = 1 WHERE id = ?", arguments: [id])
         try work.deleteSection(at: s)
+    }
+}
+
+/// A batch's whole change to the arrangement when it is one of the hot paths (`BatchContext.defersInPlace`):
+/// made on the live snapshot in place after the commit, its stage built directly — O(the
+/// section it touches) instead of a copy and a diff of the whole gallery.
+enum InPlaceChange {
+    /// One item moved to an index path in the snapshot after the move.
+    case move(ItemID, to: GridEngine.IndexPath)
+    /// New items, the first at this index path (version 0, as `Snapshot.insertItems` makes them).
+    case insert([ItemID], at: GridEngine.IndexPath)
+    /// An item's content version changed (a photo became ready or failed, was renamed).
+    case reload(ItemID, version: UInt32)
+
+    /// The stage that turns `before` into the snapshot after the change (none if it changes nothing).
+    func stages(in before: Snapshot) -> [BatchUpdate] {
+        var counts = (0..<before.sectionCount).map { before.itemCount(inSection: $0) }
+        var b = BatchUpdate()
+        switch self {
+        case let .move(item, to):
+            guard let from = before.indexPath(of: item), from != to else { return [] }
+            b.itemMoves = [ItemMove(from: from, to: to)]
+            counts[from.section] -= 1
+            counts[to.section] += 1
+        case let .insert(ids, at):
+            guard !ids.isEmpty else { return [] }
+            b.itemInserts = ids.enumerated().map { k, id in
+                ItemInsertion(at: GridEngine.IndexPath(item: at.item + k, section: at.section), id: id, version: 0)
+            }
+            counts[at.section] += ids.count
+        case let .reload(item, version):
+            guard let at = before.indexPath(of: item), before.version(of: item) != version else { return [] }
+            b.itemReloads = [ItemReload(at: at, version: version)]
+        }
+        b.itemCountsAfter = counts
+        return [b]
+    }
+
+    func apply(to snapshot: inout Snapshot) throws {
+        switch self {
+        case let .move(item, to): try snapshot.moveItem(item, to: to)
+        case let .insert(ids, at): try snapshot.insertItems(ids, at: at)
+        case let .reload(item, version): try snapshot.setVersion(version, of: item)
+        }
     }
 }

@@ -119,6 +119,7 @@ enum CatchUpLog {
         live.log = log
         live.version = version
         live.snapshot = snapshot
+        live.itemCount = snapshot.itemCount
         live.verifiedFrom = newest.version
         return live
     }

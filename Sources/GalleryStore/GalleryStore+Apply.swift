@@ -53,6 +53,7 @@ extension GalleryStore {
         live.withLock { state in
             state[gallery]?.commit(version: done.version, stages: done.stages, checkpoint: done.checkpoint)
             state[gallery]?.snapshot = after
+            state[gallery]?.itemCount = after.itemCount
             for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(done.result.changes)) }
         }
         return done.result
@@ -67,7 +68,16 @@ extension GalleryStore {
         // The hot path, the commit of a drag: one item moved. It is made on the snapshot in place
         // (uniquely referenced: at 100k items a copy-on-write of the id table per move was a
         // quarter of the server's CPU under 50 clients moving, issue 15).
-        if ops.count == 1, case let .client(.move(ids, _)) = ops[0], ids.count == 1 { ctx.defersSingleMove = true }
+        // The same for one upload's file (an insert) and one photo becoming ready (a reload): at a
+        // million items a copy and a diff of the whole gallery per version made an upload of 1,000
+        // files take minutes and gigabytes (issue 15's limits).
+        if ops.count == 1 {
+            switch ops[0] {
+            case let .client(.move(ids, _)) where ids.count == 1: ctx.defersInPlace = true
+            case .insert, .finish: ctx.defersInPlace = true
+            default: break
+            }
+        }
         let startChanges = db.totalChangesCount
         guard let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM gallery WHERE id = ?"), arguments: [gallery]) else {
             throw StoreError.galleryNotFound(gallery)
@@ -79,17 +89,29 @@ extension GalleryStore {
             do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
         }
         let newVersion = current + 1
-        let move = ctx.deferredMove
+        let inPlace = ctx.deferred
         let stages: [StageJSON]
         var checkpoint: Snapshot?
-        if let move {
-            stages = StageJSON.stages(Self.singleMoveStages(move.item, to: move.to, in: ctx.work), from: ctx.work)
+        if let inPlace {
+            let updates = inPlace.stages(in: ctx.work)
+            stages = StageJSON.stages(updates, from: ctx.work)
             if LiveGallery.isCheckpoint(newVersion) {
-                // A checkpoint needs the snapshot after the move: made on a copy this once.
+                // A checkpoint needs the snapshot after the change: made on a copy this once.
                 var copy = before
-                try copy.moveItem(move.item, to: move.to)
+                try inPlace.apply(to: &copy)
                 checkpoint = copy
             }
+            assert({
+                var after = before, replayed: Snapshot? = before
+                try? inPlace.apply(to: &after)
+                for u in updates { replayed = try? replayed?.applying(u) }
+                return replayed == after
+            }(),
+                   "an in-place change's stage does not replay")
+            ctx.work = Snapshot()
+        } else if ctx.defersInPlace {
+            stages = [] // an outcome for an item no longer pending, an empty insert: nothing changed
+            if LiveGallery.isCheckpoint(newVersion) { checkpoint = before }
             ctx.work = Snapshot()
         } else {
             stages = StageJSON.stages(Self.stages(ops, from: before, to: ctx.work), from: before)
@@ -111,16 +133,16 @@ extension GalleryStore {
         let result = BatchResult(version: newVersion, changes: changes, createdItems: ctx.createdItems,
                                  createdSections: ctx.createdSections, rowsWritten: rows, orphanedHashes: orphaned)
         let after: Snapshot
-        if let move {
-            // Last, when nothing can fail any more: nothing else holds the snapshot, so the move is
-            // made in place.
-            var moved = before
+        if ctx.defersInPlace {
+            // Last, when nothing can fail any more: nothing else holds the snapshot, so the change
+            // is made in place.
+            var changed = before
             before = Snapshot()
-            do { try moved.moveItem(move.item, to: move.to) } catch {
-                before = moved
+            do { try inPlace?.apply(to: &changed) } catch {
+                before = changed
                 throw error
             }
-            after = moved
+            after = changed
         } else {
             after = ctx.work
         }
@@ -129,14 +151,7 @@ extension GalleryStore {
 
     /// The stage of one item moved to `to` (an index path in the snapshot after the move).
     static func singleMoveStages(_ item: ItemID, to: GridEngine.IndexPath, in before: Snapshot) -> [BatchUpdate] {
-        guard let from = before.indexPath(of: item), from != to else { return [] }
-        var b = BatchUpdate()
-        b.itemMoves = [ItemMove(from: from, to: to)]
-        var counts = (0..<before.sectionCount).map { before.itemCount(inSection: $0) }
-        counts[from.section] -= 1
-        counts[to.section] += 1
-        b.itemCountsAfter = counts
-        return [b]
+        InPlaceChange.move(item, to: to).stages(in: before)
     }
 
     /// The staged changes of a batch. A batch that moved one item (the commit of a drag, the hot

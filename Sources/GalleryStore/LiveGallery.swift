@@ -16,6 +16,9 @@ import GalleryCore
 struct LiveGallery {
     var version: Int64
     var snapshot: Snapshot
+    /// Items in the arrangement at `version` (kept beside the snapshot, which a commit takes out
+    /// of the map while it runs): the gallery list's count without a COUNT over the rows.
+    var itemCount: Int
     var checkpoints: [(version: Int64, snapshot: Snapshot)]
     var log: [(version: Int64, stages: [StageJSON])] = []
     /// The history from this checkpoint version to now is known to replay exactly (this process
@@ -33,6 +36,7 @@ struct LiveGallery {
     init(version: Int64, snapshot: Snapshot) {
         self.version = version
         self.snapshot = snapshot
+        itemCount = snapshot.itemCount
         checkpoints = [(version, snapshot)]
         verifiedFrom = version
     }

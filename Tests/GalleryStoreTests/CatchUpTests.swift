@@ -225,7 +225,7 @@ import GalleryCore
 
     /// The hot path (one item moved, made on the live snapshot in place after the commit) across
     /// sections and checkpoints: the live snapshot, the rows, the checkpoints and catch-up agree.
-    @Test func singleMovesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp() async throws {
+    @Test func changesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp() async throws {
         let (first, folder) = try makeStore()
         let (g, _) = try await makeGallery(first, sections: 3, perSection: 5)
         var rng = SystemRandomNumberGenerator()
@@ -236,10 +236,27 @@ import GalleryCore
             let section = now.sections.randomElement(using: &rng)!
             let item = all.randomElement(using: &rng)!
             let index = Int.random(in: 0...section.items.filter { $0.id != item }.count, using: &rng)
-            let r = try await first.apply(gallery: g.id, [.move(items: [item], to: .index(section: section.id, index: index))])
-            let after = try await first.snapshot(g.id)
-            #expect(after.sections.first { $0.id == section.id }!.items.map(\.id).firstIndex(of: item) == index)
-            if [100, 250, 251, 500].contains(r.version) { at[r.version] = after }
+            // Mostly drags; between them an upload's file (an insert) and a photo becoming ready or
+            // failing (a reload): the other changes made in place (InPlaceChange).
+            let pending = now.sections.flatMap(\.items).filter { $0.state == .pending }.map(\.id)
+            let roll = Int.random(in: 0..<10, using: &rng)
+            let r: BatchResult
+            if roll < 2 {
+                let at = Int.random(in: 0...section.items.count, using: &rng)
+                r = try await first.apply(gallery: g.id, [.insert([NewItem(title: "new")], at: .index(section: section.id, index: at))], payload: "upload")
+                let placed = try await first.snapshot(g.id).sections.first { $0.id == section.id }!.items
+                #expect(placed[at].id == r.createdItems[0] && placed[at].state == .pending)
+            } else if roll < 4, let done = pending.randomElement(using: &rng) {
+                let outcome: IngestOutcome = roll == 2 ? .ready(hash: String(repeating: "0", count: 64), width: 40, height: 30) : .failed(reason: "bad")
+                r = try await first.apply(gallery: g.id, [.finish(item: done, outcome)], payload: "finish")
+                let state = try await first.snapshot(g.id).sections.flatMap(\.items).first { $0.id == done }!.state
+                #expect(state == (roll == 2 ? .ready : .failed))
+            } else {
+                r = try await first.apply(gallery: g.id, [.move(items: [item], to: .index(section: section.id, index: index))])
+                let after = try await first.snapshot(g.id)
+                #expect(after.sections.first { $0.id == section.id }!.items.map(\.id).firstIndex(of: item) == index)
+            }
+            if [100, 250, 251, 500].contains(r.version) { at[r.version] = try await first.snapshot(g.id) }
         }
         let final = try await first.snapshot(g.id)
         for since in [100, 251] as [Int64] {
