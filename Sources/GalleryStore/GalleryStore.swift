@@ -143,6 +143,18 @@ public final class GalleryStore: Sendable {
 
     // MARK: Reading
 
+    /// The gallery's last section (where a drop or upload without a destination goes), nil when
+    /// it has none. One row, whatever the gallery's size.
+    public func lastSection(_ id: Int64) async throws -> Int64? {
+        try await pool.read { db in
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM gallery WHERE id = ?)", arguments: [id]) == true else {
+                throw StoreError.galleryNotFound(id)
+            }
+            return try Int64.fetchOne(db, sql: "SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank DESC, id DESC LIMIT 1",
+                                      arguments: [id])
+        }
+    }
+
     /// The whole gallery at its current version, in one read transaction.
     public func snapshot(_ id: Int64) async throws -> GallerySnapshotJSON {
         try await pool.read { db in try Self.snapshot(db, id) }

@@ -44,6 +44,35 @@ func multipart(_ files: [(name: String, bytes: [UInt8])], boundary: String = "ga
         }
     }
 
+    /// Without a destination an upload goes to the end of the last section in the gallery's
+    /// order (found with one row, not by reading the gallery); with no section it is refused.
+    @Test func anUploadWithoutADestinationEndsTheLastSection() async throws {
+        let server = try await makeServer()
+        let jpeg = try SampleImages.jpeg(width: 40, height: 30, red: 10, green: 200, blue: 10, title: "A")
+        try await server.test(.router) { client in
+            let g = try await client.newGallery()
+            let first = g.sections[0].id
+            let made: BatchAnswer = try await client.json(.post, "/api/galleries/\(g.gallery.id)/batch",
+                #"{"operations": [{"op": "createSection", "title": "Later"}]}"#)
+            let later = try #require(made.createdSections.first)
+            // The newer section first: the last in order is now the first one made (the lower id).
+            let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g.gallery.id)/batch",
+                #"{"operations": [{"op": "moveSection", "section": \#(later), "index": 0}]}"#)
+            let headers: HTTPFields = [.contentType: "multipart/form-data; boundary=gallery-test-boundary"]
+            let r = try await client.execute(uri: "/api/galleries/\(g.gallery.id)/uploads", method: .post, headers: headers,
+                                             body: multipart([("a.jpg", jpeg)]))
+            #expect(r.status == .created, "\(String(buffer: r.body))")
+            let after = try await client.snapshot(g.gallery.id)
+            #expect(after.sections.map(\.id) == [later, first])
+            #expect(after.sections[1].items.map(\.title) == ["a.jpg"] && after.sections[0].items.isEmpty)
+            let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g.gallery.id)/batch",
+                #"{"operations": [{"op": "deleteSection", "section": \#(later)}, {"op": "deleteSection", "section": \#(first)}]}"#)
+            let refused = try await client.execute(uri: "/api/galleries/\(g.gallery.id)/uploads", method: .post, headers: headers,
+                                                   body: multipart([("b.jpg", jpeg)]))
+            #expect(refused.status == .unprocessableContent && String(buffer: refused.body).contains("no section to drop into"))
+        }
+    }
+
     @Test func oversizedAndMalformedUploadsAreRefused() async throws {
         let server = try await makeServer()
         try await server.test(.router) { client in
