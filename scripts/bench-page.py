@@ -287,6 +287,88 @@ def server_windows(base, gallery, pid, windows, moves=20):
     return idle, now, peak, min(received)
 
 
+def ingest_queue(base):
+    """Files waiting for (or in) ingestion: the gallery_ingest_queue gauge of /metrics."""
+    with OPENER.open(urllib.request.Request(base + "/metrics"), timeout=60) as r:
+        for line in r.read().decode().splitlines():
+            if line.startswith("gallery_ingest_queue"):
+                return float(line.split()[-1])
+    return 0.0
+
+
+def upload_under_windows(base, gallery, pid, windows, files, per_request=20):
+    """Issue 15's limit: `files` distinct photos uploaded into the gallery (`per_request` a
+    request, one after the other, as a person dropping a folder) while `windows` windows follow
+    its live stream. Meanwhile a probe reads the gallery list and makes a single move every
+    100 ms: how long does the next request take? Answers a dict of figures."""
+    import threading
+    folder = Path(tempfile.mkdtemp(prefix="bench-upload-"))
+    images = make_images(folder, files)
+    received = [0] * windows
+    responses = []
+    ready = threading.Barrier(windows + 1)
+
+    def window(k):
+        version = columns(base, gallery)["version"]
+        stream = OPENER.open(urllib.request.Request(base + f"/api/galleries/{gallery}/events?since={version}"), timeout=1200)
+        responses.append(stream)
+        ready.wait()
+        try:
+            for line in stream:
+                if line.startswith(b"event: changes"):
+                    received[k] += 1
+        except Exception:
+            pass
+
+    threads = [threading.Thread(target=window, args=(k,), daemon=True) for k in range(windows)]
+    for t in threads:
+        t.start()
+    ready.wait()
+    cols = columns(base, gallery)
+    ids = cols["id"]
+    del cols
+    reads, moves, done = [], [], threading.Event()
+
+    def probe():
+        k = 0
+        while not done.is_set():
+            t = time.time()
+            call(base, "GET", "/api/galleries")
+            reads.append((time.time() - t) * 1000)
+            t = time.time()
+            n = len(ids)
+            call(base, "POST", f"/api/galleries/{gallery}/batch",
+                 {"operations": [{"op": "move", "items": [ids[(10 + k % 50) % n]], "to": {"after": ids[(n // 2 + k % 50) % n]}}]})
+            moves.append((time.time() - t) * 1000)
+            k += 1
+            time.sleep(0.1)
+
+    prober = threading.Thread(target=probe, daemon=True)
+    t0 = time.time()
+    prober.start()
+    peak = 0.0
+    for start in range(0, files, per_request):
+        upload(base, gallery, images[start:start + per_request])
+        peak = max(peak, rss_mb(pid)[0])
+    uploaded = time.time() - t0
+    deadline = time.time() + 1200
+    while ingest_queue(base) > 0 and time.time() < deadline:
+        peak = max(peak, rss_mb(pid)[0])
+        time.sleep(0.2)
+    ingested = time.time() - t0
+    done.set()
+    prober.join()
+    now, hwm = rss_mb(pid)
+    for r in responses:
+        r.close()
+    shutil.rmtree(folder, ignore_errors=True)
+    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]
+    return {"files": files, "uploaded_s": uploaded, "ingested_s": ingested, "reads": len(reads),
+            "read_p50": q(reads, 0.5), "read_p99": q(reads, 0.99), "read_max": max(reads),
+            "move_p50": q(moves, 0.5), "move_p99": q(moves, 0.99), "move_max": max(moves),
+            "events_min": min(received), "rss": now, "rss_peak_sampled": peak, "rss_hwm": hwm}
+
+
 def plain_page(body):
     # Playwright passes (route, request) to handlers with two parameters: keep it at one.
     def handler(route):
@@ -304,6 +386,10 @@ def main():
     ap.add_argument("--web", default=str(ROOT / "Web"), help="the page's folder (e.g. an older commit's, for a before/after run)")
     ap.add_argument("--windows", type=int, default=10,
                     help="at the largest size: the server's resident memory with this many windows open (columns + live stream), 0 to skip")
+    ap.add_argument("--upload", type=int, default=0,
+                    help="at the largest size, with --windows windows open: upload this many distinct photos (20 a request) "
+                         "and time the next request meanwhile")
+    ap.add_argument("--no-page", action="store_true", help="skip the page measurements (only the server's figures)")
     ap.add_argument("--layout", choices=["waterfall", "grid", "justified"], default="waterfall",
                     help="the layout measured (the page opens in waterfall; another is chosen in the toolbar after ready)")
     ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
@@ -451,7 +537,7 @@ def main():
 
         rows = []
         with sync_playwright() as p:
-            for size in sizes:
+            for size in ([] if args.no_page else sizes):
                 measure(p, "gallery (engine.wasm, virtualised)", size, f"{base}/#/g/{galleries[size]}",
                         ".cell:not([hidden])", "document.getElementById('scroller')",
                         gallery_id=galleries[size])
@@ -465,6 +551,10 @@ def main():
             print(f"server at {top}: RSS {idle:.0f} MB after the page runs; with {args.windows} windows open (columns + live stream), "
                   f"after 20 moves reached each ({events} events per window): RSS {now:.0f} MB, peak {peak:.0f} MB", file=sys.stderr)
             extra_server = (top, args.windows, idle, now, peak, events)
+        if args.upload:
+            top = max(sizes)
+            up = upload_under_windows(base, galleries[top], server.pid, max(1, args.windows), args.upload)
+            print(f"upload at {top}: {up}", file=sys.stderr)
         print("| page | items | ready (performance.now) | navigation → ready (wall) | ready after a reload | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for name, size, load, wall, reload, sweep, scroll, nodes in rows:
@@ -482,6 +572,14 @@ def main():
             print()
             print(f"Server resident memory at {top} items: {idle:.0f} MB after the page runs; {now:.0f} MB with {windows} windows open "
                   f"(columns read, live streams following 20 moves: {events} events each); peak {peak:.0f} MB.")
+        if args.upload:
+            print()
+            print(f"{up['files']} distinct photos uploaded into the {top}-item gallery (20 a request, one after another) with "
+                  f"{max(1, args.windows)} windows following it: uploaded in {up['uploaded_s']:.1f} s, all ingested after "
+                  f"{up['ingested_s']:.1f} s; meanwhile, every 100 ms, the gallery list p50 / p99 / max {up['read_p50']:.1f} / "
+                  f"{up['read_p99']:.1f} / {up['read_max']:.1f} ms and a single move {up['move_p50']:.1f} / {up['move_p99']:.1f} / "
+                  f"{up['move_max']:.1f} ms ({up['reads']} each); every window received {up['events_min']} versions; server RSS "
+                  f"{up['rss']:.0f} MB after, {up['rss_peak_sampled']:.0f} MB at most while uploading (sampled), high-water mark {up['rss_hwm']:.0f} MB.")
     finally:
         server.terminate()
         server.wait(10)
