@@ -46,20 +46,20 @@ public final class GalleryStore: Sendable {
     public func listGalleries() async throws -> [GalleryInfo] {
         try await pool.read { db in
             var list = try Row.fetchAll(db, sql: "SELECT id, name, version, createdAt FROM gallery ORDER BY id").map(Self.galleryInfo)
-            let known = self.counts.withLock { $0 }
-            let loaded = self.live.withLock { state in state.mapValues { (version: $0.version, count: $0.itemCount) } }
-            for k in list.indices {
-                let g = list[k]
-                // A gallery in memory knows its count at its version (a stream of uploads makes a
-                // version every few milliseconds: a COUNT over a million rows each time cost ~30 ms).
-                if let l = loaded[g.id], l.version == g.version { list[k].itemCount = l.count; continue }
-                if let c = known[g.id], c.version == g.version, c.createdAt == g.createdAt { list[k].itemCount = c.count; continue }
-                let n = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ? AND trashed = 0", arguments: [g.id]) ?? 0
-                list[k].itemCount = n
-                self.counts.withLock { $0[g.id] = (g.version, g.createdAt, n) }
-            }
+            for k in list.indices { list[k].itemCount = try self.itemCount(db, list[k]) }
             return list
         }
+    }
+
+    /// A gallery's item count at the version `g` names: from memory when the gallery is loaded
+    /// at that version (a stream of uploads makes a version every few milliseconds: a COUNT over a
+    /// million rows each time cost ~30 ms), else counted once per version.
+    func itemCount(_ db: Database, _ g: GalleryInfo) throws -> Int {
+        if let l = live.withLock({ $0[g.id].map { (version: $0.version, count: $0.itemCount) } }), l.version == g.version { return l.count }
+        if let c = counts.withLock({ $0[g.id] }), c.version == g.version, c.createdAt == g.createdAt { return c.count }
+        let n = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ? AND trashed = 0", arguments: [g.id]) ?? 0
+        counts.withLock { $0[g.id] = (g.version, g.createdAt, n) }
+        return n
     }
 
     static func galleryInfo(_ row: Row) -> GalleryInfo {
@@ -67,7 +67,14 @@ public final class GalleryStore: Sendable {
     }
 
     public func gallery(_ id: Int64) async throws -> GalleryInfo {
-        try await pool.read { db in try Self.galleryInfo(db, id) }
+        try await pool.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, name, version, createdAt FROM gallery WHERE id = ?", arguments: [id]) else {
+                throw StoreError.galleryNotFound(id)
+            }
+            var g = Self.galleryInfo(row)
+            g.itemCount = try self.itemCount(db, g)
+            return g
+        }
     }
 
     static func galleryInfo(_ db: Database, _ id: Int64) throws -> GalleryInfo {

@@ -50,12 +50,17 @@ import GalleryCore
         #expect(titles(try await store.snapshot(g.id)) == [["0-0", "0-1", "0-2"], ["1-0", "0-2", "0-0", "1-1", "1-2"]])
     }
 
-    /// The gallery list counts a gallery once per version (GalleryStore.counts): every change
-    /// of the count — insert, copy, trash, restore, a section trashed — is a new version.
+    /// The gallery list (and one gallery's info) counts a gallery once per version, or takes the
+    /// count of its live snapshot: every change of the count — insert, copy, trash, restore, a
+    /// section trashed — is a new version.
     @Test func theListedItemCountFollowsEveryVersion() async throws {
         let (store, _) = try makeStore()
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 4)
-        func listed() async throws -> Int { try #require(try await store.listGalleries().first { $0.id == g.id }).itemCount }
+        func listed() async throws -> Int {
+            let n = try #require(try await store.listGalleries().first { $0.id == g.id }).itemCount
+            #expect(try await store.gallery(g.id).itemCount == n)
+            return n
+        }
         #expect(try await listed() == 8)
         #expect(try await listed() == 8) // from the cache
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
