@@ -26,6 +26,7 @@ export class TrashPanel {
     try {
       const trashed = await api.trash(this.gallery());
       $('trash-count').textContent = trashed.length;
+      $('trash-count').dataset.count = trashed.length; // an empty trash shows no badge
       if (!$('trash-panel').hidden) this.render(trashed);
     } catch { /* the next change refreshes it */ }
   }
