@@ -245,20 +245,18 @@ def rss_mb(pid):
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
-def server_windows(base, gallery, pid, windows, moves=20):
-    """The server's memory with `windows` windows open on one gallery, as a page opens it: the
-    columns (gzip accepted), then the live stream from that version; then `moves` moves made
-    through the API reach every stream. Answers (RSS before, RSS with the windows open after the
-    moves, peak RSS, events received per window)."""
+def open_windows(base, gallery, windows, timeout):
+    """`windows` windows opening the gallery as a page does: the columns (gzip accepted), then the
+    live stream from that version, each counted in a thread. Answers (changes received per window,
+    the open streams to close) once every stream is open."""
     import threading
-    idle = rss_mb(pid)[0]
     received = [0] * windows
     responses = []
     ready = threading.Barrier(windows + 1)
 
     def window(k):
         version = columns(base, gallery)["version"]
-        stream = OPENER.open(urllib.request.Request(base + f"/api/galleries/{gallery}/events?since={version}"), timeout=600)
+        stream = OPENER.open(urllib.request.Request(base + f"/api/galleries/{gallery}/events?since={version}"), timeout=timeout)
         responses.append(stream)
         ready.wait()
         try:
@@ -268,10 +266,19 @@ def server_windows(base, gallery, pid, windows, moves=20):
         except Exception:
             pass
 
-    threads = [threading.Thread(target=window, args=(k,), daemon=True) for k in range(windows)]
-    for t in threads:
-        t.start()
+    for k in range(windows):
+        threading.Thread(target=window, args=(k,), daemon=True).start()
     ready.wait()
+    return received, responses
+
+
+def server_windows(base, gallery, pid, windows, moves=20):
+    """The server's memory with `windows` windows open on one gallery, as a page opens it: the
+    columns (gzip accepted), then the live stream from that version; then `moves` moves made
+    through the API reach every stream. Answers (RSS before, RSS with the windows open after the
+    moves, peak RSS, events received per window)."""
+    idle = rss_mb(pid)[0]
+    received, responses = open_windows(base, gallery, windows, timeout=600)
     cols = columns(base, gallery)
     ids, version = cols["id"], cols["version"]
     del cols
@@ -304,26 +311,7 @@ def upload_under_windows(base, gallery, pid, windows, files, per_request=20):
     import threading
     folder = Path(tempfile.mkdtemp(prefix="bench-upload-"))
     images = make_images(folder, files)
-    received = [0] * windows
-    responses = []
-    ready = threading.Barrier(windows + 1)
-
-    def window(k):
-        version = columns(base, gallery)["version"]
-        stream = OPENER.open(urllib.request.Request(base + f"/api/galleries/{gallery}/events?since={version}"), timeout=1200)
-        responses.append(stream)
-        ready.wait()
-        try:
-            for line in stream:
-                if line.startswith(b"event: changes"):
-                    received[k] += 1
-        except Exception:
-            pass
-
-    threads = [threading.Thread(target=window, args=(k,), daemon=True) for k in range(windows)]
-    for t in threads:
-        t.start()
-    ready.wait()
+    received, responses = open_windows(base, gallery, windows, timeout=1200)
     cols = columns(base, gallery)
     ids = cols["id"]
     del cols
