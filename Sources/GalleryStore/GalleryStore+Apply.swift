@@ -106,15 +106,14 @@ extension GalleryStore {
                 try? inPlace.apply(to: &after)
                 for u in updates { replayed = try? replayed?.applying(u) }
                 return replayed == after
-            }(),
-                   "an in-place change's stage does not replay")
+            }(), "an in-place change's stage does not replay")
             ctx.work = Snapshot()
         } else if ctx.defersInPlace {
             stages = [] // an outcome for an item no longer pending, an empty insert: nothing changed
             if LiveGallery.isCheckpoint(newVersion) { checkpoint = before }
             ctx.work = Snapshot()
         } else {
-            stages = StageJSON.stages(Self.stages(ops, from: before, to: ctx.work), from: before)
+            stages = StageJSON.stages(Self.stages(from: before, to: ctx.work), from: before)
             if LiveGallery.isCheckpoint(newVersion) { checkpoint = ctx.work }
         }
         try db.cachedStatement(sql: "UPDATE gallery SET version = ? WHERE id = ?").execute(arguments: [newVersion, gallery])
@@ -149,25 +148,10 @@ extension GalleryStore {
         return (CommittedBatch(version: newVersion, stages: stages, checkpoint: checkpoint, result: result), after)
     }
 
-    /// The stage of one item moved to `to` (an index path in the snapshot after the move).
-    static func singleMoveStages(_ item: ItemID, to: GridEngine.IndexPath, in before: Snapshot) -> [BatchUpdate] {
-        InPlaceChange.move(item, to: to).stages(in: before)
-    }
-
-    /// The staged changes of a batch. A batch that moved one item (the commit of a drag, the hot
-    /// path) is one stage with one move, built directly; anything else is the engine's diff,
-    /// which walks the whole gallery (about 1.6 ms at 100k items).
-    static func stages(_ ops: [StoreWrite], from before: Snapshot, to after: Snapshot) -> [BatchUpdate] {
-        if ops.count == 1, case let .client(.move(ids, _)) = ops[0], ids.count == 1,
-           let from = before.indexPath(of: ItemID(UInt64(ids[0]))), let to = after.indexPath(of: ItemID(UInt64(ids[0]))) {
-            if from == to { return [] }
-            var b = BatchUpdate()
-            b.itemMoves = [ItemMove(from: from, to: to)]
-            b.itemCountsAfter = (0..<after.sectionCount).map { after.itemCount(inSection: $0) }
-            assert((try? before.applying(b)) == after, "single-move stage does not replay")
-            return [b]
-        }
-        return (try? StagedChangeset(from: before, to: after).stages) ?? []
+    /// The staged changes of a batch that is not one of the in-place hot paths (`InPlaceChange`):
+    /// the engine's diff, which walks the whole gallery (about 1.6 ms at 100k items).
+    static func stages(from before: Snapshot, to after: Snapshot) -> [BatchUpdate] {
+        (try? StagedChangeset(from: before, to: after).stages) ?? []
     }
 
     /// The live engine snapshot of a gallery, loaded from rows on first use. Runs on the writer
