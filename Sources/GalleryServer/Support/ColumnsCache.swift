@@ -114,7 +114,7 @@ final class ColumnsCache: Sendable {
 
     /// A build's columns and encoding buffers (~150 MB at a million items) are freed when it
     /// ends, but glibc keeps freed memory in the process: hand it back to the system, so the
-    /// server's resident size stays what it holds (issue 15.5; BENCHMARKS.md "Server memory").
+    /// server's resident size stays what it holds (issue 15.5; BENCHMARKS.md "The page at 1,000,000 items").
     static func releaseFreedMemory() {
         #if os(Linux)
         _ = mallocTrim(0)
