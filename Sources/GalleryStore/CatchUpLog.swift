@@ -12,9 +12,11 @@ import GalleryCore
 ///   the batch's transaction: a version is never committed without them. Catch-up serves them
 ///   as they are, one version after another (O(changes)).
 /// - A checkpoint snapshot (the engine snapshot: section ids, item ids, content versions, in a
-///   compact binary form) is written in the batch's transaction at every version that is a
-///   multiple of `LiveGallery.checkpointEvery`, and once when a process first loads a gallery
-///   (at the version it finds). Checkpoints older than the window are deleted.
+///   compact binary form) is kept for every version that is a multiple of the gallery's
+///   `LiveGallery.checkpointInterval` (250 versions up to 100k items, longer for bigger ones),
+///   written by the transaction of the batch after it (from that batch's snapshot before: no
+///   copy), and once when a process first loads a gallery (at the version it finds). All but the
+///   newest `maxCheckpoints + 1` are deleted, and the log rows up to the oldest kept.
 /// - On a gallery's first load in a process, the in-memory `LiveGallery` window is rebuilt from
 ///   the checkpoints inside the window and the stages after the oldest of them. The newest
 ///   stretch (from the newest checkpoint) is replayed at once and must land exactly on the
@@ -23,6 +25,7 @@ import GalleryCore
 ///   in the log, an undecodable row, a version written by older code, a wrong stage — the
 ///   window is cut after it: the client gets a full snapshot, never a wrong diff.
 enum CatchUpLog {
+    /// The window of a gallery up to `LiveGallery.itemsPerInterval` items, in versions (bigger galleries: longer).
     static var window: Int64 { Int64(LiveGallery.maxCheckpoints) * LiveGallery.checkpointEvery }
 
     // MARK: Writing (inside the batch transaction)
@@ -41,47 +44,50 @@ enum CatchUpLog {
         return json
     }
 
-    /// Writes the checkpoint of a version that is a multiple of `checkpointEvery`, and drops the
-    /// checkpoints that fell out of the window.
-    static func checkpointIfDue(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws {
-        guard version % LiveGallery.checkpointEvery == 0 else { return }
-        try writeCheckpoint(db, gallery: gallery, version: version, snapshot: snapshot)
-    }
-
+    /// Writes the checkpoint of a version, and drops the checkpoints that fell out of the window
+    /// (all but the newest `maxCheckpoints + 1`: the interval depends on the gallery's size).
     static func writeCheckpoint(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws {
-        try db.execute(sql: "INSERT OR REPLACE INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)",
-                       arguments: [gallery, version, encode(snapshot)])
-        try db.execute(sql: "DELETE FROM checkpoint WHERE galleryId = ? AND version < ?", arguments: [gallery, version - window])
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)")
+            .execute(arguments: [gallery, version, encode(snapshot)])
+        try db.cachedStatement(sql: """
+            DELETE FROM checkpoint WHERE galleryId = ?1 AND version < (
+              SELECT MIN(version) FROM (SELECT version FROM checkpoint WHERE galleryId = ?1 ORDER BY version DESC LIMIT ?2))
+            """).execute(arguments: [gallery, LiveGallery.maxCheckpoints + 1])
         // The log is compacted behind the window: versions up to the oldest checkpoint kept are
         // never replayed again (catch-up from further back answers the snapshot), so their rows
         // go, and the log stays at about `window` rows per gallery however long it lives.
-        try db.execute(sql: """
-            DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)
-            """, arguments: [gallery, gallery])
+        try db.cachedStatement(sql: """
+            DELETE FROM operation WHERE galleryId = ?1 AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?1)
+            """).execute(arguments: [gallery])
+    }
+
+    /// A checkpoint's snapshot; nil when there is none at `version` or its blob does not decode.
+    static func loadCheckpoint(_ db: Database, gallery: Int64, version: Int64) throws -> Snapshot? {
+        guard let data = try Data.fetchOne(db, sql: "SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?",
+                                           arguments: [gallery, version]) else { return nil }
+        return decode(data)
     }
 
     // MARK: Rebuilding the window (a gallery's first load in this process)
 
     /// The live gallery at `version` with as much of the window as the database holds.
     static func restore(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery {
-        let fresh = LiveGallery(version: version, snapshot: snapshot)
-        let restored = try rebuild(db, gallery: gallery, version: version, snapshot: snapshot) ?? fresh
         // The version found at load is a checkpoint of its own, so that after the next restart
-        // catch-up reaches back at least to here.
+        // catch-up reaches back at least to here. Written first: it may push the oldest checkpoint
+        // out, and the rebuilt window must not name a checkpoint that is gone.
         if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM checkpoint WHERE galleryId = ? AND version = ?)",
                               arguments: [gallery, version])! {
             try writeCheckpoint(db, gallery: gallery, version: version, snapshot: snapshot)
         }
-        return restored
+        return try rebuild(db, gallery: gallery, version: version, snapshot: snapshot) ?? LiveGallery(version: version, snapshot: snapshot)
     }
 
     static func rebuild(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery? {
-        let low = version - window
-        let checkpointRows = try Row.fetchAll(db, sql: """
-            SELECT version, snapshot FROM checkpoint WHERE galleryId = ? AND version >= ? AND version <= ? ORDER BY version
-            """, arguments: [gallery, low, version])
-        guard let oldestRow = checkpointRows.first else { return nil }
-        let oldest: Int64 = oldestRow["version"]
+        // The newest checkpoints at or before now (writeCheckpoint keeps maxCheckpoints + 1).
+        let versions = try Int64.fetchAll(db, sql: """
+            SELECT version FROM checkpoint WHERE galleryId = ? AND version <= ? ORDER BY version DESC LIMIT ?
+            """, arguments: [gallery, version, LiveGallery.maxCheckpoints + 1]).reversed()
+        guard let oldest = versions.first else { return nil }
         // The complete tail of the log: every version from `complete + 1` to now, with its stages.
         let rows = try Row.fetchAll(db, sql: """
             SELECT version, stages FROM operation WHERE galleryId = ? AND version > ? AND version <= ? ORDER BY version
@@ -96,79 +102,96 @@ enum CatchUpLog {
         }
         log.reverse()
         let complete = expected
-        var checkpoints: [(version: Int64, snapshot: Snapshot)] = []
-        for row in checkpointRows {
-            let v: Int64 = row["version"]
-            guard v >= complete, let data = row["snapshot"] as Data?, let s = decode(data) else { continue }
-            checkpoints.append((v, s))
-        }
-        guard let first = checkpoints.first, let newest = checkpoints.last else { return nil }
-        log.removeAll { $0.version <= first.version }
-        // The newest stretch must arrive exactly at the rows' snapshot (at most 249 versions are
-        // replayed here, on the writer's queue); older stretches are checked against the
-        // checkpoint after them when a catch-up first reaches into them (LiveGallery.snapshot(at:)).
-        var s = newest.snapshot
-        for entry in log where entry.version > newest.version {
+        let checkpoints = versions.filter { $0 >= complete }
+        guard let first = checkpoints.first, let newestVersion = checkpoints.last,
+              var s = try loadCheckpoint(db, gallery: gallery, version: newestVersion) else { return nil }
+        log.removeAll { $0.version <= first }
+        // The newest stretch must arrive exactly at the rows' snapshot (at most one interval of
+        // versions is replayed here, on the writer's queue); older stretches are checked against
+        // the checkpoint after them when a catch-up first reaches into them
+        // (LiveGallery.verifyHistory, reading the checkpoints from SQLite then).
+        for entry in log where entry.version > newestVersion {
             for stage in entry.stages {
                 guard s.applyChecked(stage) else { return nil }
             }
         }
         guard s == snapshot else { return nil }
-        var live = LiveGallery(version: first.version, snapshot: first.snapshot)
+        var live = LiveGallery(version: version, snapshot: snapshot)
         live.checkpoints = checkpoints
         live.log = log
-        live.version = version
-        live.snapshot = snapshot
-        live.itemCount = snapshot.itemCount
-        live.verifiedFrom = newest.version
+        live.verifiedFrom = newestVersion
         return live
     }
 
     // MARK: Snapshot blobs
 
     /// Little-endian: "GS1\0", section count, then per section its id, item count, item ids and
-    /// content versions (12 bytes an item: 1.2 MB for 100k items).
+    /// content versions (12 bytes an item: 1.2 MB for 100k items). Written a section's ids and
+    /// versions at a time (a 1M gallery's blob byte by byte showed up on the writer, issue 15).
     static func encode(_ snapshot: Snapshot) -> Data {
-        var out = [UInt8]()
-        out.reserveCapacity(8 + snapshot.sectionCount * 12 + snapshot.itemCount * 12)
-        func put64(_ v: UInt64) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        func put32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
-        out.append(contentsOf: [0x47, 0x53, 0x31, 0])
-        put32(UInt32(snapshot.sectionCount))
-        for s in 0..<snapshot.sectionCount {
-            let items = snapshot.items(inSection: s), versions = snapshot.versions(inSection: s)
-            put64(snapshot.sectionID(at: s).rawValue)
-            put32(UInt32(items.count))
-            for id in items { put64(id.rawValue) }
-            for v in versions { put32(v) }
+        var size = 8
+        for s in 0..<snapshot.sectionCount { size += 12 + snapshot.items(inSection: s).count * 12 }
+        var out = Data(count: size)
+        out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
+            var at = 0
+            func put<T: FixedWidthInteger>(_ v: T) {
+                withUnsafeBytes(of: v.littleEndian) { raw.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                at += MemoryLayout<T>.size
+            }
+            for (k, b) in [0x47, 0x53, 0x31, 0].enumerated() { raw[k] = UInt8(b) }
+            at = 4
+            put(UInt32(snapshot.sectionCount))
+            for s in 0..<snapshot.sectionCount {
+                let items = snapshot.items(inSection: s), versions = snapshot.versions(inSection: s)
+                put(snapshot.sectionID(at: s).rawValue)
+                put(UInt32(items.count))
+                #if _endian(little)
+                items.withUnsafeBytes { raw.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                at += items.count * 8
+                versions.withUnsafeBytes { raw.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                at += versions.count * 4
+                #else
+                for id in items { put(id.rawValue) }
+                for v in versions { put(v) }
+                #endif
+            }
+            precondition(at == size)
         }
-        return Data(out)
+        return out
     }
 
     /// nil when the blob is not one `encode` wrote (wrong tag, truncated, trailing bytes, invalid snapshot).
     static func decode(_ data: Data) -> Snapshot? {
-        let bytes = [UInt8](data)
-        var at = 0
-        func get(_ n: Int) -> UInt64? {
-            guard at + n <= bytes.count else { return nil }
-            var v: UInt64 = 0
-            for k in 0..<n { v |= UInt64(bytes[at + k]) << (8 * UInt64(k)) }
-            at += n
-            return v
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Snapshot? in
+            var at = 0
+            func get<T: FixedWidthInteger>(_: T.Type) -> T? {
+                guard at + MemoryLayout<T>.size <= raw.count else { return nil }
+                defer { at += MemoryLayout<T>.size }
+                return T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self))
+            }
+            guard raw.count >= 4, raw[0] == 0x47, raw[1] == 0x53, raw[2] == 0x31, raw[3] == 0 else { return nil }
+            at = 4
+            guard let count = get(UInt32.self) else { return nil }
+            var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
+            for _ in 0..<count {
+                guard let id = get(UInt64.self), let n32 = get(UInt32.self) else { return nil }
+                let n = Int(n32)
+                guard at + n * 12 <= raw.count else { return nil }
+                let base = at
+                let items = [ItemID](unsafeUninitializedCapacity: n) { buffer, done in
+                    for k in 0..<n { buffer[k] = ItemID(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 8 * k, as: UInt64.self))) }
+                    done = n
+                }
+                let vbase = base + 8 * n
+                let versions = [UInt32](unsafeUninitializedCapacity: n) { buffer, done in
+                    for k in 0..<n { buffer[k] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: vbase + 4 * k, as: UInt32.self)) }
+                    done = n
+                }
+                at = base + 12 * n
+                sections.append((SectionID(id), items, versions))
+            }
+            guard at == raw.count else { return nil }
+            return try? Snapshot(sections)
         }
-        guard bytes.starts(with: [0x47, 0x53, 0x31, 0]) else { return nil }
-        at = 4
-        guard let count = get(4) else { return nil }
-        var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
-        for _ in 0..<count {
-            guard let id = get(8), let n = get(4), at + Int(n) * 12 <= bytes.count else { return nil }
-            var items: [ItemID] = [], versions: [UInt32] = []
-            items.reserveCapacity(Int(n)); versions.reserveCapacity(Int(n))
-            for _ in 0..<n { items.append(ItemID(get(8)!)) }
-            for _ in 0..<n { versions.append(UInt32(get(4)!)) }
-            sections.append((SectionID(id), items, versions))
-        }
-        guard at == bytes.count else { return nil }
-        return try? Snapshot(sections)
     }
 }

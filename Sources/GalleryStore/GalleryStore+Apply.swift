@@ -51,7 +51,8 @@ extension GalleryStore {
         }
         guard let (done, after) = outcome else { throw StoreError.corrupt("a batch committed without an answer") }
         live.withLock { state in
-            state[gallery]?.commit(version: done.version, stages: done.stages, checkpoint: done.checkpoint)
+            if let wrote = done.wroteCheckpoint, state[gallery]?.pendingCheckpoint == wrote { state[gallery]?.pendingCheckpoint = nil }
+            state[gallery]?.commit(version: done.version, stages: done.stages, isCheckpoint: done.isCheckpoint)
             state[gallery]?.snapshot = after
             state[gallery]?.itemCount = after.itemCount
             for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(done.result.changes)) }
@@ -60,10 +61,11 @@ extension GalleryStore {
     }
 
     /// A batch inside its transaction: the rows, the new version, the log row (the stages with
-    /// their ids), a checkpoint when due, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
+    /// their ids), the previous version's checkpoint when it was one, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
     /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
     func run(_ db: Database, _ batch: PendingBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
+        let pendingCheckpoint = live.withLock { $0[gallery]?.pendingCheckpoint }
         var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
         // The hot path, the commit of a drag: one item moved. It is made on the snapshot in place
         // (uniquely referenced: at 100k items a copy-on-write of the id table per move was a
@@ -91,16 +93,9 @@ extension GalleryStore {
         let newVersion = current + 1
         let inPlace = ctx.deferred
         let stages: [StageJSON]
-        var checkpoint: Snapshot?
         if let inPlace {
             let updates = inPlace.stages(in: ctx.work)
             stages = StageJSON.stages(updates, from: ctx.work)
-            if LiveGallery.isCheckpoint(newVersion) {
-                // A checkpoint needs the snapshot after the change: made on a copy this once.
-                var copy = before
-                try inPlace.apply(to: &copy)
-                checkpoint = copy
-            }
             assert({
                 var after = before, replayed: Snapshot? = before
                 try? inPlace.apply(to: &after)
@@ -110,17 +105,19 @@ extension GalleryStore {
             ctx.work = Snapshot()
         } else if ctx.defersInPlace {
             stages = [] // an outcome for an item no longer pending, an empty insert: nothing changed
-            if LiveGallery.isCheckpoint(newVersion) { checkpoint = before }
             ctx.work = Snapshot()
         } else {
             stages = StageJSON.stages(Self.stages(from: before, to: ctx.work), from: before)
-            if LiveGallery.isCheckpoint(newVersion) { checkpoint = ctx.work }
         }
+        // The checkpoint of the previous version, if it was one: `before` is its snapshot.
+        if pendingCheckpoint == current {
+            try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: current, snapshot: before)
+        }
+        let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: before.itemCount)
         try db.cachedStatement(sql: "UPDATE gallery SET version = ? WHERE id = ?").execute(arguments: [newVersion, gallery])
         // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
         try db.cachedStatement(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)").execute(
             arguments: [gallery, newVersion, batch.payload, ctx.now, try CatchUpLog.encodeStages(stages)])
-        if let checkpoint { try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: newVersion, snapshot: checkpoint) }
         let rows = db.totalChangesCount - startChanges
         let changes = try Self.changesJSON(db, gallery, from: current, to: newVersion, stages: stages, touched: ctx.touched)
         var orphaned: [String] = []
@@ -145,7 +142,8 @@ extension GalleryStore {
         } else {
             after = ctx.work
         }
-        return (CommittedBatch(version: newVersion, stages: stages, checkpoint: checkpoint, result: result), after)
+        return (CommittedBatch(version: newVersion, stages: stages, isCheckpoint: isCheckpoint,
+                               wroteCheckpoint: pendingCheckpoint == current ? current : nil, result: result), after)
     }
 
     /// The staged changes of a batch that is not one of the in-place hot paths (`InPlaceChange`):
@@ -221,9 +219,16 @@ extension GalleryStore {
         }
         guard version >= window.0 else { return false }
         if version >= window.1 || version >= window.2 { return true }
-        guard var copy = live.withLock({ $0[gallery] }) else { throw StoreError.galleryNotFound(gallery) }
-        copy.subscribers = [:]
-        let checked = copy.snapshot(at: version) != nil
+        // A copy without the live snapshot (kept, it would make the writer's next in-place change copy it).
+        guard var copy = live.withLock({ state -> LiveGallery? in
+            var c = state[gallery]
+            c?.snapshot = Snapshot()
+            c?.subscribers = [:]
+            return c
+        }) else { throw StoreError.galleryNotFound(gallery) }
+        let checked = try copy.verifyHistory(from: version) { v in
+            try pool.read { db in try CatchUpLog.loadCheckpoint(db, gallery: gallery, version: v) }
+        }
         live.withLock { state in state[gallery]?.learn(from: copy) }
         return checked
     }
@@ -270,6 +275,9 @@ struct PendingBatch: Sendable {
 struct CommittedBatch {
     let version: Int64
     let stages: [StageJSON]
-    let checkpoint: Snapshot?
+    /// The new version is a checkpoint (its snapshot goes into SQLite with the next batch).
+    let isCheckpoint: Bool
+    /// The pending checkpoint this batch wrote.
+    let wroteCheckpoint: Int64?
     let result: BatchResult
 }

@@ -6,116 +6,138 @@ import GalleryCore
 /// changes from it to now instead of a full reload.
 ///
 /// The window keeps the stages of every version since the oldest checkpoint (with the ids they
-/// touch, as the live stream sent them) and a checkpoint snapshot at every `checkpointEvery`-th
-/// version (a copy-on-write share of the live snapshot). Catching up from an old version is the
-/// stages logged since, one after the other: O(changes), whatever the gallery's size (issue 15).
-/// Older than the oldest checkpoint: the caller answers with the full snapshot instead. The
-/// checkpoints serve to check a stretch of history rebuilt from SQLite before it is served.
-/// The window survives restarts: on a gallery's first load it is rebuilt from the checkpoints
-/// and per-version stages kept in SQLite (`CatchUpLog`).
+/// touch, as the live stream sent them) and the versions of the checkpoints, one every
+/// `checkpointInterval` versions. Catching up from an old version is the stages logged since, one
+/// after the other: O(changes), whatever the gallery's size (issue 15). Older than the oldest
+/// checkpoint: the caller answers with the full snapshot instead.
+///
+/// The checkpoints' snapshots live only in SQLite (`CatchUpLog`), never in memory: a history this
+/// process made is known to replay exactly, and a stretch rebuilt from SQLite after a restart is
+/// checked by replaying it from the checkpoint before it to the one after it, both read from the
+/// database then (`verifyHistory`). (A 1M gallery's snapshot is ~30 MB in memory; eight of them
+/// per gallery, and a copy of the live one at every checkpoint, made moves at 1M slow and the
+/// server big.)
 struct LiveGallery {
     var version: Int64
     var snapshot: Snapshot
     /// Items in the arrangement at `version` (kept beside the snapshot, which a commit takes out
     /// of the map while it runs): the gallery list's count without a COUNT over the rows.
     var itemCount: Int
-    var checkpoints: [(version: Int64, snapshot: Snapshot)]
+    /// The versions of the checkpoints in the window, oldest first (at least one).
+    var checkpoints: [Int64]
+    /// A checkpoint version whose snapshot is not in SQLite yet: the next batch writes it in its
+    /// transaction from its `before` (the snapshot at that version), so that no batch copies the
+    /// live snapshot to keep one. Lost on a crash before the next batch — harmless: a process
+    /// that loads the gallery writes a checkpoint at the version it finds.
+    var pendingCheckpoint: Int64?
     var log: [(version: Int64, stages: [StageJSON])] = []
     /// The history from this checkpoint version to now is known to replay exactly (this process
     /// built it, or it was checked). A window rebuilt from SQLite checks only its newest stretch
     /// when it is loaded; an older stretch is checked against the checkpoint after it the first
-    /// time a catch-up reaches into it (`snapshot(at:)`).
+    /// time a catch-up reaches into it (`verifyHistory`).
     var verifiedFrom: Int64
     var subscribers: [Int: AsyncStream<GalleryEvent>.Continuation] = [:]
 
-    /// Checkpoints at versions that are multiples of `checkpointEvery` (and where a process first
-    /// loaded the gallery). Window: up to maxCheckpoints × checkpointEvery versions.
+    /// Checkpoints at versions that are multiples of `checkpointInterval` (and where a process
+    /// first loaded the gallery). Window: up to maxCheckpoints intervals.
     static let checkpointEvery: Int64 = 250
     static let maxCheckpoints = 8
+    /// Up to this many items a checkpoint comes every `checkpointEvery` versions; the interval
+    /// doubles each time the gallery doubles beyond (a power of two times 250: versions that are
+    /// checkpoints stay multiples of every smaller interval). A checkpoint is ~12 bytes an item
+    /// written into SQLite, so this bounds its cost per version to ~5 KB: at 1M items one every
+    /// 2,000 versions (12 MB) instead of every 250 (issue 15: moves at 1M over HTTP).
+    static let itemsPerInterval = 100_000
+
+    static func checkpointInterval(itemCount: Int) -> Int64 {
+        var k: Int64 = 1
+        while k * 2 * Int64(itemsPerInterval) <= Int64(itemCount) { k *= 2 }
+        return checkpointEvery * k
+    }
+
+    /// Whether `version` is a checkpoint for a gallery of `itemCount` items (the count before the batch).
+    static func isCheckpoint(_ version: Int64, itemCount: Int) -> Bool {
+        version % checkpointInterval(itemCount: itemCount) == 0
+    }
 
     init(version: Int64, snapshot: Snapshot) {
         self.version = version
         self.snapshot = snapshot
         itemCount = snapshot.itemCount
-        checkpoints = [(version, snapshot)]
+        checkpoints = [version]
         verifiedFrom = version
     }
 
-    var oldestVersion: Int64 { checkpoints[0].version }
+    var oldestVersion: Int64 { checkpoints[0] }
 
-    static func isCheckpoint(_ version: Int64) -> Bool { version % checkpointEvery == 0 }
-
-    /// A committed version: its stages (with ids) into the log, and its snapshot as a checkpoint
-    /// when the version is one (`isCheckpoint`; then `checkpoint` must be given). The live
-    /// snapshot itself is set by the caller (a group of commits sets it once, at the end).
-    mutating func commit(version newVersion: Int64, stages: [StageJSON], checkpoint: Snapshot?) {
+    /// A committed version: its stages (with ids) into the log, and a checkpoint when the version
+    /// is one (its snapshot goes into SQLite with the next batch: `pendingCheckpoint`). The live
+    /// snapshot itself is set by the caller.
+    mutating func commit(version newVersion: Int64, stages: [StageJSON], isCheckpoint: Bool) {
         log.append((newVersion, stages))
         version = newVersion
-        if LiveGallery.isCheckpoint(newVersion), let checkpoint, newVersion > checkpoints[checkpoints.count - 1].version {
-            checkpoints.append((newVersion, checkpoint))
+        if isCheckpoint, newVersion > checkpoints[checkpoints.count - 1] {
+            checkpoints.append(newVersion)
+            pendingCheckpoint = newVersion
             if checkpoints.count > LiveGallery.maxCheckpoints {
                 checkpoints.removeFirst()
-                dropCheckpoints(before: checkpoints[1].version)
+                dropCheckpoints(before: checkpoints[1])
             }
         }
     }
 
-    /// Keeps what a rebuild on a copy of this window learned: a stretch it checked, or the cut
+    /// Keeps what a check on a copy of this window learned: a stretch it checked, or the cut
     /// after a stretch that did not add up. (Meanwhile this window may only have grown at the end
     /// or dropped its oldest checkpoints; the history they share is the same.)
     mutating func learn(from copy: LiveGallery) {
         if copy.oldestVersion > oldestVersion { dropCheckpoints(before: copy.oldestVersion) }
-        if copy.verifiedFrom < verifiedFrom && checkpoints.contains(where: { $0.version == copy.verifiedFrom }) {
+        if copy.verifiedFrom < verifiedFrom && checkpoints.contains(copy.verifiedFrom) {
             verifiedFrom = copy.verifiedFrom
         }
     }
 
     /// Forgets the checkpoints older than `v` (at least one stays) and the stages before the oldest.
     mutating func dropCheckpoints(before v: Int64) {
-        checkpoints.removeAll { $0.version < v }
-        if checkpoints.isEmpty { checkpoints = [(version, snapshot)] }
-        let start = checkpoints[0].version
+        checkpoints.removeAll { $0 < v }
+        if checkpoints.isEmpty { checkpoints = [version] }
+        let start = checkpoints[0]
         log.removeAll { $0.version <= start }
         verifiedFrom = max(verifiedFrom, start)
     }
 
-    /// The snapshot at an older version, rebuilt from the nearest checkpoint; nil outside the
-    /// window. A stretch of history not yet checked is replayed to the next checkpoint first; if
-    /// it does not arrive there exactly, the window is cut after it and the answer is nil (the
-    /// caller sends the full snapshot, never a wrong diff).
-    mutating func snapshot(at v: Int64) -> Snapshot? {
-        if v == version { return snapshot }
-        guard v >= oldestVersion && v < version else { return nil }
-        let checkpoint = checkpoints.last { $0.version <= v }!
-        if checkpoint.version < verifiedFrom {
-            var s = checkpoint.snapshot
-            var next = checkpoints.firstIndex { $0.version > checkpoint.version }!
-            for entry in log where entry.version > checkpoint.version && entry.version <= verifiedFrom {
-                for stage in entry.stages {
-                    guard s.applyChecked(stage) else {
-                        dropCheckpoints(before: verifiedFrom)
-                        return nil
-                    }
-                }
-                if checkpoints[next].version == entry.version {
-                    guard checkpoints[next].snapshot == s else {
-                        dropCheckpoints(before: verifiedFrom)
-                        return nil
-                    }
-                    next += 1
-                    if next == checkpoints.count { break }
-                }
-            }
-            verifiedFrom = checkpoint.version
+    /// Checks that the history from `v` (inside the window) to now replays exactly: a stretch not
+    /// yet checked is replayed from the checkpoint at or before `v` through each checkpoint after
+    /// it up to `verifiedFrom`, and must arrive at each exactly (`load` reads a checkpoint's
+    /// snapshot from SQLite; nil when it is gone or unreadable). If it does not, the window is cut
+    /// after the stretch and the answer is false (the caller sends the full snapshot, never a
+    /// wrong diff).
+    mutating func verifyHistory(from v: Int64, load: (Int64) throws -> Snapshot?) rethrows -> Bool {
+        guard v >= oldestVersion && v <= version else { return false }
+        if v >= verifiedFrom { return true }
+        let start = checkpoints.last { $0 <= v }!
+        guard var s = try load(start) else {
+            dropCheckpoints(before: verifiedFrom)
+            return false
         }
-        var s = checkpoint.snapshot
-        for entry in log where entry.version > checkpoint.version && entry.version <= v {
+        var next = checkpoints.firstIndex { $0 > start }!
+        for entry in log where entry.version > start && entry.version <= verifiedFrom {
             for stage in entry.stages {
-                // Cannot fail on verified history; answered as "outside the window" if it ever did.
-                guard s.applyChecked(stage) else { return nil }
+                guard s.applyChecked(stage) else {
+                    dropCheckpoints(before: verifiedFrom)
+                    return false
+                }
+            }
+            if checkpoints[next] == entry.version {
+                guard let expected = try load(entry.version), expected == s else {
+                    dropCheckpoints(before: verifiedFrom)
+                    return false
+                }
+                next += 1
+                if next == checkpoints.count || checkpoints[next] > verifiedFrom { break }
             }
         }
-        return s
+        verifiedFrom = start
+        return true
     }
 }
 

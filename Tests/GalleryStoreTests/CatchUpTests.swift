@@ -279,6 +279,67 @@ import GalleryCore
         }
     }
 
+    /// Issue 15 (moves at 1M): a checkpoint's snapshot is written by the batch after it, from that
+    /// batch's snapshot before (no copy of the live snapshot at the checkpoint); a process stopped
+    /// in between loses nothing (the next load writes a checkpoint at the version it finds); the
+    /// interval grows with the gallery.
+    @Test func aCheckpointIsWrittenByTheNextBatchAndTheIntervalGrowsWithTheGallery() async throws {
+        #expect(LiveGallery.checkpointInterval(itemCount: 0) == 250)
+        #expect(LiveGallery.checkpointInterval(itemCount: 100_000) == 250)
+        #expect(LiveGallery.checkpointInterval(itemCount: 199_999) == 250)
+        #expect(LiveGallery.checkpointInterval(itemCount: 200_000) == 500)
+        #expect(LiveGallery.checkpointInterval(itemCount: 1_000_000) == 2_000)
+        #expect(LiveGallery.checkpointInterval(itemCount: 1_600_000) == 4_000)
+
+        let (first, folder) = try makeStore()
+        let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
+        let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
+        func versions(_ store: GalleryStore) async throws -> [Int64] {
+            try await store.pool.read { db in
+                try Int64.fetchAll(db, sql: "SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", arguments: [g.id])
+            }
+        }
+        var at250: GallerySnapshotJSON?
+        var k = 0
+        while try await first.gallery(g.id).version < 250 {
+            let r = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
+            if r.version == 250 { at250 = try await first.snapshot(g.id) }
+            k += 1
+        }
+        #expect(try await versions(first) == [0], "version 250's checkpoint waits for the next batch")
+        #expect(first.live.withLock { $0[g.id]!.checkpoints } == [0, 250])
+        _ = try await first.apply(gallery: g.id, [.swap(ids[0], ids[3])])
+        #expect(try await versions(first) == [0, 250])
+        let blob = try await first.pool.read { db in try CatchUpLog.loadCheckpoint(db, gallery: g.id, version: 250) }
+        #expect(blob == (try Snapshot(gallery: at250!)), "the checkpoint holds the snapshot at 250, not at 251")
+
+        // Stopped right after a checkpoint version: the next load writes it.
+        while try await first.gallery(g.id).version < 500 {
+            _ = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
+            k += 1
+        }
+        let at500 = try await first.snapshot(g.id)
+        try first.pool.close()
+        try await withStore(folder) { store in
+            let c = try #require(try await store.changes(gallery: g.id, since: 250), "catch-up from the checkpoint written by the next batch")
+            #expect(try await versions(store) == [0, 250, 500], "the load wrote version 500's checkpoint")
+            var s = try Snapshot(gallery: at250!)
+            try replay(c, on: &s)
+            #expect(s == (try Snapshot(gallery: at500)))
+            #expect(store.live.withLock { $0[g.id]!.pendingCheckpoint } == nil)
+        }
+    }
+
+    /// The blob's bytes are fixed (blobs written by earlier versions must still decode).
+    @Test func snapshotBlobBytesAreTheDocumentedLayout() throws {
+        let s = try Snapshot([(id: SectionID(7), items: [ItemID(1), ItemID(0x0102)], versions: [0, 3])])
+        let expected: [UInt8] = [0x47, 0x53, 0x31, 0, 1, 0, 0, 0,
+                                 7, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+                                 1, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x01, 0, 0, 0, 0, 0, 0,
+                                 0, 0, 0, 0, 3, 0, 0, 0]
+        #expect([UInt8](CatchUpLog.encode(s)) == expected)
+    }
+
     @Test func snapshotBlobsRoundTripAndRejectDamage() throws {
         let s = try Snapshot([(id: SectionID(7), items: [ItemID(1), ItemID(99)], versions: [0, 3]),
                               (id: SectionID(2), items: [], versions: []),
