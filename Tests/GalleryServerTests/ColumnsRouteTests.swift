@@ -205,6 +205,7 @@ import CompressNIO
             let g = list[0].id
             let first = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get)
             #expect(first.status == .ok)
+            let fullReads = server.columnsCache.fullReads.load(ordering: .relaxed)
             let s = try await client.snapshot(g)
             let moved: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
                 {"baseVersion": \#(s.version), "operations": [{"op": "move", "items": [\#(s.sections[0].items[0].id)], "to": {"section": \#(s.sections[1].id)}}]}
@@ -218,6 +219,8 @@ import CompressNIO
             }
             let body = try #require(cached)
             try Self.expectSame(body, try await client.snapshot(g))
+            // Issue 15.2: made from the columns kept and the change, not from a read of the whole gallery.
+            #expect(server.columnsCache.fullReads.load(ordering: .relaxed) == fullReads)
         }
     }
 

@@ -5,6 +5,7 @@ import CompressNIO
 @_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
 #endif
 import Hummingbird
+import GalleryCore
 import GalleryStore
 import Synchronization
 
@@ -22,7 +23,11 @@ public enum ColumnsCompression {
 ///
 /// A cached gallery is watched: once it has been quiet for a moment after a change, the body
 /// of its new version is built in the background, so the next page load does not pay for the
-/// read (~0.2 s at 100k items). Under a steady stream of changes nothing is rebuilt.
+/// read (~0.2 s at 100k items). Under a steady stream of changes nothing is rebuilt then; a
+/// page load that finds the body at an older version has it brought up to date from the last
+/// columns kept in memory and what changed since (`GalleryStore.columns(_:updating:)`: the
+/// live order and the rows of the changed items, O(changes) rows read), not from a read of the
+/// whole gallery (issue 15.2).
 ///
 /// Each body is also gzipped once, in the background after it is built (issue 15: the first
 /// load's transfer), for clients that accept gzip; until that is done they get it as it is.
@@ -36,8 +41,14 @@ final class ColumnsCache: Sendable {
     /// Builds under way: a request that finds one waits for it instead of reading the gallery
     /// again (at a million items each build holds ~150 MB while it runs).
     private let inflight = Mutex<[Key: Task<(body: ByteBuffer, version: Int64, name: String), any Error>]>([:])
-    /// Bodies read from the store (for tests: concurrent requests share one).
+    /// The columns of the latest body built per gallery (either form), from which the next
+    /// version's are made without reading the whole gallery.
+    private let latest = Mutex<[Int64: SnapshotColumns]>([:])
+    /// Bodies built (for tests: concurrent requests share one).
     let builds = Atomic<Int>(0)
+    /// Of those, the ones that read the whole gallery from the store (the others were brought up
+    /// to date from the columns kept).
+    let fullReads = Atomic<Int>(0)
     let capacity: Int
     let quiet: Duration
 
@@ -80,7 +91,10 @@ final class ColumnsCache: Sendable {
             }
             return out
         }
-        for g in evicted { watchers.withLock { $0.removeValue(forKey: g) }?.task.cancel() }
+        for g in evicted {
+            watchers.withLock { $0.removeValue(forKey: g) }?.task.cancel()
+            _ = latest.withLock { $0.removeValue(forKey: g) }
+        }
         compressLater(key, version: version, name: name, body: body)
     }
 
@@ -100,16 +114,27 @@ final class ColumnsCache: Sendable {
 
     private func read(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
         builds.add(1, ordering: .relaxed)
-        let (body, version, name) = try await Self.encode(key, store: store)
+        let (body, version, name) = try await encode(key, store: store)
         Self.releaseFreedMemory()
         self.store(key, version: version, name: name, body: body)
         watch(gallery: key.gallery, since: version, store: store)
         return (body, version, name)
     }
 
-    private static func encode(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
-        let columns = try await store.columns(key.gallery)
-        return (ByteBuffer(bytes: key.binary ? columns.binary() : columns.json()), columns.gallery.version, columns.gallery.name)
+    private func encode(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
+        var columns: SnapshotColumns?
+        if let previous = latest.withLock({ $0[key.gallery] }) {
+            columns = try await store.columns(key.gallery, updating: previous)
+        }
+        let now: SnapshotColumns
+        if let columns { now = columns } else {
+            fullReads.add(1, ordering: .relaxed)
+            now = try await store.columns(key.gallery)
+        }
+        latest.withLock { l in
+            if (l[key.gallery]?.gallery.version ?? -1) <= now.gallery.version { l[key.gallery] = now }
+        }
+        return (ByteBuffer(bytes: key.binary ? now.binary() : now.json()), now.gallery.version, now.gallery.name)
     }
 
     /// A build's columns and encoding buffers (~150 MB at a million items) are freed when it
