@@ -206,6 +206,40 @@ window.readyAt = performance.now(); document.body.dataset.ready = '1';
 </script></body></html>"""
 
 
+# The physical-limit probe: the least a virtualised grid can do — n tiles as one typed array of
+# ids, fixed square tiles in 6 columns, a small pool of absolutely positioned elements moved onto
+# the visible rows on scroll, HTML5 drag reorder by moving ids in the array (copyWithin). No
+# sections, layouts, engine, server data or animation: what any real grid costs beyond it is its
+# own work, not the browser's.
+MINIMAL = """<!doctype html><html><body style="margin:0"><div id="s" style="height:100vh;overflow:auto;position:relative">
+<div id="g" style="position:relative"></div></div><script>
+const s = document.getElementById('s'), g = document.getElementById('g'), n = %d, cols = 6, gap = 6, pad = 8;
+const order = new Int32Array(n); for (let i = 0; i < n; i++) order[i] = i;
+let size = 0, pool = [];
+function metrics() { size = (s.clientWidth - 2 * pad - gap * (cols - 1)) / cols; g.style.height = (pad * 2 + Math.ceil(n / cols) * (size + gap)) + 'px'; }
+function tile() { const d = document.createElement('div'); d.className = 't'; d.draggable = true;
+  d.style.cssText = 'position:absolute;left:0;top:0;border-radius:6px;overflow:hidden';
+  d.innerHTML = '<img src="%s" style="width:100%%;height:100%%;object-fit:cover" draggable="false"><span style="position:absolute;left:4px;bottom:2px"></span>';
+  g.appendChild(d); return d; }
+function render() { const first = Math.max(0, Math.floor((s.scrollTop - pad) / (size + gap)) * cols);
+  const last = Math.min(n, Math.ceil((s.scrollTop + s.clientHeight) / (size + gap) + 1) * cols);
+  while (pool.length < last - first) pool.push(tile());
+  for (let k = 0; k < pool.length; k++) { const d = pool[k], i = first + k;
+    if (i >= last) { d.hidden = true; continue; } d.hidden = false; d.dataset.i = i;
+    const id = order[i]; d.style.width = d.style.height = size + 'px';
+    d.style.transform = 'translate(' + (pad + (i %% cols) * (size + gap)) + 'px,' + (pad + Math.floor(i / cols) * (size + gap)) + 'px)';
+    d.style.background = 'hsl(' + (id * 37 %% 360) + ',50%%,60%%)'; d.lastChild.textContent = id; } }
+metrics(); render(); s.addEventListener('scroll', render, { passive: true });
+let from = -1;
+g.addEventListener('dragstart', (e) => { from = +e.target.closest('.t').dataset.i; });
+g.addEventListener('dragover', (e) => { e.preventDefault(); const t = e.target.closest('.t'); if (!t || from < 0) return;
+  const to = +t.dataset.i; if (to === from) return; const id = order[from];
+  if (to > from) order.copyWithin(from, from + 1, to + 1); else order.copyWithin(to + 1, to, from);
+  order[to] = id; from = to; render(); });
+window.readyAt = performance.now(); document.body.dataset.ready = '1';
+</script></body></html>"""
+
+
 def columns(base, gallery):
     """The gallery's version and item ids from the binary columns (the form the page loads, so
     the bench makes the server build no other form)."""
@@ -369,6 +403,9 @@ def main():
     ap.add_argument("--sizes", default="1000,20000,100000")
     ap.add_argument("--images", type=int, default=200)
     ap.add_argument("--no-plain", action="store_true", help="skip the plain DOM grid baseline")
+    ap.add_argument("--plain-max", type=int, default=100000,
+                    help="the plain DOM grid only up to this size (at 1M it does not finish loading)")
+    ap.add_argument("--minimal", action="store_true", help="also the minimal virtualised grid (the physical-limit probe)")
     ap.add_argument("--seed-above", type=int, default=100000,
                     help="sizes above this are seeded straight into the data folder (gallery-bench seed), in size/10,000 sections")
     ap.add_argument("--web", default=str(ROOT / "Web"), help="the page's folder (e.g. an older commit's, for a before/after run)")
@@ -529,7 +566,10 @@ def main():
                 measure(p, "gallery (engine.wasm, virtualised)", size, f"{base}/#/g/{galleries[size]}",
                         ".cell:not([hidden])", "document.getElementById('scroller')",
                         gallery_id=galleries[size])
-                if args.no_plain:
+                if args.minimal:
+                    measure(p, "minimal virtualised grid (physical limit)", size, f"{base}/minimal", ".t:not([hidden])",
+                            "document.getElementById('s')", route=plain_page(MINIMAL % (size, base + sample_thumb)))
+                if args.no_plain or size > args.plain_max:
                     continue
                 measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",
                         "document.getElementById('s')", route=plain_page(PLAIN % (size, base + sample_thumb)))
