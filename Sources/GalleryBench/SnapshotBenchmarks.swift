@@ -62,4 +62,29 @@ func runSnapshotBenchmarks(_ o: BenchOptions) async throws {
     print("| as JSON | \(columnBytes) | \(String(format: "%.1f", Double(columnBytes) / 1e6)) | – |")
     print("| gzipped (what a browser downloads) | \(gzipBytes) | \(String(format: "%.1f", Double(gzipBytes) / 1e6)) | \(ms(gzipTime)) |")
     print("gzip: \(String(format: "%.1f", Double(columnBytes) / Double(gzipBytes)))× fewer bytes")
+
+    // Issue 15.2: a body at a newer version, made from the columns kept at an older one and what
+    // changed since (the live order and the changed items' rows) beside a read of the whole gallery.
+    let snapshot = try await store.snapshot(gallery.id)
+    let ids = snapshot.sections.flatMap { $0.items.map(\.id) }, sectionIds = snapshot.sections.map(\.id)
+    print("")
+    print("| columns at a newer version (binary body) | read from SQLite + encode | from the columns kept + encode | speed-up | rows read |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for changes in [1, 100, 1_000] {
+        let old = try await store.columns(gallery.id)
+        for k in 0..<changes {
+            let id = ids[(k * 7_919) % ids.count]
+            if k % 10 == 9 {
+                _ = try await store.apply(gallery: gallery.id, [.renameItem(id, title: "renamed \(k)")])
+            } else {
+                _ = try await store.apply(gallery: gallery.id, [.move(items: [id], to: .index(section: sectionIds[k % sectionIds.count], index: k % 50))])
+            }
+        }
+        let (fullTime, _) = try await median(5) { try await store.columns(gallery.id).binary().count }
+        let (updateTime, _) = try await median(5) {
+            guard let c = try await store.columns(gallery.id, updating: old) else { fatalError("outside the catch-up window") }
+            return c.binary().count
+        }
+        print("| \(changes) versions later (\(changes / 10) renamed items) | \(ms(fullTime)) | \(ms(updateTime)) | \(String(format: "%.1f", fullTime / updateTime))× | \(o.items) vs \(changes / 10) |")
+    }
 }

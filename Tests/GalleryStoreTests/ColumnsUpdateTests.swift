@@ -76,4 +76,12 @@ import GalleryCore
         recent.contentVersions[0] &+= 7
         #expect(try await store.columns(g.id, updating: recent) == nil)
     }
+
+    @Test func idPositionsDenseAndSparse() {
+        let dense = IDPositions([5, 3, 4, 9])
+        #expect(dense.dense && dense[9] == 3 && dense[3] == 1 && dense[6] == nil && dense[2] == nil && dense[10] == nil)
+        let sparse = IDPositions([1, 10_000_000, 5])
+        #expect(!sparse.dense && sparse[10_000_000] == 1 && sparse[5] == 2 && sparse[6] == nil)
+        #expect(IDPositions([])[1] == nil)
+    }
 }
