@@ -66,6 +66,8 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     /// One section's items in a given order as one undoable move (issue 12: sort by capture
     /// date or name).
     case controllerArrange = 74
+    /// Paging by gesture (issue 13): [handle, from offset y, direction ±1] → [x, y], one page on.
+    case controllerPageStep = 75
 }
 
 /// The first value of every answer.

@@ -354,6 +354,14 @@ extension EngineBridge {
         out.append(target.x); out.append(target.y)
     }
 
+    // [handle, from offset y, direction (+1 down, −1 up)] → [x, y]: one page on (issue 13)
+    func _controllerPageStep(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        let from = try Self._finite(&r)
+        let direction = try Self._finite(&r)
+        out.append(0); out.append(c.pageStep(from: from, direction: direction > 0 ? 1 : direction < 0 ? -1 : 0))
+    }
+
     // [handle, item id (−1: none)] → []
     mutating func _controllerFocus(_ r: inout _BridgeReader) throws(_BridgeFailure) {
         let h = try _controller(&r)

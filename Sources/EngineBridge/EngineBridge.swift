@@ -68,6 +68,7 @@ public struct EngineBridge {
             case .controllerModelMatches: try _controllerModelMatches(&r, &out)
             case .controllerReadOnly: try _controllerReadOnly(&r, &out)
             case .controllerArrange: try _controllerArrange(&r, &out)
+            case .controllerPageStep: try _controllerPageStep(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

@@ -51,3 +51,36 @@ def test_view_aligned_rests_on_an_item_edge(browser, server):
         shot(page, "snap-view-aligned")
     finally:
         page.context.close()
+
+
+def test_paging_turns_exactly_one_page_per_wheel_gesture_or_page_key(browser, server):
+    """Issue 13: wheel turns of 100–200 px never advanced; one of 500 px or PageDown skipped two pages."""
+    page = open_page(browser, server, viewport={"width": 560, "height": 480})
+    try:
+        page.select_option("#snapping", "paging")
+        height = page.evaluate("document.getElementById('scroller').clientHeight")
+        maximum = page.evaluate("(s => s.scrollHeight - s.clientHeight)(document.getElementById('scroller'))")
+        assert maximum > 1.5 * height, "the sample gallery spans more than two and a half pages here"
+        second = min(2 * height, maximum)  # the last page ends at the content's end
+        pages = []
+        for delta in (120, 500):
+            scroll_by(page, delta)
+            pages.append(settle(page))
+        assert pages == [height, second], (pages, height, maximum)
+        shot(page, "snap-paging-two-turns")
+        scroll_by(page, -180)
+        assert settle(page) == height
+        page.locator("#scroller").focus()
+        page.keyboard.press("PageDown")
+        assert settle(page) == second
+        page.keyboard.press("PageUp")
+        assert settle(page) == height
+        # A trackpad swipe is many small wheel events in a row: still one page.
+        box = page.locator("#scroller").bounding_box()
+        page.mouse.move(box["x"] + 100, box["y"] + 200)
+        for _ in range(12):
+            page.mouse.wheel(0, 40)
+            page.wait_for_timeout(16)
+        assert settle(page) == second
+    finally:
+        page.context.close()

@@ -254,6 +254,8 @@ export class Controller {
     return readEffects(this.engine.call(Op.controllerCommitInsertion, [this.handle, placeholder, id, aspect, version]));
   }
   deletePlaceholder(placeholder) { return readEffects(this.engine.call(Op.controllerDeletePlaceholder, [this.handle, placeholder])); }
+  /// Paging by gesture: the resting offset one page from `from` (direction ±1).
+  pageStep(from, direction) { return this.engine.call(Op.controllerPageStep, [this.handle, from, direction])[2]; }
   scrollTarget(y, vy) { return this.engine.call(Op.controllerScrollTarget, [this.handle, 0, y, 0, vy])[2]; }
   outsideTargets(targets) {
     const input = [this.handle, targets.length];

@@ -20,3 +20,14 @@ extension GridController {
                             startOffset: contentOffset, layout: layout)
     }
 }
+
+extension GridController {
+    /// Paging by gesture (issue 13): the resting offset one page from `offset` in `direction`
+    /// (+1 down, −1 up), whatever distance the wheel or key reported. The host passes the
+    /// offset the previous turn is heading for while it still animates, so quick turns
+    /// advance one page each.
+    public func pageStep(from offset: Double, direction: Int) -> Double {
+        PagingScrollTargetBehavior().step(from: offset, direction: direction, pageHeight: viewportSize.height,
+                                          maxOffsetY: max(0, contentSize.height - viewportSize.height))
+    }
+}

@@ -22,6 +22,21 @@ public struct PagingScrollTargetBehavior: ScrollTargetBehavior, Hashable, Sendab
     }
 }
 
+extension PagingScrollTargetBehavior {
+    /// One page in `direction` (+1 down, −1 up, 0: the nearest page) from the page nearest
+    /// `offset`, within 0...`maxOffsetY` (the last page ends at the content end). Paging by
+    /// gesture (issue 13): a wheel gesture or a PageDown/PageUp key turns exactly one page,
+    /// whatever the wheel's delta, from where the previous turn was heading.
+    public func step(from offset: Double, direction: Int, pageHeight page: Double, maxOffsetY maxY: Double) -> Double {
+        guard page > 0 else { return 0 }
+        // The last page rests at the content end, which is no multiple of the page height:
+        // resting there counts as the page after the one before it.
+        let current = offset >= maxY - 0.5 && maxY > 0 ? _nearestWhole(maxY / page + 0.4999) : _nearestWhole(offset / page)
+        let next = max(0, current + Double(direction > 0 ? 1 : direction < 0 ? -1 : 0))
+        return min(max(0, maxY), next * page)
+    }
+}
+
 extension ScrollTargetBehavior where Self == PagingScrollTargetBehavior {
     public static var paging: PagingScrollTargetBehavior { PagingScrollTargetBehavior() }
 }

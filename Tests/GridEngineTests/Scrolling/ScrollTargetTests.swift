@@ -75,3 +75,21 @@ import Testing
         #expect(PagingScrollTargetBehavior.paging.resolve(Point(x: 0, y: 290), context: grid.scrollTargetContext(proposed: .zero, velocity: .zero)).y == 300)
     }
 }
+
+extension ScrollTargetTests {
+    /// Issue 13: a wheel gesture or a PageDown turns exactly one page whatever its delta
+    /// (100–200 pt turns never advanced; one of 500 pt skipped two pages).
+    @Test func pagingByGestureTurnsExactlyOnePage() {
+        let grid = ScrollTargetTests.grid()   // pages of 300, the content ends at 400
+        #expect(grid.pageStep(from: 0, direction: 1) == 300)
+        #expect(grid.pageStep(from: 300, direction: 1) == 400)      // the last page ends at the content end
+        #expect(grid.pageStep(from: 400, direction: 1) == 400)
+        #expect(grid.pageStep(from: 400, direction: -1) == 300)     // back from the end: the page before it
+        #expect(grid.pageStep(from: 300, direction: -1) == 0)
+        #expect(grid.pageStep(from: 0, direction: -1) == 0)
+        // Mid-way (a turn still animating is passed as where it heads, but a hand-scrolled
+        // offset works too): from the nearest page.
+        #expect(grid.pageStep(from: 120, direction: 1) == 300)
+        #expect(grid.pageStep(from: 170, direction: 1) == 400)
+    }
+}
