@@ -68,6 +68,10 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     case controllerArrange = 74
     /// Paging by gesture (issue 13): [handle, from offset y, direction ±1] → [x, y], one page on.
     case controllerPageStep = 75
+    /// Select mode: [handle, section id, count, item ids] → effects: the items to the end of the section (one undoable move).
+    case controllerMoveItems = 76
+    /// Select mode: [handle, count, item ids] → effects: the items to the trash (one undoable delete).
+    case controllerTrashItems = 77
 }
 
 /// The first value of every answer.

@@ -301,6 +301,23 @@ extension EngineBridge {
         Self._encode(_controllers[h]!.arrange(section: section, order: order), into: &out)
     }
 
+    // [handle, section id, count, item ids] → effects: select mode's "move to section"
+    mutating func _controllerMoveItems(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let section = SectionID(try r.id())
+        var items: [ItemID] = []
+        for _ in 0..<(try r.count(stride: 1)) { items.append(ItemID(try r.id())) }
+        Self._encode(_controllers[h]!.moveItems(items, toSection: section), into: &out)
+    }
+
+    // [handle, count, item ids] → effects: select mode's "trash"
+    mutating func _controllerTrashItems(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        var items: [ItemID] = []
+        for _ in 0..<(try r.count(stride: 1)) { items.append(ItemID(try r.id())) }
+        Self._encode(_controllers[h]!.trashItems(items), into: &out)
+    }
+
     // [handle, placeholder id, item id, aspect, version] → effects
     mutating func _controllerCommitInsertion(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)

@@ -69,6 +69,8 @@ public struct EngineBridge {
             case .controllerReadOnly: try _controllerReadOnly(&r, &out)
             case .controllerArrange: try _controllerArrange(&r, &out)
             case .controllerPageStep: try _controllerPageStep(&r, &out)
+            case .controllerMoveItems: try _controllerMoveItems(&r, &out)
+            case .controllerTrashItems: try _controllerTrashItems(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

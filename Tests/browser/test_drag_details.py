@@ -98,3 +98,16 @@ def test_auto_scroll_on_a_desktop_eases_in_and_stays_under_its_cap(browser, serv
         assert max(speeds) <= 1100, f"faster than the cap: {max(speeds):.0f} px/s"
     finally:
         page.context.close()
+
+
+def test_dragging_across_a_section_header_selects_no_text(page, server):
+    """Issue 13: a press on a header dragged across the grid selected the header's text."""
+    header = page.locator(".header:not([hidden])").first
+    box = header.bounding_box()
+    page.mouse.move(box["x"] + 14, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    x, y = center(page, "Date")
+    page.mouse.move(x, y, steps=10)
+    page.mouse.up()
+    assert page.evaluate("getSelection().toString()") == ""
+    assert page.evaluate("getComputedStyle(document.querySelector('.header:not([hidden])')).userSelect") == "none"

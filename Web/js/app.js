@@ -19,6 +19,7 @@ import { TrashPanel } from './trash.js';
 import { Ingest } from './ingest.js';
 import { Toolbar } from './toolbar.js';
 import { GalleryPicker } from './galleries.js';
+import { SelectMode } from './select.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,7 +72,10 @@ export const app = {
     $('share-open').addEventListener('click', () => openShare(this.model, session));
     this.toolbar.wire();
     this.picker.wire();
-    this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'),
+    this.select = new SelectMode({ view: this.view, controller: this.controller, run: (effects) => this.drag.run(effects),
+      model: () => this.model, sections, announce: (text) => this.announce(text), toast });
+    this.select.wire();
+    this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'), select: this.select,
       model: () => this.model, localItems: this.localItems, ingest: { load: (...a) => this.ingest.load(...a) },
       openDetail: (id) => this.detail.open(id), announce: (text) => this.announce(text), toast: (m) => this.toast(m),
       historyChanged: () => this.toolbar.historyChanged(), send: (ops) => this.commit(ops), reload: () => this.reload() });
@@ -129,7 +133,7 @@ export const app = {
     this.model.loadColumns(columns);
     marks.model = performance.now();
     $('gallery-select').value = id;
-    this.view.selection.clear();
+    this.select.toggle(false);
     this.localItems.clear();
     this.controller.load(this.model.takeArrangement());
     this.access.apply(id);

@@ -247,6 +247,9 @@ export class Controller {
     return a[0] === 0 ? anchorJSON(a[1], a[2]) : undefined;
   }
   arrange(section, ids) { return readEffects(this.engine.call(Op.controllerArrange, [this.handle, section, ids.length, ...ids])); }
+  /// Select mode: the items to the end of a section / to the trash, one undoable commit each.
+  moveItems(section, ids) { return readEffects(this.engine.call(Op.controllerMoveItems, [this.handle, section, ids.length, ...ids])); }
+  trashItems(ids) { return readEffects(this.engine.call(Op.controllerTrashItems, [this.handle, ids.length, ...ids])); }
   addToDrag(id) { return readEffects(this.engine.call(Op.controllerAddToDrag, [this.handle, id])); }
   cancel(now) { return readEffects(this.engine.call(Op.controllerCancel, [this.handle, now])); }
   focus(id) { this.engine.call(Op.controllerFocus, [this.handle, id ?? -1]); }

@@ -20,7 +20,7 @@ const SNAPPING = { none: Snapping.none, paging: Snapping.paging, viewAligned: Sn
 ///   localItems (copies the server has not named yet), ingest (loads dropped data),
 ///   openDetail(id), announce(text), toast(text), historyChanged(),
 ///   send(operations) (one batch to the server; rejects after telling the user),
-///   reload() (the server's arrangement again).
+///   reload() (the server's arrangement again), select (select mode: tapped(id, mods), changed()).
 export class Drag {
   constructor(deps) {
     this.deps = deps;
@@ -67,7 +67,10 @@ export class Drag {
         case 'announce': this.deps.announce(e.text); break;
         case 'dragBegan': this.gatherSelection(e.items); this.registerTargets(); break;
         case 'proposalChanged': state.proposal = e; break;
-        case 'dragEnded': state.proposal = null; this.view.selection.clear(); break;
+        case 'dragEnded':
+          state.proposal = null;
+          if (this.view.selection.size) { this.view.selection.clear(); this.deps.select?.changed(); }
+          break;
         case 'itemTapped': this.tapped(e.id); break;
       }
     }
@@ -85,14 +88,11 @@ export class Drag {
   }
 
   tapped(id) {
-    // Shift, Ctrl or Cmd with the tap: the item joins or leaves the selection.
-    const selection = this.view.selection;
-    if (this.state.downMods & (Modifier.shift | Modifier.control | Modifier.command)) {
-      if (selection.has(id)) selection.delete(id); else selection.add(id);
-      this.view.schedule();
-      return;
-    }
-    selection.clear();
+    // In select mode a tap selects; Shift with a click selects a range, Ctrl or Cmd one more.
+    const m = this.state.downMods;
+    const select = this.deps.select;
+    if (select?.tapped(id, { shift: !!(m & Modifier.shift), toggle: !!(m & (Modifier.control | Modifier.command)) })) return;
+    this.view.selection.clear();
     this.deps.openDetail(id);
   }
 

@@ -67,7 +67,8 @@ function setDragImage(e, cell, count) {
   const ghost = cell.cloneNode(true);
   ghost.className = 'cell drag-image lifted';
   Object.assign(ghost.style, { transform: 'none', width: `${r.width * 1.2}px`, height: `${r.height * 1.2}px`, opacity: '1' });
-  if (count > 1) { const b = document.createElement('span'); b.className = 'count-badge'; b.textContent = count; ghost.appendChild(b); }
+  // The count of items carried, as the touch drag's stack shows it (.cell[data-count]).
+  if (count > 1) ghost.dataset.count = String(count); else delete ghost.dataset.count;
   document.body.appendChild(ghost);
   e.dataTransfer.setDragImage(ghost, (e.clientX - r.left) * 1.2, (e.clientY - r.top) * 1.2);
   setTimeout(() => ghost.remove(), 0);

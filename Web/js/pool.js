@@ -33,7 +33,7 @@ export class CellPool {
     if (kind === 'cell') {
       node.setAttribute('role', 'gridcell');
       node.draggable = true;
-      node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div>';
+      node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div><span class="check" aria-hidden="true"></span>';
     } else if (kind === 'gap') {
       node.textContent = 'Drop here';
     }

@@ -61,6 +61,8 @@ export class GridView {
     const empty = this.scroller.scrollTop === 0 && !r.cells.some((x) => x.kind === 'item' || x.kind === 'placeholder');
     if (this.scroller.classList.contains('empty') !== empty) this.scroller.classList.toggle('empty', empty);
     const seen = new Set();
+    // The stack of a multi-item drag shows how many it carries on its top preview.
+    this.carried = r.phase === 'lifted' || r.phase === 'dragging' ? r.cells.reduce((n, x) => n + (x.kind === 'preview'), 0) : 0;
     for (const cell of r.cells) {
       if (cell.kind === 'preview' && this.hidePreview) continue; // HTML5 drags show the browser's drag image
       seen.add(this.place(cell, r));
@@ -87,6 +89,10 @@ export class GridView {
       this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
       el.dataset.id = cell.id;
       cls += this.cellClasses(cell);
+      const selected = cell.kind === 'item' && this.selection.has(cell.id) ? 'true' : 'false';
+      if (el.getAttribute('aria-selected') !== selected) el.setAttribute('aria-selected', selected);
+      const count = cell.kind === 'preview' && this.carried > 1 && cell.z === 1000 ? String(this.carried) : undefined;
+      if (el.dataset.count !== count) { if (count) el.dataset.count = count; else delete el.dataset.count; }
     } else if (poolKind === 'header') {
       const title = this.deps.model().titles.get(cell.id) ?? '';
       if (el.textContent !== title) el.textContent = title;
