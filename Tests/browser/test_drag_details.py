@@ -111,3 +111,16 @@ def test_dragging_across_a_section_header_selects_no_text(page, server):
     page.mouse.up()
     assert page.evaluate("getSelection().toString()") == ""
     assert page.evaluate("getComputedStyle(document.querySelector('.header:not([hidden])')).userSelect") == "none"
+
+
+def test_a_url_from_another_app_is_refused_by_the_trash(page, server, ):
+    """F21: the trash takes the gallery's own items only; outside data dropped on it adds nothing."""
+    from conftest import drop_data
+    before = titles(page)
+    box = page.locator("#trash").bounding_box()
+    answer = drop_data(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2,
+                       {"text/uri-list": server.url + "/nothing.jpg"}, expect_drop=False)
+    assert not answer["dropped"] and answer["effect"] == "none", answer
+    wait_idle(page)
+    assert titles(page) == before
+    assert page.locator(".cell.placeholder:not([hidden])").count() == 0
