@@ -45,6 +45,7 @@ struct ProtocolModule {
         table(BridgePhase.self)
         table(BridgeCellKind.self)
         table(BridgeCellFlag.self)
+        table(BridgeSectionEdit.self)
         print(lines.joined(separator: "\n"))
     }
 }

@@ -114,6 +114,9 @@ extension BridgeCommitKind {
         case .undo: self = .undo
         case .redo: self = .redo
         case .liveUpdate: self = .liveUpdate
+        case .addSection: self = .addSection
+        case .moveSection: self = .moveSection
+        case .deleteSection: self = .deleteSection
         }
     }
 }

@@ -11,7 +11,7 @@
 
 /// Version of the flat-buffer protocol between the page and engine.wasm. Bump it when an
 /// operation's input or output layout changes; the page refuses an engine of another version.
-public let engineBridgeVersion: Int = 4
+public let engineBridgeVersion: Int = 5
 
 /// The operations of the flat command surface. Every call takes an array of `Double`s
 /// and answers an array of `Double`s; the first output value is a status (0 = ok, see
@@ -72,6 +72,15 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     case controllerMoveItems = 76
     /// Select mode: [handle, count, item ids] → effects: the items to the trash (one undoable delete).
     case controllerTrashItems = 77
+    /// Sections: [handle, ``BridgeSectionEdit``, section id (add: −1), index (delete: 0; add: −1 for the end)] → effects.
+    case controllerSectionEdit = 78
+    /// Where a section dragged by its header would go: [handle, section id, header top y (content)] → [index] (−1: unknown).
+    case controllerSectionDropIndex = 79
+}
+
+/// What controllerSectionEdit does.
+public enum BridgeSectionEdit: Int, CaseIterable, Sendable {
+    case add = 0, move, delete
 }
 
 /// The first value of every answer.
@@ -168,12 +177,15 @@ public enum BridgeEffect: Int, CaseIterable, Sendable {
 public enum BridgeCommitKind: Int, CaseIterable, Sendable {
     case move = 0, swap, copy, delete, insertPlaceholders, commitPlaceholder, deletePlaceholder
     case undo, redo, liveUpdate
+    case addSection, moveSection, deleteSection
 }
 
 /// An edit the page sends its server as it is (a commit's edits, in order, are one batch).
 /// move and copy carry their items and an anchor; swap two items; trash and restore items.
 public enum BridgeServerEdit: Int, CaseIterable, Sendable {
     case move = 0, swap, copy, trash, restore
+    /// Section edits: the section id as the one "item", the index as the anchor id (anchor none).
+    case createSection, moveSection, deleteSection
 }
 
 /// Where a server edit's block or a new item goes: after or before an item (the id), first or

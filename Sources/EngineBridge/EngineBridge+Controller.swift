@@ -310,6 +310,30 @@ extension EngineBridge {
         Self._encode(_controllers[h]!.moveItems(items, toSection: section), into: &out)
     }
 
+    // [handle, BridgeSectionEdit, section id, index] → effects (issue 13: sections)
+    mutating func _controllerSectionEdit(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let kind = try r.code(BridgeSectionEdit.self)
+        let section = try Self._finite(&r)
+        let index = try Self._finite(&r)
+        guard index > -1e9 && index < 1e9 else { throw _BridgeFailure(.malformedInput) }
+        let id = section >= 0 && section < 9007199254740992 ? SectionID(UInt64(section)) : nil
+        let effects: [GridEffect]
+        switch kind {
+        case .add: effects = _controllers[h]!.addSection(at: index < 0 ? nil : Int(index))
+        case .move: effects = id.map { _controllers[h]!.moveSection($0, to: Int(index)) } ?? []
+        case .delete: effects = id.map { _controllers[h]!.deleteSection($0) } ?? []
+        }
+        Self._encode(effects, into: &out)
+    }
+
+    // [handle, section id, header top y (content)] → [index, or −1]
+    func _controllerSectionDropIndex(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let c = _controllers[try _controller(&r)]!
+        let section = SectionID(try r.id())
+        out.append(Double(c.sectionDropIndex(section, contentY: try Self._finite(&r)) ?? -1))
+    }
+
     // [handle, count, item ids] → effects: select mode's "trash"
     mutating func _controllerTrashItems(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)
@@ -437,6 +461,15 @@ extension EngineBridge {
         case .copy(let items, let to): put(.copy, items, to)
         case .trash(let items): put(.trash, items, nil)
         case .restore(let items): put(.restore, items, nil)
+        case .createSection(let index):
+            out.append(Double(BridgeServerEdit.createSection.rawValue)); out.append(0)
+            out.append(Double(BridgeAnchor.none.rawValue)); out.append(Double(index))
+        case .moveSection(let section, let index):
+            out.append(Double(BridgeServerEdit.moveSection.rawValue)); out.append(1); out.append(Double(section.rawValue))
+            out.append(Double(BridgeAnchor.none.rawValue)); out.append(Double(index))
+        case .deleteSection(let section):
+            out.append(Double(BridgeServerEdit.deleteSection.rawValue)); out.append(1); out.append(Double(section.rawValue))
+            out.append(Double(BridgeAnchor.none.rawValue)); out.append(0)
         }
     }
 

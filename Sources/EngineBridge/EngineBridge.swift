@@ -71,6 +71,8 @@ public struct EngineBridge {
             case .controllerPageStep: try _controllerPageStep(&r, &out)
             case .controllerMoveItems: try _controllerMoveItems(&r, &out)
             case .controllerTrashItems: try _controllerTrashItems(&r, &out)
+            case .controllerSectionEdit: try _controllerSectionEdit(&r, &out)
+            case .controllerSectionDropIndex: try _controllerSectionDropIndex(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

@@ -124,3 +124,41 @@ def test_a_url_from_another_app_is_refused_by_the_trash(page, server, ):
     wait_idle(page)
     assert titles(page) == before
     assert page.locator(".cell.placeholder:not([hidden])").count() == 0
+
+
+def columns_on_screen(page):
+    """Each drawn tile's column (its left edge), by title; the dragged one's faded source included."""
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#content .cell:not([hidden])')]
+        .map(el => [el.getAttribute('aria-label'), Math.round(el.getBoundingClientRect().left)]))""")
+
+
+def test_waterfall_tiles_keep_their_columns_while_a_drag_passes(browser, server):
+    """Issue 13: moving one tile to third place sent many others to other columns mid-drag."""
+    page = open_page(browser, server, viewport={"width": 1280, "height": 800})
+    try:
+        assert page.evaluate("app.controller.kind") == "waterfall"
+        before = columns_on_screen(page)
+        order = titles(page, 0)
+        x0, y0 = center(page, order[0])
+        x1, y1 = center(page, order[2])
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + 8, y0 + 8, steps=2)
+        for i in range(1, 13):
+            page.mouse.move(x0 + (x1 - x0) * i / 12, y0 + (y1 - y0) * i / 12)
+            page.wait_for_timeout(20)
+        for k in range(8):
+            page.mouse.move(x1 + (k % 2), y1)
+            page.wait_for_timeout(40)
+        page.wait_for_function("app.view.last.phase === 'dragging'")
+        page.wait_for_timeout(400)   # the reflow's transitions end
+        during = columns_on_screen(page)
+        shot(page, "waterfall-drag-columns")
+        moved = [t for t in during if t in before and t != order[0] and during[t] != before[t]]
+        live = page.evaluate("app.controller.snapshot()[0].items.length")
+        page.mouse.up()
+        wait_idle(page)
+        assert live > 0
+        assert len(moved) <= 2, f"{len(moved)} tiles changed columns mid-drag: {moved}"
+    finally:
+        page.context.close()

@@ -20,6 +20,7 @@ import { Ingest } from './ingest.js';
 import { Toolbar } from './toolbar.js';
 import { GalleryPicker } from './galleries.js';
 import { SelectMode } from './select.js';
+import { Sections } from './sections.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -79,6 +80,10 @@ export const app = {
       model: () => this.model, localItems: this.localItems, ingest: { load: (...a) => this.ingest.load(...a) },
       openDetail: (id) => this.detail.open(id), announce: (text) => this.announce(text), toast: (m) => this.toast(m),
       historyChanged: () => this.toolbar.historyChanged(), send: (ops) => this.commit(ops), reload: () => this.reload() });
+    this.sectionEdits = new Sections({ controller: this.controller, view: this.view, scroller: $('scroller'), content: $('content'),
+      run: (effects) => this.drag.run(effects), send: (ops) => this.commit(ops), model: () => this.model,
+      announce: (text) => this.announce(text), toast, canEdit: () => this.access.can('edit') });
+    this.sectionEdits.wire();
     this.ingest = new Ingest({ controller: this.controller, model: () => this.model, view: this.view,
       run: (effects) => this.drag.run(effects), toast: (m) => this.toast(m), reload: () => this.reload() });
     this.trash = new TrashPanel({ gallery: () => this.model.id, canEdit: () => this.access.can('edit'),

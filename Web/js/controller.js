@@ -1,6 +1,6 @@
 // The engine's interaction controller (GridEngine's GridController in engine.wasm): the
 // page feeds it events and draws what it answers. Calls answer decoded effects.
-import { Op, LayoutKind, EventType, PointerKind, TitleKind, HistoryStep, ReorderMode, Cadence, Snapping } from './protocol.js';
+import { Op, LayoutKind, EventType, PointerKind, TitleKind, HistoryStep, ReorderMode, Cadence, Snapping, SectionEdit } from './protocol.js';
 import { readEffects, readRender, anchorJSON } from './effects.js';
 import { encodeStages } from './gallery.js';
 
@@ -250,6 +250,12 @@ export class Controller {
   /// Select mode: the items to the end of a section / to the trash, one undoable commit each.
   moveItems(section, ids) { return readEffects(this.engine.call(Op.controllerMoveItems, [this.handle, section, ids.length, ...ids])); }
   trashItems(ids) { return readEffects(this.engine.call(Op.controllerTrashItems, [this.handle, ids.length, ...ids])); }
+  /// Sections (issue 13): add (index null: the end), move, delete — effects, one commit each.
+  sectionEdit(kind, section, index) {
+    return readEffects(this.engine.call(Op.controllerSectionEdit, [this.handle, SectionEdit[kind], section ?? -1, index ?? -1]));
+  }
+  /// The index a section dragged by its header would take with the header's top at `y` (content).
+  sectionDropIndex(section, y) { return this.engine.call(Op.controllerSectionDropIndex, [this.handle, section, y])[1]; }
   addToDrag(id) { return readEffects(this.engine.call(Op.controllerAddToDrag, [this.handle, id])); }
   cancel(now) { return readEffects(this.engine.call(Op.controllerCancel, [this.handle, now])); }
   focus(id) { this.engine.call(Op.controllerFocus, [this.handle, id ?? -1]); }

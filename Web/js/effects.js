@@ -59,6 +59,10 @@ export function readEdits(a, k) {
     k += 2;
     const to = anchorJSON(anchor, at);
     if (op === 'swap') ops.push({ op, a: items[0], b: items[1] });
+    // Section edits: the section id as the one item, the index as the anchor's id (docs/engine-bridge.md).
+    else if (op === 'createSection') ops.push({ op, title: '', index: at });
+    else if (op === 'moveSection') ops.push({ op, section: items[0], index: at });
+    else if (op === 'deleteSection') ops.push({ op, section: items[0] });
     else if (to) ops.push({ op, items, to });
     else ops.push({ op, items });
   }

@@ -34,6 +34,9 @@ export class CellPool {
       node.setAttribute('role', 'gridcell');
       node.draggable = true;
       node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div><span class="check" aria-hidden="true"></span>';
+    } else if (kind === 'header') {
+      node.innerHTML = '<span class="header-title"></span><span class="header-grip" aria-hidden="true" title="Drag to reorder the sections"></span>'
+        + '<button class="header-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Section options">⋯</button>';
     } else if (kind === 'gap') {
       node.textContent = 'Drop here';
     }

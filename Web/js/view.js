@@ -89,13 +89,19 @@ export class GridView {
       this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
       el.dataset.id = cell.id;
       cls += this.cellClasses(cell);
+      // Written only when they change (an expando remembers what the element shows).
       const selected = cell.kind === 'item' && this.selection.has(cell.id) ? 'true' : 'false';
-      if (el.getAttribute('aria-selected') !== selected) el.setAttribute('aria-selected', selected);
-      const count = cell.kind === 'preview' && this.carried > 1 && cell.z === 1000 ? String(this.carried) : undefined;
-      if (el.dataset.count !== count) { if (count) el.dataset.count = count; else delete el.dataset.count; }
+      if (el._selected !== selected) { el._selected = selected; el.setAttribute('aria-selected', selected); }
+      const count = cell.kind === 'preview' && this.carried > 1 && cell.z === 1000 ? String(this.carried) : '';
+      if ((el._count ?? '') !== count) { el._count = count; if (count) el.dataset.count = count; else delete el.dataset.count; }
     } else if (poolKind === 'header') {
       const title = this.deps.model().titles.get(cell.id) ?? '';
-      if (el.textContent !== title) el.textContent = title;
+      const span = el.firstChild;
+      if (span.textContent !== title) { span.textContent = title; el.lastChild.setAttribute('aria-label', `Options for section ${title}`); }
+      const id = String(cell.id);
+      if (el.dataset.sectionId !== id) el.dataset.sectionId = id;
+      if (this.renaming === cell.id) cls += ' renaming';
+      if (this.headerSource === cell.id) cls += ' header-source';
     } else if (cell.flags & (CellFlag.dropTarget | CellFlag.hoveredTarget)) cls += ' hovered';
     // The floating preview follows the pointer; fresh cells appear in place: no easing.
     if (fresh || cell.kind === 'preview' || r.phase === 'dropping') cls += ' no-anim';

@@ -26,13 +26,30 @@ public struct ItemPlacement: Hashable, Sendable {
 public struct ArrangementChange: Hashable, Sendable {
     public var removed: [ItemPlacement]
     public var inserted: [ItemPlacement]
+    /// Sections that arrive, leave or move (issue 13: sections deleted with their items,
+    /// reordered by their headers). Applied around the items: arrivals and moves before the
+    /// items arrive, departures after they left.
+    public var sections: [SectionChange]
 
-    public init(removed: [ItemPlacement] = [], inserted: [ItemPlacement] = []) {
-        self.removed = removed; self.inserted = inserted
+    public init(removed: [ItemPlacement] = [], inserted: [ItemPlacement] = [], sections: [SectionChange] = []) {
+        self.removed = removed; self.inserted = inserted; self.sections = sections
     }
 
     /// The change that undoes this one.
-    public var inverted: ArrangementChange { ArrangementChange(removed: inserted, inserted: removed) }
+    public var inverted: ArrangementChange {
+        ArrangementChange(removed: inserted, inserted: removed, sections: sections.reversed().map { $0.inverted })
+    }
 
-    public var isEmpty: Bool { removed.isEmpty && inserted.isEmpty }
+    public var isEmpty: Bool { removed.isEmpty && inserted.isEmpty && sections.isEmpty }
+}
+
+/// One section arriving (`from` nil), leaving (`to` nil) or moving, by id and section index.
+public struct SectionChange: Hashable, Sendable {
+    public var id: SectionID
+    public var from: Int?
+    public var to: Int?
+
+    public init(id: SectionID, from: Int?, to: Int?) { self.id = id; self.from = from; self.to = to }
+
+    public var inverted: SectionChange { SectionChange(id: id, from: to, to: from) }
 }

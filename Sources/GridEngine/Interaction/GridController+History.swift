@@ -42,6 +42,9 @@ extension GridController {
     }
 
     mutating func _replay(_ change: ArrangementChange, kind: CommitKind, beforePlaceholder: [ItemID: ItemID] = [:]) -> GridEffect {
+        if !change.sections.isEmpty {
+            return _commitSections(change, kind: kind, record: false, modelCoordinates: true, beforePlaceholder: beforePlaceholder)
+        }
         _applyBlock(nil)
         let placeholdersBefore = _placeholderPaths()
         let (applied, update) = _apply(change, modelCoordinates: true, beforePlaceholder: beforePlaceholder)

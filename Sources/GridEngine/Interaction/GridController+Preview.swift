@@ -26,12 +26,14 @@ extension GridController {
     /// A drag starts showing: gap cells appear (F27); an insert-mode block takes its place.
     mutating func _beginDragDisplay() {
         layout.setShowsGapCells(true)
+        layout.pinColumns()   // waterfall: the others keep their columns while the block passes
         _reattachBlock()
     }
 
     /// The drag stops showing: the layout goes back to the committed order, no gap cells.
     mutating func _endDragDisplay() {
         _applyBlock(nil)
+        layout.unpinColumns()
         layout.setShowsGapCells(false)
     }
 

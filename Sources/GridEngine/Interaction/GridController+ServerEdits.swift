@@ -53,18 +53,30 @@ extension GridController {
             let gone = change.removed.map { $0.id }.filter { _serverKnows($0) }
             for id in gone { _serverTrash.insert(id) }
             return gone.isEmpty ? [] : [.trash(gone)]
+        case .addSection:
+            return change.sections.compactMap { $0.from == nil ? $0.to.map { .createSection(index: $0) } : nil }
+        case .moveSection:
+            return change.sections.compactMap { s in s.from != nil ? s.to.map { .moveSection(s.id, index: $0) } : nil }
+        case .deleteSection:
+            // The server trashes the section's items with it; a restore of them brings it back.
+            for p in change.removed where _serverKnows(p.id) { _serverTrash.insert(p.id) }
+            return change.sections.filter { $0.to == nil }.map { .deleteSection($0.id) }
         case .undo, .redo:
             // Items that stay move; items that come back are restored first; items that go are trashed.
             var inserted: Set<ItemID> = [], removed: Set<ItemID> = []
             for p in change.inserted { inserted.insert(p.id) }
             for p in change.removed { removed.insert(p.id) }
             var edits: [ServerEdit] = []
+            // Sections moving come first (a section coming back comes with its restored items;
+            // one leaving goes after its items left).
+            for s in change.sections { if s.from != nil, let to = s.to { edits.append(.moveSection(s.id, index: to)) } }
             let gone = change.removed.map { $0.id }.filter { !inserted.contains($0) && _serverKnows($0) }
             if !gone.isEmpty { edits.append(.trash(gone)); for id in gone { _serverTrash.insert(id) } }
             let back = change.inserted.map { $0.id }.filter { !removed.contains($0) && _serverTrash.contains($0) }
             if !back.isEmpty { edits.append(.restore(back)); for id in back { _serverTrash.remove(id) } }
             let placed = change.inserted.filter { _serverKnows($0.id) }
             for b in Self._blocks(placed) { edits.append(.move(items: b.ids, to: _anchor(section: b.section, index: b.index))) }
+            for s in change.sections where s.to == nil && s.from != nil { edits.append(.deleteSection(s.id)) }
             return edits
         case .insertPlaceholders, .deletePlaceholder, .liveUpdate:
             return [] // placeholders come and go locally; live updates came from the server

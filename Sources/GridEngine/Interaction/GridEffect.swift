@@ -38,6 +38,8 @@ public enum CommitKind: UInt8, Hashable, Sendable {
     case insertPlaceholders, commitPlaceholder, deletePlaceholder
     case undo, redo
     case liveUpdate
+    /// Sections (issue 13): one added (the server names it), moved, or deleted with its items.
+    case addSection, moveSection, deleteSection
 }
 
 /// One committed change: what happened, by id (for persistence), and as batch updates

@@ -22,4 +22,10 @@ public enum ServerEdit: Equatable, Sendable {
     case trash([ItemID])
     /// The items come back from the server's trash (before the moves that place them).
     case restore([ItemID])
+    /// A new section at this index (the host adds its title; the server names it).
+    case createSection(index: Int)
+    /// The section to this index (in the result).
+    case moveSection(SectionID, index: Int)
+    /// The section goes, its items to the trash (a restore of them brings it back).
+    case deleteSection(SectionID)
 }

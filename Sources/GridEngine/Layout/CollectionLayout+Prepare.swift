@@ -49,6 +49,7 @@ extension CollectionLayout {
     // MARK: - Internals
 
     mutating func _prepareAll() {
+        _hint = []; _hintFirst = []   // a full prepare is canonical: no pinned columns
         let n = _aspect.count
         let sections = _sectionStart.count - 1
         _resize(&_x, n); _resize(&_y, n); _resize(&_w, n); _resize(&_h, n)
@@ -307,9 +308,20 @@ extension CollectionLayout {
         _w.withUnsafeMutableBufferPointer { w in
         _h.withUnsafeMutableBufferPointer { h in
         _column.withUnsafeMutableBufferPointer { col in
+            let pinned = _hint.count == _aspect.count && s < _hintFirst.count
+            // Pinned (a drag passes): an item stays in its column while that column is at most
+            // one column width (a square tile) taller than the shortest.
+            let tolerance = m.cellWidth
             for i in from..<n {
                 let g = base + i
-                let (c, best) = _shortestColumn(next, columns)
+                var (c, best) = _shortestColumn(next, columns)
+                if pinned {
+                    let p = Int(_hint[g])
+                    if p >= 0 && p < columns && p != c && next[p] - best <= tolerance {
+                        c = p; best = next[p]
+                        if i < _hintFirst[s] { _hintFirst[s] = i }
+                    }
+                }
                 let hi = m.cellWidth / _sanitizedAspect(a[g])
                 x[g] = m.left + Double(c) * step
                 y[g] = best

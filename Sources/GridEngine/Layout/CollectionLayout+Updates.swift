@@ -20,6 +20,7 @@ extension CollectionLayout {
         if a == b {
             // Same section: the slots stay; only the aspects between the two indices rotate.
             _moveElement(&_aspect, from: from, to: _sectionStart[a] + destination.item)
+            if !_hint.isEmpty { _moveElement(&_hint, from: from, to: _sectionStart[a] + destination.item) }
             _relayout(a, fromItem: min(source.item, destination.item))
             _recomputeTops(from: a)
             return
@@ -28,6 +29,7 @@ extension CollectionLayout {
         // to the destination; everything between shifts by one (a memmove of that span).
         let to = b > a ? _sectionStart[b] - 1 + destination.item : _sectionStart[b] + destination.item
         _moveElement(&_aspect, from: from, to: to)
+        if !_hint.isEmpty { _moveElement(&_hint, from: from, to: to) }
         let slotFrom = _sectionStart[a + 1] - 1
         let slotTo = b > a ? _sectionStart[b + 1] - 1 : _sectionStart[b + 1]
         _moveElement(&_x, from: slotFrom, to: slotTo); _moveElement(&_y, from: slotFrom, to: slotTo)
@@ -79,6 +81,7 @@ extension CollectionLayout {
     mutating func _removeItem(at ip: IndexPath) {
         let s = ip.section
         _aspect.remove(at: _sectionStart[s] + ip.item)
+        if !_hint.isEmpty { _hint.remove(at: _sectionStart[s] + ip.item) }
         let slot = _sectionStart[s + 1] - 1
         _x.remove(at: slot); _y.remove(at: slot); _w.remove(at: slot); _h.remove(at: slot)
         if case .waterfall = configuration.kind {
@@ -91,6 +94,7 @@ extension CollectionLayout {
     mutating func _insertItem(_ aspect: Double, at ip: IndexPath) {
         let s = ip.section
         _aspect.insert(aspect, at: _sectionStart[s] + ip.item)
+        if !_hint.isEmpty { _hint.insert(-1, at: _sectionStart[s] + ip.item) }
         let slot = _sectionStart[s + 1]
         _x.insert(0, at: slot); _y.insert(0, at: slot); _w.insert(0, at: slot); _h.insert(0, at: slot)
         if case .waterfall = configuration.kind {
@@ -118,4 +122,35 @@ extension CollectionLayout {
         _layoutSection(s, from: from)
         _finishSection(s)
     }
+}
+
+extension CollectionLayout {
+    /// Waterfall only: while a drag passes (issue 13), every item keeps the column it has now
+    /// where the layout allows — it is placed in its own column instead of the shortest while
+    /// that column is at most one column width taller — so a block moving through the grid
+    /// does not send the items after it to other columns. Items inserted meanwhile have no
+    /// pinned column. A full prepare (a resize, a new configuration) unpins.
+    public mutating func pinColumns() {
+        guard case .waterfall = configuration.kind else { return }
+        _hint = _column
+        _hintFirst = [Int](repeating: Int.max, count: numberOfSections)
+    }
+
+    /// Back to the canonical waterfall (each item in the shortest column): the sections are
+    /// re-laid out from their first item that stayed in its pinned column instead.
+    public mutating func unpinColumns() {
+        guard !_hint.isEmpty else { return }
+        let firsts = _hintFirst
+        _hint = []; _hintFirst = []
+        var top = Int.max
+        for s in 0..<min(firsts.count, numberOfSections) where firsts[s] != Int.max {
+            _layoutSection(s, from: firsts[s])
+            _finishSection(s)
+            top = min(top, s)
+        }
+        if top != Int.max { _recomputeTops(from: top) }
+    }
+
+    /// Whether columns are pinned (a drag passes).
+    public var columnsPinned: Bool { !_hint.isEmpty }
 }

@@ -46,6 +46,12 @@ public struct CollectionLayout: Sendable {
     // (hence y) order: column c of section s is `_columnItems[base + lo ..< base + hi]`
     // with lo/hi from `_columnEnd[s * columns + c - 1, c]` (section-relative ends).
     @usableFromInline var _column: [Int32] = []
+    /// Waterfall columns pinned during a drag (issue 13), per item (moving with it like
+    /// `_aspect`); empty when not pinned. See `pinColumns()`.
+    @usableFromInline var _hint: [Int32] = []
+    /// Per section, the first item placed in its pinned column instead of the shortest
+    /// (Int.max: none): where `unpinColumns()` re-lays out from.
+    @usableFromInline var _hintFirst: [Int] = []
     @usableFromInline var _columnItems: [Int32] = []
     @usableFromInline var _columnEnd: [Int32] = []
 

@@ -62,6 +62,8 @@ import Testing
                 trash.subtract(items)
                 // Back at the end of the first section; the move that follows places it.
                 sections[0].items.append(contentsOf: items)
+            case .createSection, .moveSection, .deleteSection:
+                Issue.record("no section edits in these scenarios")
             }
         }
 
