@@ -16,7 +16,7 @@ import { rng, layoutConfig, aspects, encodeSnapshot } from './random.mjs';
 const { Engine } = await import('../../Web/js/engine.js');
 const { readEffects, readRender, readStages } = await import('../../Web/js/effects.js');
 const protocol = await import('../../Web/js/protocol.js');
-const { Op, EventType, Key, Modifier, DropData, DropOperation, TitleKind, HistoryStep, LayoutKind, PointerKind } = protocol;
+const { Op, EventType, Key, Modifier, DropData, DropOperation, TitleKind, HistoryStep, LayoutKind, PointerKind, SectionEdit } = protocol;
 
 const cli = process.argv[2] ?? '.build/debug/engine-cli';
 const wasmPath = process.argv[3] ?? '.build-wasm/engine.wasm';
@@ -218,6 +218,18 @@ for (let c = 0; c < 24; c++) {
   // Issue 12: a section put in an order (reversed, plus an id it does not hold) as one move.
   const arranged = sections.find((s) => s.items.length > 1);
   if (arranged) call(Op.controllerArrange, [h, arranged.id, arranged.items.length + 1, ...arranged.items.map((i) => i.id).reverse(), 999999]);
+  // Issue 13: select mode's move to a section and trash; sections added, dragged by the header
+  // (its drop index), moved and deleted; paging one page either way.
+  const chosen = sections.flatMap((s) => s.items.map((i) => i.id)).slice(0, r.int(1, 4));
+  const last = sections[sections.length - 1];
+  call(Op.controllerMoveItems, [h, last.id, chosen.length, ...chosen]);
+  call(Op.controllerSectionEdit, [h, SectionEdit.add, -1, r.int(-1, sections.length)]);
+  call(Op.controllerSectionDropIndex, [h, last.id, r.range(0, 2000)]);
+  if (sections.length > 1) call(Op.controllerSectionEdit, [h, SectionEdit.move, sections[0].id, sections.length - 1]);
+  if (chosen.length > 1) call(Op.controllerTrashItems, [h, 1, chosen[1]]);
+  if (sections.length > 2) call(Op.controllerSectionEdit, [h, SectionEdit.delete, sections[1].id, 0]);
+  call(Op.controllerPageStep, [h, r.range(0, 3000), 1]);
+  call(Op.controllerPageStep, [h, r.range(0, 3000), -1]);
   for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, HistoryStep.undo]);
   for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, HistoryStep.redo]);
   call(Op.controllerScrollTarget, [h, 0, r.range(0, 3000), 0, r.range(-3000, 3000)]);
