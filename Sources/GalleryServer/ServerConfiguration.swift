@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     /// Items one batch may name, over all its operations (sorting a 100k section is one move of
     /// 100k items: ~1.3 s on the writer, BENCHMARKS.md "Limits"; more is refused with 413).
     public var maxBatchItems = 100_000
+    /// `GET …/changes?since=V` with V outside the catch-up window answers the full nested snapshot
+    /// only up to this many items; a bigger gallery gets `{"reload": {"version": N}}` (read its
+    /// columns), as the live stream's `reload` event — a 1M gallery's snapshot is ~500 MB of JSON.
+    public var maxSnapshotFallbackItems = 10_000
     /// Fetches and thumbnails running at once.
     public var ingestWorkers = 4
     /// Create the sample gallery when the store has no gallery at all.

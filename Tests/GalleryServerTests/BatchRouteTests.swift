@@ -140,6 +140,35 @@ func seeded(_ server: GalleryServer, n: Int = 4) async throws -> GallerySnapshot
 }
 
 struct ChangesOrSnapshotJSON: Decodable {
+    struct Reload: Decodable { var version: Int64 }
     var changes: ChangesJSON?
     var snapshot: GallerySnapshotJSON?
+    var reload: Reload?
+}
+
+/// Issue 15 (a window that reconnects after 10,000 versions): outside the catch-up window, a small
+/// gallery is answered with its full snapshot, a big one with `reload` (read the columns) — never
+/// hundreds of megabytes of nested JSON.
+@Suite struct ChangesOutsideTheWindowTests {
+    @Test func aBigGalleryOutsideTheWindowIsToldToReloadASmallOneGetsItsSnapshot() async throws {
+        for (limit, big) in [(5, true), (10_000, false)] {
+            let server = try await makeServer { $0.maxSnapshotFallbackItems = limit }
+            let start = try await seeded(server, n: 6)
+            let g = start.gallery.id
+            let ids = start.sections[0].items.map(\.id)
+            // Versions past the window (in process: the route is what is tested).
+            let total = 2_300 // the window: eight intervals of 250 versions at this size
+            for k in 0..<total { _ = try await server.store.apply(gallery: g, [.swap(ids[k % 2], ids[2 + k % 2])]) }
+            let now = try await server.store.gallery(g)
+            try await server.test(.router) { client in
+                let answer: ChangesOrSnapshotJSON = try await client.json(.get, "/api/galleries/\(g)/changes?since=\(start.version)")
+                #expect(answer.changes == nil)
+                if big {
+                    #expect(answer.snapshot == nil && answer.reload?.version == now.version)
+                } else {
+                    #expect(answer.reload == nil && answer.snapshot?.version == now.version)
+                }
+            }
+        }
+    }
 }

@@ -57,13 +57,20 @@ struct BatchRoutes {
             if let changes = try await store.changes(gallery: gallery, since: since) {
                 return try JSONIO.response(ChangesOrSnapshot(changes: changes, snapshot: nil))
             }
+            let info = try await store.gallery(gallery)
+            if info.itemCount > server.configuration.maxSnapshotFallbackItems {
+                return try JSONIO.response(ChangesOrSnapshot(reload: .init(version: info.version)))
+            }
             return try JSONIO.response(ChangesOrSnapshot(changes: nil, snapshot: try await store.snapshot(gallery)))
         }
     }
 }
 
-/// `changes` when the old version is within the window, else the full `snapshot`.
+/// `changes` when the old version is within the window, else the full `snapshot` — or, for a
+/// gallery over `maxSnapshotFallbackItems`, `reload` (read the gallery's columns again).
 struct ChangesOrSnapshot: Codable {
+    struct Reload: Codable { var version: Int64 }
     var changes: ChangesJSON?
     var snapshot: GallerySnapshotJSON?
+    var reload: Reload?
 }
