@@ -12,10 +12,10 @@ ACCENT = "rgb(10, 132, 255)"
 
 def check(page, title):
     """The check mark of a drawn tile: shown?, its fill."""
-    return page.evaluate("""t => { const el = document.querySelector(`.cell:not(.preview):not([hidden])[aria-label="${t}"] .check`);
-        const cs = getComputedStyle(el), r = el.getBoundingClientRect();
-        return { shown: cs.display !== 'none' && r.width > 10, fill: cs.backgroundColor,
-                 selected: el.parentElement.getAttribute('aria-selected') }; }""", title)
+    return page.evaluate("""t => { const el = document.querySelector(`.cell:not(.preview):not([hidden])[aria-label="${t}"]`);
+        const cs = getComputedStyle(el, '::before');
+        return { shown: cs.content !== 'none' && parseFloat(cs.width) > 10, fill: cs.backgroundColor,
+                 selected: el.getAttribute('aria-selected') }; }""", title)
 
 
 def test_select_mode_taps_check_tiles_and_the_bar_moves_them_to_the_end_of_another_section(browser, server):
@@ -88,6 +88,11 @@ def test_download_of_the_selection_is_a_zip_of_its_originals_in_the_arranged_ord
     order = [t for t in titles(page, 0) if t in ("Banana", "Date")]
     assert [n.rsplit(".", 1)[0] for n in names] == [f"0001-{order[0]}", f"0002-{order[1]}"]
     assert all(s > 1000 for s in sizes)
+    # Escape on the grid ends select mode, as the bar's ✕ does.
+    page.locator("#scroller").focus()
+    page.keyboard.press("Escape")
+    page.locator("#select-bar").wait_for(state="hidden")
+    assert page.locator(".cell.selected").count() == 0 and page.locator("#select-toggle").is_visible()
 
 
 CAPTURE_DRAG_IMAGE_JS = """() => { window.__dragImage = null;

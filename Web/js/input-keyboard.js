@@ -18,6 +18,8 @@ export function installKeyboardInput({ scroller, controller: c, view, run, model
     const key = KEYS[e.key];
     if (key === undefined) return;
     if (key === KEYS.Tab && view.last?.phase === 'idle' && !e.shiftKey) return; // leave the grid
+    // Escape on a resting grid in select mode ends select mode (select.js), as its ✕ does.
+    if (key === KEYS.Escape && view.last?.phase === 'idle' && document.body.classList.contains('selecting')) return;
     e.preventDefault();
     // Enter on a resting grid opens the focused photo (as a click does); Space lifts it.
     if (key === KEYS.Enter && view.last?.phase === 'idle' && !e.altKey && !e.ctrlKey && !e.metaKey && !e.shiftKey) {

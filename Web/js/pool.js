@@ -33,7 +33,7 @@ export class CellPool {
     if (kind === 'cell') {
       node.setAttribute('role', 'gridcell');
       node.draggable = true;
-      node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div><span class="check" aria-hidden="true"></span>';
+      node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div>';
     } else if (kind === 'header') {
       node.innerHTML = '<span class="header-title"></span><span class="header-grip" aria-hidden="true" title="Drag to reorder the sections"></span>'
         + '<button class="header-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Section options">⋯</button>';
