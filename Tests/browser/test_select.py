@@ -34,6 +34,7 @@ def test_select_mode_taps_check_tiles_and_the_bar_moves_them_to_the_end_of_anoth
         cell(page, "Date").click()
         assert page.locator("#detail").is_hidden(), "a tap in select mode selects, it does not open"
         page.wait_for_function("document.getElementById('select-count').textContent === '2 selected'")
+        page.wait_for_function("document.querySelectorAll('.cell.selected:not([hidden])').length === 2")  # drawn at the next frame
         assert check(page, "Banana") == {"shown": True, "fill": ACCENT, "selected": "true"}
         assert check(page, "Date")["fill"] == ACCENT and check(page, "Apple")["fill"] != ACCENT
         # The bar sits at the bottom of the window, over nothing it hides for good (the trash rises above it).
@@ -49,7 +50,7 @@ def test_select_mode_taps_check_tiles_and_the_bar_moves_them_to_the_end_of_anoth
         wait_titles(page, expected[1], 1)
         wait_server(server, expected)
         assert not bar.is_visible() and toggle.is_visible(), "the move ends select mode"
-        assert page.locator(".cell.selected").count() == 0
+        page.wait_for_function("document.querySelectorAll('.cell.selected').length === 0")
         # One step of undo puts both back.
         page.locator("#scroller").focus()
         page.keyboard.press("Control+z")
@@ -66,7 +67,7 @@ def test_shift_click_selects_a_range_and_the_bar_puts_it_in_the_trash(page, serv
     first = before[0][:before[0].index("Date") + 1]
     page.wait_for_function(f"app.view.selection.size === {len(first)}")
     assert page.locator("#select-count").inner_text() == f"{len(first)} selected"
-    assert page.locator(".cell.selected:not([hidden])").count() == len(first)
+    page.wait_for_function(f"document.querySelectorAll('.cell.selected:not([hidden])').length === {len(first)}")
     page.click("#select-trash")
     wait_server(server, [before[0][len(first):]] + before[1:])
     page.wait_for_function(f"document.getElementById('trash-count').textContent === '{len(first)}'")
@@ -92,7 +93,8 @@ def test_download_of_the_selection_is_a_zip_of_its_originals_in_the_arranged_ord
     page.locator("#scroller").focus()
     page.keyboard.press("Escape")
     page.locator("#select-bar").wait_for(state="hidden")
-    assert page.locator(".cell.selected").count() == 0 and page.locator("#select-toggle").is_visible()
+    page.wait_for_function("document.querySelectorAll('.cell.selected').length === 0")
+    assert page.locator("#select-toggle").is_visible()
 
 
 CAPTURE_DRAG_IMAGE_JS = """() => { window.__dragImage = null;
@@ -142,7 +144,9 @@ def test_on_a_phone_select_two_then_drag_one_carries_both_with_the_count_on_the_
         assert page.locator("#detail").is_hidden()
         shot(page, "select-two-390")
         x0, y0 = center(page, "Banana")
-        x1, y1 = center(page, "Dragon")
+        # (Onto Sheep: carried after Dragon, the sample's waterfall ends in two columns of equal
+        # height, which the reading order on screen cannot tell apart.)
+        x1, y1 = center(page, "Sheep")
         touch(cdp, "touchStart", (1, x0, y0))
         page.wait_for_function("['lifted', 'dragging'].includes(app.view.last.phase)", timeout=3000)
         for i in range(1, 13):
@@ -156,7 +160,7 @@ def test_on_a_phone_select_two_then_drag_one_carries_both_with_the_count_on_the_
         after = wait_changed(page, [before] + titles(page)[1:])[0]
         i = after.index("Banana")
         assert after[i:i + 2] == ["Banana", "Cherry"], after
-        assert page.locator(".cell.selected").count() == 0
+        page.wait_for_function("document.querySelectorAll('.cell.selected').length === 0")
     finally:
         page.context.close()
 

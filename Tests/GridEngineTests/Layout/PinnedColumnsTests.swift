@@ -44,3 +44,52 @@ import Testing
         #expect(!layout.columnsPinned)
     }
 }
+
+extension PinnedColumnsTests {
+    /// Whole drags in a waterfall (one item, and two carried): at rest the layout is the
+    /// canonical one again (the hand checks every step against a layout from scratch).
+    @Test func afterAWaterfallDragTheLayoutIsCanonicalAgain() {
+        let names = Fruit.names
+        let snapshot = try! Snapshot([(id: SectionID(100), items: names.map(Fruit.id))])
+        let config = LayoutConfiguration(kind: .waterfall(columns: 4), containerWidth: 400)
+        for carried in [1, 2] {
+            var grid = try! GridController(snapshot: snapshot, aspects: [names.indices.map { Self.aspects[$0] }], layout: config,
+                                           viewport: Size(width: 400, height: 900), interaction: Fruit.immediate)
+            for n in names { grid.setTitle(n, for: Fruit.id(n)) }
+            var hand = Hand(grid)
+            hand.longPress("Banana")
+            if carried == 2 { hand.absorb(hand.grid.addToDrag(Fruit.id("Cherry"))) }
+            hand.drag(to: hand.centre("Dragon"))
+            hand.drag(to: hand.centre("Milk"))
+            hand.up(hand.centre("Milk"))
+            hand.settle()
+            #expect(!hand.grid.layout.columnsPinned)
+            hand.checkGeometry()
+        }
+    }
+}
+
+extension PinnedColumnsTests {
+    /// The sample gallery as a phone shows it (390 pt, 4 columns): Banana and Cherry carried to
+    /// Dragon's place by touch; at rest the layout is canonical.
+    @Test func theSampleOnAPhoneAfterATwoItemDrag() {
+        let names = Fruit.names
+        let heights: [String: Double] = ["Apple": 89, "Banana": 45, "Cherry": 134, "Date": 59, "Dragon": 62, "Sheep": 89,
+                                         "V-Malicious": 148, "X-Code": 57, "GreatWall": 33, "TaiTan": 134, "Milk": 111, "🥸": 89]
+        let snapshot = try! Snapshot([(id: SectionID(100), items: names.map(Fruit.id)), (id: SectionID(101), items: [])])
+        let config = LayoutConfiguration(kind: .waterfall(columns: 4), containerWidth: 390, headerHeight: 44,
+                                         sectionInsets: EdgeInsets(top: 8, left: 8, bottom: 8, right: 8), itemSpacing: 6, lineSpacing: 6)
+        var grid = try! GridController(snapshot: snapshot, aspects: [names.map { 89.5 / heights[$0]! }, []], layout: config,
+                                       viewport: Size(width: 390, height: 598), interaction: Fruit.immediate)
+        for n in names { grid.setTitle(n, for: Fruit.id(n)) }
+        var hand = Hand(grid)
+        hand.longPress("Banana")
+        hand.absorb(hand.grid.addToDrag(Fruit.id("Cherry")))
+        let target = hand.centre("Dragon")
+        hand.drag(to: target, steps: 12)
+        hand.up(target)
+        hand.settle()
+        #expect(!hand.grid.layout.columnsPinned)
+        hand.checkGeometry()
+    }
+}
