@@ -97,6 +97,7 @@ extension BridgeSnapping {
         case .viewAlignedAlways: .viewAligned(.always)
         case .viewAlignedNever: .viewAligned(.never)
         case .viewAlignedAutomatic: .viewAligned(.automatic)
+        case .edges: .edges
         }
     }
 }
@@ -117,6 +118,21 @@ extension BridgeCommitKind {
         case .addSection: self = .addSection
         case .moveSection: self = .moveSection
         case .deleteSection: self = .deleteSection
+        }
+    }
+
+    var engineValue: CommitKind {
+        switch self {
+        case .move: .move
+        case .swap: .swap
+        case .copy: .copy
+        case .delete: .delete
+        case .insertPlaceholders: .insertPlaceholders
+        case .commitPlaceholder: .commitPlaceholder
+        case .deletePlaceholder: .deletePlaceholder
+        case .undo: .undo
+        case .redo: .redo
+        case .liveUpdate: .liveUpdate
         }
     }
 }

@@ -76,6 +76,10 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     case controllerSectionEdit = 78
     /// Where a section dragged by its header would go: [handle, section id, header top y (content)] → [index] (−1: unknown).
     case controllerSectionDropIndex = 79
+    /// The undo and redo history, placeholders left out, to keep across a reload.
+    case controllerHistoryExport = 80
+    /// A history `controllerHistoryExport` answered, given back (the same gallery loaded again).
+    case controllerHistoryImport = 81
 }
 
 /// What controllerSectionEdit does.
@@ -146,9 +150,10 @@ public enum BridgeCadence: Int, CaseIterable, Sendable {
     case immediate = 0, fast, slow
 }
 
-/// Scroll snapping (F8): none, paging, or view-aligned with its limit.
+/// Scroll snapping (F6–F8): none, paging, view-aligned with its limit, or the seed's custom
+/// behaviour (edges: down to the item's max edge, up to its min).
 public enum BridgeSnapping: Int, CaseIterable, Sendable {
-    case none = 0, paging, viewAlignedAlways, viewAlignedNever, viewAlignedAutomatic
+    case none = 0, paging, viewAlignedAlways, viewAlignedNever, viewAlignedAutomatic, edges
 }
 
 /// What a title of ``BridgeOp/controllerTitles`` names.

@@ -374,6 +374,62 @@ extension EngineBridge {
         Self._encode(redo ? _controllers[h]!.redo() : _controllers[h]!.undo(), into: &out)
     }
 
+    // [handle] → [undo count, redo count, then per entry (undo oldest first, then redo oldest
+    // first): ``BridgeCommitKind``, removed count, per placement: id, section id, index,
+    // aspect, version; inserted count, placements; section change count, per change: section
+    // id, from index, to index (−1: none)] — the history without placeholders
+    // (GridController.savedHistory), for the page to keep across a reload.
+    func _controllerHistoryExport(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let saved = _controllers[try _controller(&r)]!.savedHistory
+        out.append(Double(saved.undo.count)); out.append(Double(saved.redo.count))
+        for entry in saved.undo + saved.redo {
+            out.append(Double(BridgeCommitKind(entry.kind).rawValue))
+            for list in [entry.change.removed, entry.change.inserted] {
+                out.append(Double(list.count))
+                for p in list {
+                    out.append(Double(p.id.rawValue)); out.append(Double(p.section.rawValue)); out.append(Double(p.index))
+                    out.append(p.aspect); out.append(Double(p.version))
+                }
+            }
+            out.append(Double(entry.change.sections.count))
+            for c in entry.change.sections {
+                out.append(Double(c.id.rawValue)); out.append(Double(c.from ?? -1)); out.append(Double(c.to ?? -1))
+            }
+        }
+    }
+
+    // [handle, what controllerHistoryExport answered] → [] (malformedInput when it does not
+    // read as one; outOfRange during a drag): the history given back.
+    mutating func _controllerHistoryImport(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let undoCount = try r.count(stride: 4), redoCount = try r.count(stride: 4)
+        var entries: [UndoStack.Entry] = []
+        for _ in 0..<(undoCount + redoCount) {
+            let kind = try r.code(BridgeCommitKind.self).engineValue
+            var lists: [[ItemPlacement]] = []
+            for _ in 0..<2 {
+                var list: [ItemPlacement] = []
+                for _ in 0..<(try r.count(stride: 5)) {
+                    let id = ItemID(try r.id()), section = SectionID(try r.id()), index = try r.int()
+                    let aspect = try r.double()
+                    guard aspect.isFinite, aspect > 0 else { throw _BridgeFailure(.malformedInput) }
+                    list.append(ItemPlacement(id: id, section: section, index: index, aspect: aspect, version: try r.version()))
+                }
+                lists.append(list)
+            }
+            var sections: [SectionChange] = []
+            for _ in 0..<(try r.count(stride: 3)) {
+                let id = SectionID(try r.id())
+                let from = try r.int(in: -1...Int(Int32.max)), to = try r.int(in: -1...Int(Int32.max))
+                sections.append(SectionChange(id: id, from: from < 0 ? nil : from, to: to < 0 ? nil : to))
+            }
+            entries.append(UndoStack.Entry(kind: kind, change: ArrangementChange(removed: lists[0], inserted: lists[1], sections: sections)))
+        }
+        guard r.remaining == 0 else { throw _BridgeFailure(.malformedInput) }
+        let undo = Array(entries[0..<undoCount]), redo = Array(entries[undoCount...])
+        guard _controllers[h]!.restoreHistory(undo: undo, redo: redo) else { throw _BridgeFailure(.outOfRange) }
+    }
+
     // [handle, item id] → effects (F17: a tap adds the item to the drag in progress)
     mutating func _controllerAddToDrag(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let h = try _controller(&r)

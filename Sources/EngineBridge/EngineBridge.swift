@@ -73,6 +73,8 @@ public struct EngineBridge {
             case .controllerTrashItems: try _controllerTrashItems(&r, &out)
             case .controllerSectionEdit: try _controllerSectionEdit(&r, &out)
             case .controllerSectionDropIndex: try _controllerSectionDropIndex(&r, &out)
+            case .controllerHistoryExport: try _controllerHistoryExport(&r, &out)
+            case .controllerHistoryImport: try _controllerHistoryImport(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

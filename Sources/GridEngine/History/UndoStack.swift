@@ -49,6 +49,15 @@ public struct UndoStack: Hashable, Sendable {
 
     public mutating func removeAll() { undoEntries.removeAll(); redoEntries.removeAll() }
 
+    /// Replaces both stacks (a history saved before a reload, `GridController.restoreHistory`);
+    /// the oldest undo entries beyond the limit are forgotten, empty changes dropped.
+    public mutating func restore(undo: [Entry], redo: [Entry]) {
+        undoEntries = undo.filter { !$0.change.isEmpty }
+        redoEntries = redo.filter { !$0.change.isEmpty }
+        if undoEntries.count > limit { undoEntries.removeFirst(undoEntries.count - limit) }
+        if redoEntries.count > limit { redoEntries.removeFirst(redoEntries.count - limit) }
+    }
+
     /// A new change began that is not recorded yet (a drop of placeholders): what was
     /// undone can no longer be redone.
     public mutating func clearRedo() { redoEntries.removeAll() }

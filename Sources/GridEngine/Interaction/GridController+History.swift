@@ -28,6 +28,33 @@ extension GridController {
         return [effect]
     }
 
+    /// The undo and redo stacks (each oldest first) without placeholders, which do not outlive
+    /// the page: what a page keeps to give the history back after a reload (`restoreHistory`).
+    /// Entries are by id, so they stay valid against the server's arrangement read again.
+    public var savedHistory: (undo: [UndoStack.Entry], redo: [UndoStack.Entry]) {
+        func clean(_ entries: [UndoStack.Entry]) -> [UndoStack.Entry] {
+            var out: [UndoStack.Entry] = []
+            for e in entries {
+                let change = ArrangementChange(removed: e.change.removed.filter { !isPlaceholder($0.id) },
+                                               inserted: e.change.inserted.filter { !isPlaceholder($0.id) },
+                                               sections: e.change.sections)
+                if !change.isEmpty { out.append(UndoStack.Entry(kind: e.kind, change: change)) }
+            }
+            return out
+        }
+        return (clean(history.undoEntries), clean(history.redoEntries))
+    }
+
+    /// Gives back a history `savedHistory` answered (after a reload: the same gallery loaded
+    /// again). Ids gone since are skipped when an entry is applied, as after a live delete.
+    /// Refused (false) during a drag.
+    @discardableResult
+    public mutating func restoreHistory(undo: [UndoStack.Entry], redo: [UndoStack.Entry]) -> Bool {
+        guard session == nil else { return false }
+        history.restore(undo: undo, redo: redo)
+        return true
+    }
+
     /// For the items of `list` shown just before a placeholder: that placeholder (see
     /// `UndoStack.Entry.beforePlaceholder`). O(list) lookups.
     func _placeholderAnchors(_ list: [ItemPlacement]) -> [ItemID: ItemID] {

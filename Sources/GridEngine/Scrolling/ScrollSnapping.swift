@@ -1,5 +1,5 @@
 /// The built-in behaviours as one value, switched at run time from a segmented control
-/// (F6): free, paging, view-aligned. An enum, so the controller holds it without an
+/// (F6): free, paging, view-aligned, and the seed's custom edge behaviour (F8). An enum, so the controller holds it without an
 /// existential; it is itself a ``ScrollTargetBehavior``.
 ///
 ///     controller.snapping = .viewAligned(.always)
@@ -8,6 +8,8 @@ public enum ScrollSnapping: ScrollTargetBehavior, Hashable, Sendable {
     case none
     case paging
     case viewAligned(ViewAlignedScrollTargetBehavior.LimitBehavior)
+    /// ``EdgeScrollTargetBehavior``: down to the item's max edge, up to its min edge.
+    case edges
 
     public func updateTarget(_ target: inout ScrollTarget, context: ScrollTargetContext) {
         switch self {
@@ -17,6 +19,8 @@ public enum ScrollSnapping: ScrollTargetBehavior, Hashable, Sendable {
             PagingScrollTargetBehavior().updateTarget(&target, context: context)
         case .viewAligned(let limit):
             ViewAlignedScrollTargetBehavior(limitBehavior: limit).updateTarget(&target, context: context)
+        case .edges:
+            EdgeScrollTargetBehavior().updateTarget(&target, context: context)
         }
     }
 }
