@@ -21,6 +21,8 @@ import { Toolbar } from './toolbar.js';
 import { GalleryPicker } from './galleries.js';
 import { SelectMode } from './select.js';
 import { Sections } from './sections.js';
+import { Chrome } from './chrome.js';
+import { Settings } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,20 +57,26 @@ export const app = {
     this.controller.width = $('scroller').clientWidth;
     this.controller.height = $('scroller').clientHeight;
     this.view = new GridView({ controller: this.controller, model: () => this.model, localItems: this.localItems,
-      rendered: (r) => { this.toolbar.rendered(r); this.picker.showCount(); } }, $('scroller'), $('content'));
+      rendered: (r) => { this.toolbar.rendered(r); this.picker.showCount(); this.activeDescendant(r); } }, $('scroller'), $('content'));
+    this.settings = new Settings(session);
+    this.chrome = new Chrome();
+    this.chrome.wire();
     this.toolbar = new Toolbar({ controller: this.controller, view: this.view, drag: () => this.drag,
-      sortSection: (by) => this.sortSection(by) });
-    this.picker = new GalleryPicker({ model: () => this.model, route: () => this.route() });
+      sortSection: (by) => this.sortSection(by), settings: this.settings, gallery: () => this.model.id,
+      announce: (text) => this.announce(text), chrome: this.chrome,
+      title: (id) => (this.model.items.get(id) ?? this.localItems.get(id))?.title || 'Untitled photo' });
+    this.picker = new GalleryPicker({ model: () => this.model, route: () => this.route(), chrome: this.chrome, toast: (m) => this.toast(m) });
     const toast = (m) => this.toast(m);
     const sections = () => this.sections();
     this.detail = new Detail({ model: () => this.model, sections, view: this.view });
     this.live = new LiveStream({ version: () => this.model.version, changes: (c) => this.applyChanges(c),
       snapshot: (s) => { this.model.load(s); this.reconcile(); }, reload: () => this.reload(), trashChanged: () => this.trash.refresh(),
-      revoked: (m) => this.access.revoked(m), toast });
+      revoked: (m) => this.access.revoked(m), toast, deleted: () => this.picker.deletedElsewhere() });
     this.access = new Access({ controller: this.controller, run: (effects) => this.drag?.run(effects),
       galleries: () => this.picker.list, ended: () => { this.live.close(); this.slideshow?.close(); } }, session);
     this.slideshow = new Slideshow({ sections, toast });
     installUserMenu(session, toast);
+    if (session.user?.name) $('user-menu').dataset.initial = session.user.name.slice(0, 1).toUpperCase();
     $('slideshow-open').addEventListener('click', () => this.slideshow.open(this.detail.id));
     $('share-open').addEventListener('click', () => openShare(this.model, session));
     this.toolbar.wire();
@@ -79,7 +87,7 @@ export const app = {
     this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'), select: this.select,
       model: () => this.model, localItems: this.localItems, ingest: { load: (...a) => this.ingest.load(...a) },
       openDetail: (id) => this.detail.open(id), announce: (text) => this.announce(text), toast: (m) => this.toast(m),
-      historyChanged: () => this.toolbar.historyChanged(), send: (ops) => this.commit(ops), reload: () => this.reload() });
+      historyChanged: (e) => this.toolbar.historyChanged(e), send: (ops) => this.commit(ops), reload: () => this.reload() });
     this.sectionEdits = new Sections({ controller: this.controller, view: this.view, scroller: $('scroller'), content: $('content'),
       run: (effects) => this.drag.run(effects), send: (ops) => this.commit(ops), model: () => this.model,
       announce: (text) => this.announce(text), toast, canEdit: () => this.access.can('edit') });
@@ -89,6 +97,8 @@ export const app = {
     this.trash = new TrashPanel({ gallery: () => this.model.id, canEdit: () => this.access.can('edit'),
       commit: (operations) => this.commit(operations) });
     window.addEventListener('hashchange', () => this.route());
+    // The undo history outlives a reload for the session (settings.js).
+    window.addEventListener('pagehide', () => this.saveHistory());
     // The gallery named in the address is fetched while the list (the picker, the caller's
     // role) arrives; open() waits for the list before the engine takes the gallery.
     this._listed = galleries.then((list) => this.picker.refresh(list)).then(() => { boot.galleries = performance.now(); });
@@ -97,6 +107,18 @@ export const app = {
     await this.route();
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
+  },
+
+  /// The grid's focused photo is its active descendant (the listbox's focus for screen readers).
+  activeDescendant(r) {
+    const f = r.cells.find((x) => x.kind === 'item' && (x.flags & CellFlag.focused));
+    const el = f ? this.view.elementFor(f.id) : null;
+    const old = this._active;
+    if (old === el && el?.id === `photo-${f?.id}`) return;
+    if (old && old !== el) old.removeAttribute('id');
+    this._active = el;
+    if (el) { el.id = `photo-${f.id}`; $('scroller').setAttribute('aria-activedescendant', el.id); }
+    else $('scroller').removeAttribute('aria-activedescendant');
   },
 
   toast(message, ms = 3500) {
@@ -128,6 +150,7 @@ export const app = {
   },
 
   async open(id) {
+    if (this.model.id != null && this.model.id !== id) this.saveHistory();
     const marks = (window.loadMarks = { start: performance.now() });
     const pending = this._prefetch?.id === id ? this._prefetch.columns : api.columns(id);
     this.controller.warmLoad(pending);
@@ -140,7 +163,10 @@ export const app = {
     $('gallery-select').value = id;
     this.select.toggle(false);
     this.localItems.clear();
+    this.toolbar.restoreView(id);
     this.controller.load(this.model.takeArrangement());
+    const kept = this.settings.history(id);
+    if (kept) this.controller.importHistory(kept);
     this.access.apply(id);
     marks.engine = performance.now();
     $('scroller').scrollTop = 0;
@@ -235,8 +261,19 @@ export const app = {
     }
   },
 
+  /// The engine's undo history into session storage (settings.js): after each batch, and as
+  /// the page goes away.
+  saveHistory() {
+    clearTimeout(this._historyTimer);
+    this._historyTimer = 0;
+    if (this.model?.id == null || !(this.controller?.handle >= 0)) return;
+    this.settings.saveHistory(this.model.id, this.controller.exportHistory());
+  },
+
   // ---- batches: every arrangement change goes to the server as one atomic batch
   async commit(operations, { retry = true } = {}) {
+    clearTimeout(this._historyTimer);
+    this._historyTimer = setTimeout(() => this.saveHistory(), 300);
     try {
       const answer = await api.batch(this.model.id, this.model.version, operations);
       const changes = answer.changes ?? answer;

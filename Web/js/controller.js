@@ -123,6 +123,10 @@ export class Controller {
     switch (kind) {
       case 'grid': return [LayoutKind.grid, columns, 1];
       case 'justified': return [LayoutKind.justified, Math.max(40, (inner / columns) * 0.8), 0];
+      case 'flow': { // F12: fixed 4:3 cells in left-aligned rows, `columns` to a row at this width
+        const w = Math.max(40, Math.floor((inner - (columns - 1) * LAYOUT.spacing) / columns));
+        return [LayoutKind.flow, w, Math.round(w * 0.75)];
+      }
       default: return [LayoutKind.waterfall, columns, 0];
     }
   }
@@ -236,6 +240,13 @@ export class Controller {
   event(type, fields) { return readEffects(this.engine.call(Op.controllerEvent, [this.handle, type, ...fields])); }
   tick(now) { return readEffects(this.engine.call(Op.controllerTick, [this.handle, now])); }
   render(x, y, w, h) { return readRender(this.engine.callView(Op.controllerRender, [this.handle, x, y, w, h])); }
+  /// The undo and redo history as numbers (Op.controllerHistoryExport), to keep across a reload.
+  exportHistory() {
+    const a = this.engine.call(Op.controllerHistoryExport, [this.handle]);
+    return a[0] === 0 ? Array.from(a.subarray(1)) : null;
+  }
+  /// Gives back what exportHistory answered (the same gallery loaded again). Answers success.
+  importHistory(entries) { return this.engine.call(Op.controllerHistoryImport, [this.handle, ...entries])[0] === 0; }
   history(redo) { return readEffects(this.engine.call(Op.controllerHistory, [this.handle, redo ? HistoryStep.redo : HistoryStep.undo])); }
   /// One section's items in this order as one undoable move (Op.controllerArrange).
   /// Placeholders for added data (a paste, the upload button, Add URL) after the focused item

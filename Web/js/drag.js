@@ -106,7 +106,7 @@ export class Drag {
         if (source) this.deps.localItems.set(id, { ...source, thumbnails: source.thumbnails, id });
       });
     }
-    if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') this.deps.historyChanged();
+    if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') this.deps.historyChanged(e);
     const ops = e.operations;
     if (!ops.length) return;
     // Until its answer is applied the engine shows this change and the server does not:
@@ -146,7 +146,7 @@ export class Drag {
 
   setMode(mode) { this.c.mode = ReorderMode[mode] ?? ReorderMode.insert; this.c.configure(); }
   setSnapping(name) {
-    this.c.snapping = SNAPPING[name] ?? Snapping.none;
+    this.c.snapping = SNAPPING[name] ?? Snapping[name] ?? Snapping.none;
     this.c.configure();
     if (this.c.snapping !== Snapping.none) this.snap();
   }

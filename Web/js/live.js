@@ -55,7 +55,7 @@ export class LiveStream {
   }
 
   receive(e) {
-    if (e.type === 'deleted') { this.deps.toast('This gallery was deleted.'); this.close(); return; }
+    if (e.type === 'deleted') { this.deps.toast('This gallery was deleted.'); this.close(); this.deps.deleted?.(); return; }
     let data;
     try { data = JSON.parse(e.data); } catch { return; }
     if (e.type === 'reload') {

@@ -31,7 +31,7 @@ export class CellPool {
     const node = document.createElement('div');
     node.className = kind;
     if (kind === 'cell') {
-      node.setAttribute('role', 'gridcell');
+      node.setAttribute('role', 'option');
       node.draggable = true;
       node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div>';
     } else if (kind === 'header') {

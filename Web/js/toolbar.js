@@ -1,13 +1,16 @@
-// The toolbar: layout, columns, snapping and drop mode, undo and redo, sorting a section, adding
-// images (upload, Add URL); and the gestures that do what its controls do — Ctrl+wheel and a
-// two-finger pinch change the column count (F22), a paste adds what was copied (B6).
-import { EventType } from './protocol.js';
+// The toolbar: layout, columns, snapping and drop mode (the view sheet; remembered per user and
+// gallery, settings.js), undo and redo (announced), sorting a section, adding images (upload,
+// Add URL); and the gestures that do what its controls do — Ctrl+wheel and a two-finger pinch
+// change the column count (F22), a paste adds what was copied (B6).
+import { EventType, ReorderMode, Snapping } from './protocol.js';
+import { defaultColumns } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
 export class Toolbar {
   /// deps: controller (the engine's), view (the grid), drag() (the page's Drag),
-  /// sortSection(by) ("date" or "name": the section in focus, sorted).
+  /// sortSection(by) ("date" or "name": the section in focus, sorted), settings (settings.js),
+  /// gallery() (the open gallery's id), announce(text), chrome (chrome.js), title(id).
   constructor(deps) {
     this.deps = deps;
     this.c = deps.controller;
@@ -17,14 +20,16 @@ export class Toolbar {
 
   wire() {
     const c = this.c, drag = this.deps.drag;
-    $('layout-kind').addEventListener('change', (e) => { c.kind = e.target.value; c.configure(); this.deps.view.render(); });
+    $('layout-kind').addEventListener('change', (e) => { c.kind = e.target.value; c.configure(); this.deps.view.render(); this.saveView(); });
     $('columns').addEventListener('input', (e) => this.pinch(Number(e.target.value), c.width / 2, this.scroller.clientHeight / 2));
-    $('snapping').addEventListener('change', (e) => drag()?.setSnapping(e.target.value));
-    $('drop-mode').addEventListener('change', (e) => drag()?.setMode(e.target.value));
+    $('snapping').addEventListener('change', () => { this.applySnapping(); this.saveView(); });
+    $('snap-limit').addEventListener('change', () => { this.applySnapping(); this.saveView(); });
+    $('drop-mode').addEventListener('change', (e) => { drag()?.setMode(e.target.value); this.saveView(); });
     $('theme').addEventListener('click', () => {
       const dark = getComputedStyle(document.documentElement).getPropertyValue('--bg').trim() === '#111113';
       document.documentElement.dataset.theme = dark ? 'light' : 'dark';
       localStorage.setItem('theme', document.documentElement.dataset.theme);
+      this.deps.chrome?.themeLabel();
     });
     $('undo').addEventListener('click', () => drag()?.undo());
     $('redo').addEventListener('click', () => drag()?.redo());
@@ -104,7 +109,8 @@ export class Toolbar {
     columns = Math.max(1, Math.min(12, Math.round(columns)));
     if (columns === this.c.columns) return;
     const offset = this.c.pinch(columns, x, y);
-    $('columns').value = columns;
+    this.showColumns(columns);
+    this.saveView();
     this.deps.view.render();
     if (offset != null) {
       this.scroller.scrollTop = offset;
@@ -115,11 +121,75 @@ export class Toolbar {
     this.deps.view.render();
   }
 
-  historyChanged() {
+  showColumns(columns) {
+    $('columns').value = columns;
+    $('columns-value').textContent = String(columns);
+  }
+
+  /// The snapping menu as the engine's code: view-aligned takes its limit from the second menu.
+  snappingName() {
+    const name = $('snapping').value;
+    return name === 'viewAligned' ? $('snap-limit').value : name;
+  }
+
+  applySnapping() {
+    const aligned = $('snapping').value === 'viewAligned';
+    $('snap-limit').hidden = !aligned;
+    $('snap-limit-label').hidden = !aligned;
+    this.deps.drag()?.setSnapping(this.snappingName());
+  }
+
+  /// The view remembered for `gallery` (or the defaults, columns from the width), set on the
+  /// controller and the controls before the gallery loads.
+  restoreView(gallery) {
+    const v = this.deps.settings.view(gallery);
+    const c = this.c;
+    const kinds = ['grid', 'flow', 'waterfall', 'justified'];
+    c.kind = kinds.includes(v.kind) ? v.kind : 'waterfall';
+    const columns = Number(v.columns);
+    c.columns = Number.isInteger(columns) && columns >= 1 && columns <= 12 ? columns : defaultColumns(this.scroller.clientWidth || innerWidth);
+    $('layout-kind').value = c.kind;
+    this.showColumns(c.columns);
+    $('snapping').value = ['none', 'paging', 'viewAligned', 'edges'].includes(v.snapping) ? v.snapping : 'none';
+    $('snap-limit').value = ['viewAlignedAutomatic', 'viewAlignedAlways', 'viewAlignedNever'].includes(v.limit) ? v.limit : 'viewAlignedAutomatic';
+    $('drop-mode').value = v.mode === 'swap' ? 'swap' : 'insert';
+    // The controller takes these when the gallery loads (Controller.load).
+    c.mode = ReorderMode[$('drop-mode').value];
+    c.snapping = Snapping[this.snappingName()] ?? Snapping.none;
+    const aligned = $('snapping').value === 'viewAligned';
+    $('snap-limit').hidden = !aligned;
+    $('snap-limit-label').hidden = !aligned;
+  }
+
+  saveView() {
+    const c = this.c;
+    this.deps.settings.saveView(this.deps.gallery(), { kind: c.kind, columns: c.columns, snapping: $('snapping').value,
+      limit: $('snap-limit').value, mode: $('drop-mode').value });
+  }
+
+  /// Undo and redo enabled as the engine says; an undo or redo (`e`: its commit effect) is
+  /// announced to screen readers.
+  historyChanged(e) {
     const r = this.deps.view.last;
-    if (!r) return;
-    $('undo').disabled = !r.canUndo;
-    $('redo').disabled = !r.canRedo;
+    if (r) {
+      $('undo').disabled = !r.canUndo;
+      $('redo').disabled = !r.canRedo;
+    }
+    if (e && (e.kind === 'undo' || e.kind === 'redo')) this.announceHistory(e);
+  }
+
+  announceHistory(e) {
+    const ids = new Set(), verbs = new Set();
+    const VERB = { move: 'moved', swap: 'swapped', copy: 'copied', trash: 'deleted', restore: 'restored' };
+    for (const op of e.operations ?? []) {
+      verbs.add(VERB[op.op] ?? 'changed');
+      for (const id of op.items ?? [op.a, op.b]) if (id != null) ids.add(id);
+    }
+    const head = e.kind === 'undo' ? 'Undone' : 'Redone';
+    if (!ids.size) { this.deps.announce(`${head}`); return; }
+    const first = this.deps.title([...ids][0]);
+    const what = ids.size === 1 ? `“${first}”` : `${ids.size} photos`;
+    this.deps.announce(`${head}: ${what} ${[...verbs].join(' and ')}`);
   }
 
   /// After each render: the trash can's look follows the engine's outside-target state (F21).
