@@ -471,3 +471,26 @@ def drop_data(page, x, y, data, expect_drop=True):
     if expect_drop:
         assert answer["dropped"], f"the page refused the drop at {x}, {y}: {answer}"
     return answer
+
+
+def view_setting(page, selector, value):
+    """Sets a control of the view sheet (layout, snapping and its limit, drop mode) as a user
+    does (issue 13): the View button opens the sheet, the choice is made, Done closes it."""
+    page.click("#view-open")
+    page.locator("#view-sheet").wait_for(state="visible")
+    page.select_option(selector, value)
+    page.click("#view-done")
+    page.locator("#view-sheet").wait_for(state="hidden")
+
+
+def menu_click(page, selector):
+    """Clicks a control of the header that may sit in a menu (issue 13: the ⋯ menu holds the
+    gallery actions, and on a phone undo, redo, sort, slideshow and download; the Add menu holds
+    upload and Add URL): opens its menu first when the control is not on screen."""
+    target = page.locator(selector)
+    if not target.is_visible():
+        menu = target.evaluate("el => el.closest('.popup')?.id")
+        assert menu, f"{selector} is neither on screen nor in a menu"
+        page.click(f"[aria-controls='{menu}']")
+        target.wait_for(state="visible")
+    target.click()

@@ -1,7 +1,7 @@
 """Issue 11: the upload button and Add URL go through the engine like a paste or a drop — a
 placeholder where the engine puts it (after the focused photo, else at the end), the server
 told where the engine says — and a failed Add URL says why on screen and leaves nothing."""
-from conftest import new_page, screen_titles, server_titles, shot, wait_images
+from conftest import new_page, screen_titles, server_titles, shot, wait_images, menu_click
 from test_file_drop import sample_jpeg
 
 
@@ -26,7 +26,7 @@ def test_a_failed_add_url_says_why_and_adds_nothing(browser, strict_server):
         page.wait_for_selector("body[data-ready='1']", timeout=20000)
         before = server_titles(strict_server)
         page.once("dialog", lambda d: d.accept("http://127.0.0.1:1/private.jpg"))
-        page.click("#add-url")
+        menu_click(page, "#add-url")
         toast = page.locator("#toast")
         toast.wait_for(state="visible", timeout=10000)
         assert "Could not add it" in toast.inner_text()

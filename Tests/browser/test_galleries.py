@@ -1,6 +1,6 @@
 """F25: galleries are documents — the picker creates, renames, duplicates, opens and deletes
 them, and the address names the open one (a reload comes back to it)."""
-from conftest import shot, titles, wait_images
+from conftest import shot, titles, wait_images, menu_click
 
 
 def options(page):
@@ -14,7 +14,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     assert sum(len(s) for s in sample) > 10
 
     # New: an empty gallery opens, named in the picker and the address.
-    page.click("#gallery-new")
+    menu_click(page, "#gallery-new")
     page.wait_for_function("app.model.name === 'Holiday'")
     assert page.evaluate("app.model.count") == 0
     holiday = page.evaluate("app.model.id")
@@ -24,7 +24,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     shot(page, "galleries-new-empty")
 
     # Rename: the picker and the server follow.
-    page.click("#gallery-rename")
+    menu_click(page, "#gallery-rename")
     page.wait_for_function("[...document.querySelectorAll('#gallery-select option')].some(o => o.textContent === 'Holiday 2026 (0)')")
     assert [g["name"] for g in server.api("GET", "/api/galleries")][-1] == "Holiday 2026"
 
@@ -36,7 +36,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     assert titles(page) == sample
 
     # Duplicate: a copy with the same arrangement, opened.
-    page.click("#gallery-duplicate")
+    menu_click(page, "#gallery-duplicate")
     page.wait_for_function(f"app.model.id !== {first} && app.model.count > 0")
     copy = page.evaluate("app.model.id")
     assert titles(page) == sample
@@ -48,7 +48,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     assert page.evaluate("app.model.id") == copy
 
     # Delete (confirmed): gone from the server and the picker; another gallery opens.
-    page.click("#gallery-delete")
+    menu_click(page, "#gallery-delete")
     page.wait_for_function(f"app.model.id !== {copy} && app.model.id != null")
     assert copy not in [g["id"] for g in server.api("GET", "/api/galleries")]
     assert not any(o.startswith("Holiday 2026 copy") or o.endswith("copy (12)") for o in options(page)) or len(options(page)) == 2

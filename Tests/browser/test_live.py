@@ -4,7 +4,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from conftest import (wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
+from conftest import (view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
                       wait_changed, wait_idle, wait_images, wait_screen, wait_titles)
 
 
@@ -22,7 +22,7 @@ def test_a_move_in_one_window_appears_in_the_other_within_a_second(browser, serv
         wait_titles(b, after[0], timeout=1000)
         assert time.time() - t0 < 1.0
         # And back the other way: a swap in the second window reaches the first.
-        b.select_option("#drop-mode", "swap")
+        view_setting(b, "#drop-mode", "swap")
         mouse_drag(b, center(b, "Banana"), center(b, "Cherry"))
         wait_idle(b)
         swapped = wait_changed(b, after)
@@ -82,7 +82,7 @@ def test_a_window_whose_stream_was_cut_catches_up_by_diff(browser, server):
         mouse_drag(a, center(a, "Apple"), center(a, "Date"))
         wait_idle(a)
         moved = wait_changed(a, before)
-        a.select_option("#drop-mode", "swap")
+        view_setting(a, "#drop-mode", "swap")
         mouse_drag(a, center(a, "Banana"), center(a, "Cherry"))
         wait_idle(a)
         swapped = wait_changed(a, moved)
@@ -171,7 +171,7 @@ def test_a_rename_in_one_window_reaches_the_other(browser, server):
     try:
         b.wait_for_selector("#live-state.on")
         a.once("dialog", lambda d: d.accept("Renamed elsewhere"))
-        a.click("#gallery-rename")
+        menu_click(a, "#gallery-rename")
         b.wait_for_function("app.model.name === 'Renamed elsewhere'", timeout=3000)
         b.wait_for_function("[...document.querySelectorAll('#gallery-select option')]"
                             ".some(o => o.textContent.startsWith('Renamed elsewhere ('))", timeout=3000)

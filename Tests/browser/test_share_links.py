@@ -71,7 +71,7 @@ def test_a_viewer_link_shows_the_grid_and_slideshow_lifts_nothing_and_ends_when_
         # The grid, as arranged, and no control that changes it.
         assert cell(visitor, "Apple").is_visible() and cell(visitor, "Date").is_visible()
         assert visitor.locator("#role-badge").inner_text() == "Shared with you · viewer"
-        for control in ["label.file-button", "#add-url", "#trash", "#undo", "#gallery-rename", "#gallery-delete", "#gallery-new", "#share-open", "#user-menu"]:
+        for control in ["#add-open", "#add-url", "#trash", "#undo", "#gallery-rename", "#gallery-delete", "#gallery-new", "#share-open", "#user-menu"]:
             assert visitor.locator(control).is_hidden(), f"{control} is shown to a viewer"
         assert visitor.evaluate("app.controller.readOnly") is True
         shot(visitor, "link-visitor-viewer")
@@ -192,7 +192,7 @@ def test_an_editor_link_may_arrange(browser, server):
         visitor.wait_for_selector("body[data-ready='1']", timeout=20000)
         wait_images(visitor)
         assert visitor.evaluate("app.controller.readOnly") is False
-        assert visitor.locator("label.file-button").is_visible()
+        assert visitor.locator("#add-open").is_visible()
         assert visitor.locator("#trash").is_visible() and visitor.locator("#share-open").is_hidden()
         before = server_titles(server)[0]
         mouse_drag(visitor, center(visitor, "Apple"), center(visitor, "Date"))

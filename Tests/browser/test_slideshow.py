@@ -4,7 +4,7 @@ originals as a zip in the arranged order where allowed."""
 import io
 import zipfile
 
-from conftest import new_page, server_titles, shot
+from conftest import new_page, server_titles, shot, menu_click
 
 
 def test_the_slideshow_follows_the_arranged_order_steps_plays_and_closes(page, server):
@@ -47,7 +47,7 @@ def test_a_swipe_steps_the_slideshow_on_a_phone(browser, server):
         phone.goto(server.url + "/")
         phone.wait_for_selector("body[data-ready='1']", timeout=20000)
         arranged = [t for s in server_titles(server) for t in s]
-        phone.click("#slideshow-open")
+        menu_click(phone, "#slideshow-open")
         caption = phone.locator(".slideshow .slide-caption")
         caption.wait_for()
         cdp = phone.context.new_cdp_session(phone)

@@ -1,5 +1,5 @@
 """F6: snapping chosen at run time: paging rests on a page boundary, view-aligned on an item's edge."""
-from conftest import open_page, shot, wait_images
+from conftest import open_page, shot, wait_images, view_setting
 
 
 def settle(page):
@@ -24,7 +24,7 @@ def scroll_by(page, dy):
 def test_paging_rests_on_a_page_boundary(browser, server):
     page = open_page(browser, server, viewport={"width": 900, "height": 600})
     try:
-        page.select_option("#snapping", "paging")
+        view_setting(page, "#snapping", "paging")
         scroll_by(page, 170)
         top = settle(page)
         height = page.evaluate("document.getElementById('scroller').clientHeight")
@@ -40,7 +40,7 @@ def test_paging_rests_on_a_page_boundary(browser, server):
 def test_view_aligned_rests_on_an_item_edge(browser, server):
     page = open_page(browser, server, viewport={"width": 900, "height": 600})
     try:
-        page.select_option("#snapping", "viewAligned")
+        view_setting(page, "#snapping", "viewAligned")
         wait_images(page)   # the layout is final (thumbnails in, aspects known) before the snap is judged
         scroll_by(page, 237)
         top = settle(page)

@@ -2,7 +2,7 @@
 version on the server, seen live in another window, put back by one Undo."""
 import time
 
-from conftest import close_page, open_page, server_titles, shot, titles, wait_idle, wait_titles
+from conftest import close_page, open_page, server_titles, shot, titles, wait_idle, wait_titles, view_setting
 
 
 def wait_server(server, expected, timeout=10):
@@ -25,7 +25,7 @@ def test_sorting_a_section_by_name_is_one_version_seen_live_and_undone_at_once(b
     page = open_page(browser, server)
     other = open_page(browser, server)
     try:
-        page.select_option("#layout-kind", "grid")
+        view_setting(page, "#layout-kind", "grid")
         before = titles(page, 0)
         expected = sorted(before, key=str.casefold)
         assert before != expected                       # the sample is not in name order

@@ -3,11 +3,11 @@ import time
 
 import pytest
 
-from conftest import wait_server, center, wait_titles, mouse_drag, screen, server_titles, shot, titles, wait_idle, wait_images
+from conftest import wait_server, center, wait_titles, mouse_drag, screen, server_titles, shot, titles, wait_idle, wait_images, view_setting
 
 
 def test_dragging_banana_onto_date_in_swap_mode_swaps_them_and_a_reload_keeps_it(page, server):
-    page.select_option("#drop-mode", "swap")
+    view_setting(page, "#drop-mode", "swap")
     before = titles(page, 0)
     assert before[:4] == ["Apple", "Banana", "Cherry", "Date"]
     mouse_drag(page, center(page, "Banana"), center(page, "Date"))
@@ -31,7 +31,7 @@ def test_two_selected_tiles_dropped_on_date_in_swap_mode_swap_with_date_and_the_
     """F3 with F17: the carried tiles exchange places pairwise with the hovered tile and the
     one after it (in reading order); one undoable step; the server keeps it."""
     from conftest import cell
-    page.select_option("#drop-mode", "swap")
+    view_setting(page, "#drop-mode", "swap")
     before = titles(page, 0)
     assert before[:5] == ["Apple", "Banana", "Cherry", "Date", "Dragon"]
     for t in ("Apple", "Banana"):
@@ -55,7 +55,7 @@ def test_the_hovered_swap_target_shrinks_and_fades_on_screen_and_a_drop_without_
     """F4 on screen: while Banana hovers over Date in swap mode, Date is drawn at 0.9× its size
     and opacity 0.5 (its box smaller than Cherry's beside it), the others keep their places.
     Then the hand lets go at once (no pause after the last move): the swap still lands."""
-    page.select_option("#drop-mode", "swap")
+    view_setting(page, "#drop-mode", "swap")
     before = titles(page, 0)
     start = screen(page)["cells"]
     seen = {}

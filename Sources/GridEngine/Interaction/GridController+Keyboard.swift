@@ -139,6 +139,7 @@ extension GridController {
             if let f = layout.frame(of: ip) {
                 let gap = layout.configuration.lineSpacing + 1
                 next = layout.indexPath(at: Point(x: f.midX, y: key == .up ? f.minY - gap : f.maxY + gap))
+                    ?? _itemBeyond(f, up: key == .up)
             }
         default:
             break
@@ -147,6 +148,35 @@ extension GridController {
             let item = snapshot.itemID(at: next)
             focusedItem = item
             effects.append(.announce("\(_title(item)), \(_positionText(item, in: _DisplayOrder(base: snapshot, block: nil)))"))
+        }
+    }
+
+    /// The item the focus goes to when nothing lies just above or below `f` (a header, the end
+    /// of a waterfall column, a section's gap): the nearest item further on in that direction
+    /// under f's middle, else the nearest one at all. Searched in growing bands: O(log n + k).
+    func _itemBeyond(_ f: Rect, up: Bool) -> IndexPath? {
+        let height = layout.contentSize.height
+        var reach = 1000.0
+        while true {
+            let band = up ? Rect(x: 0, y: max(0, f.minY - reach), width: layout.contentSize.width, height: min(reach, f.minY))
+                          : Rect(x: 0, y: f.maxY, width: layout.contentSize.width, height: reach)
+            var under: LayoutAttributes?, nearest: LayoutAttributes?
+            var nearestScore = Double.infinity
+            for a in layout.attributes(in: band) where a.kind == .item {
+                if up ? a.frame.maxY > f.minY : a.frame.minY < f.maxY { continue }
+                let dy = up ? f.minY - a.frame.maxY : a.frame.minY - f.maxY
+                if a.frame.minX <= f.midX && f.midX <= a.frame.maxX {
+                    if under == nil || dy < (up ? f.minY - under!.frame.maxY : under!.frame.minY - f.maxY) { under = a }
+                } else {
+                    let dx = a.frame.midX - f.midX
+                    let score = dy * 4 + (dx < 0 ? -dx : dx)
+                    if score < nearestScore { nearestScore = score; nearest = a }
+                }
+            }
+            if let under { return under.indexPath }
+            let covered = up ? f.minY - reach <= 0 : f.maxY + reach >= height
+            if covered { return nearest?.indexPath }
+            reach *= 4
         }
     }
 
