@@ -31,9 +31,9 @@ fi
 
 if (( browser )); then
   # pyotp: the browser tests compute TOTP codes for the two-factor sign-in.
-  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp' 2>/dev/null; then
+  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp, axe_playwright_python' 2>/dev/null; then
     echo "setup: creating .venv with Playwright and pyotp (the browser is Debian's chromium)"
     [[ -x .venv/bin/python ]] || python3 -m venv .venv
-    .venv/bin/pip install -q playwright pytest pyotp
+    .venv/bin/pip install -q playwright pytest pyotp axe-playwright-python
   fi
 fi

@@ -34,6 +34,14 @@ export class Chrome {
       if (open) { e.preventDefault(); e.stopPropagation(); this.close(open, true); }
     }, true);
     this.themeLabel();
+    // Elements acting as buttons (the trash can) answer Enter and Space as buttons do.
+    document.addEventListener('keydown', (e) => {
+      const t = e.target;
+      if ((e.key === 'Enter' || e.key === ' ') && t instanceof HTMLElement && t.getAttribute('role') === 'button' && t.tagName !== 'BUTTON') {
+        e.preventDefault();
+        t.click();
+      }
+    });
   }
 
   openSheet() {

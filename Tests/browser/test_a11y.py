@@ -1,0 +1,51 @@
+"""Issue 13, point 8: axe-core (axe-playwright-python) finds no serious or critical violation on
+the grid, the view sheet, the ⋯ menu, the lightbox and the share dialog — light and dark, on a
+phone (390×844, touch) and a desktop (1280×800) — and every control shows where the focus is."""
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from conftest import close_page, open_page, shot
+
+AXE = Axe()
+PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+DESKTOP = dict(viewport={"width": 1280, "height": 800})
+
+
+def serious(page, state):
+    results = AXE.run(page, options={"resultTypes": ["violations"]})
+    bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    return [f"{state}: {v['id']} ({v['impact']}): {v['help']} — " + "; ".join(n["target"][0] if isinstance(n["target"][0], str) else str(n["target"]) for n in v["nodes"][:4]) for v in bad]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_no_serious_or_critical_axe_violation_in_any_state(browser, server, device, scheme):
+    page = open_page(browser, server, color_scheme=scheme, **(PHONE if device == "phone" else DESKTOP))
+    try:
+        found = serious(page, "grid")
+        shot(page, f"a11y-{device}-{scheme}-grid")
+        page.click("#more-open")
+        page.locator("#more-menu").wait_for(state="visible")
+        found += serious(page, "menu")
+        shot(page, f"a11y-{device}-{scheme}-menu")
+        page.keyboard.press("Escape")
+        page.click("#view-open")
+        page.locator("#view-sheet").wait_for(state="visible")
+        found += serious(page, "view sheet")
+        shot(page, f"a11y-{device}-{scheme}-sheet")
+        page.click("#view-done")
+        page.click("#share-open")
+        page.locator("dialog.share-dialog").wait_for(state="visible")
+        page.wait_for_function("!document.querySelector('dialog.share-dialog .rows') || document.querySelectorAll('dialog.share-dialog .rows li').length >= 2")
+        found += serious(page, "share dialog")
+        shot(page, f"a11y-{device}-{scheme}-share")
+        page.keyboard.press("Escape")
+        page.locator("dialog.share-dialog").wait_for(state="detached")
+        page.locator(".cell:not([hidden])").first.click()
+        page.wait_for_selector("#detail:not([hidden])")
+        page.wait_for_function("document.getElementById('detail-image').complete")
+        found += serious(page, "lightbox")
+        shot(page, f"a11y-{device}-{scheme}-lightbox")
+        assert not found, "\n".join(found)
+    finally:
+        close_page(page)
