@@ -74,4 +74,19 @@ import Testing
         #expect(hand.announcements == ["Apple, position 1 of 12", "Banana, position 2 of 12", "Sheep, position 6 of 12"])
         #expect(hand.grid.visibleCells().filter { $0.flags.contains(.focused) }.map(\.item) == [Fruit.id("Sheep")])
     }
+
+    /// Issue 13: ArrowDown from the last row of a section crosses the header into the next
+    /// section (the probe below hit the header and the focus stopped); ArrowUp comes back.
+    @Test func arrowsMoveTheFocusAcrossASectionHeader() {
+        let grid = Fruit.grid([["Apple", "Banana", "Cherry", "Date", "Dragon", "Sheep"], ["Milk", "X-Code"]], headerHeight: 30)
+        var hand = Hand(grid)
+        hand.grid.focus(Fruit.id("Dragon"))
+        hand.key(.down)
+        #expect(hand.grid.focusedItem == Fruit.id("Milk"))
+        hand.key(.up)
+        #expect(hand.grid.focusedItem == Fruit.id("Dragon"))
+        hand.grid.focus(Fruit.id("Sheep"))
+        hand.key(.down)        // nothing below Sheep's column: the nearest item beyond
+        #expect(hand.grid.focusedItem == Fruit.id("X-Code"))
+    }
 }

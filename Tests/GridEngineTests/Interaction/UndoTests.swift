@@ -91,4 +91,42 @@ import Testing
         hand.absorb(hand.grid.undo())
         #expect(hand.grid.snapshot.itemCount == 11 && !hand.grid.snapshot.contains(Fruit.id("Apple")))
     }
+
+    /// Issue 13: the history outlives a reload — saved (`savedHistory`), given to a controller
+    /// made afresh from the same arrangement (`restoreHistory`), it undoes and redoes there.
+    @Test func aSavedHistoryRestoredIntoAFreshControllerUndoesAndRedoes() {
+        var hand = Hand(Fruit.grid())
+        let first = hand.grid.snapshot
+        hand.longPress("Banana")
+        hand.drag(to: hand.centre("Milk"))
+        hand.up(hand.centre("Milk"))
+        hand.settle()
+        hand.grid.focus(Fruit.id("Sheep"))
+        hand.key(.space)
+        hand.key(.left)
+        hand.key(.space)
+        hand.settle()
+        hand.absorb(hand.grid.undo())      // one step on the redo stack
+        let moved = hand.grid.snapshot
+        let saved = hand.grid.savedHistory
+        #expect(saved.undo.count == 1 && saved.redo.count == 1)
+
+        // The page after a reload: a controller made from the server's arrangement.
+        let aspects = (0..<moved.sectionCount).map { s in (0..<moved.itemCount(inSection: s)).map { _ in 1.0 } }
+        var fresh = try! GridController(snapshot: moved, aspects: aspects,
+                                        layout: LayoutConfiguration(kind: .grid(columns: 4), containerWidth: 400, headerHeight: 0),
+                                        viewport: Size(width: 400, height: 600), interaction: Fruit.immediate)
+        for n in Fruit.names { fresh.setTitle(n, for: Fruit.id(n)) }
+        var again = Hand(fresh)
+        #expect(again.grid.snapshot == moved)
+        #expect(again.grid.restoreHistory(undo: saved.undo, redo: saved.redo))
+        #expect(again.grid.canUndo && again.grid.canRedo)
+        again.absorb(again.grid.redo())
+        #expect(again.grid.snapshot != moved)
+        again.absorb(again.grid.undo())
+        again.absorb(again.grid.undo())
+        #expect(again.grid.snapshot == first)
+        #expect(!again.grid.canUndo)
+        #expect(again.commits.map(\.kind) == [.redo, .undo, .undo])
+    }
 }

@@ -74,6 +74,19 @@ import Testing
         #expect(grid.scrollTarget(proposed: Point(x: 0, y: 20), velocity: Point(x: 0, y: 300), behavior: EdgeSnapping()).y == 20) // a header: untouched
         #expect(PagingScrollTargetBehavior.paging.resolve(Point(x: 0, y: 290), context: grid.scrollTargetContext(proposed: .zero, velocity: .zero)).y == 300)
     }
+
+    /// Issue 13: the seed's custom behaviour is offered as a snapping choice (`.edges`), the
+    /// same rule as the generic EdgeSnapping above, clamped to the content.
+    @Test func theEdgesChoiceRestsOnTheMaxEdgeGoingDownAndTheMinEdgeGoingUp() {
+        var grid = ScrollTargetTests.grid()
+        grid.snapping = .edges
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 170), velocity: Point(x: 0, y: 300)).y == 250)
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 170), velocity: Point(x: 0, y: -300)).y == 150)
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 170), velocity: .zero).y == 150)   // at rest: the nearer edge
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 230), velocity: .zero).y == 250)
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 20), velocity: Point(x: 0, y: 300)).y == 20)   // a header: untouched
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 390), velocity: Point(x: 0, y: 300)).y == 400) // clamped to the end
+    }
 }
 
 extension ScrollTargetTests {
