@@ -105,7 +105,7 @@ export class Detail {
   wireGestures() {
     const stage = $('detail-stage');
     const pointers = new Map();
-    let gesture = null, lastTap = null;
+    let gesture = null, lastTap = null, tapZoomAt = -1e9;
     const img = $('detail-image');
     stage.addEventListener('pointerdown', (e) => {
       if (e.button > 0) return;
@@ -154,12 +154,17 @@ export class Detail {
       // A tap: a second one soon after, near the first, zooms in there (or back out).
       if (lastTap && e.timeStamp - lastTap.t < 320 && Math.hypot(e.clientX - lastTap.x, e.clientY - lastTap.y) < 40) {
         lastTap = null;
+        tapZoomAt = e.timeStamp;
         this.toggleZoom(e.clientX, e.clientY);
       } else lastTap = { t: e.timeStamp, x: e.clientX, y: e.clientY };
     };
     stage.addEventListener('pointerup', end);
     stage.addEventListener('pointercancel', end);
-    stage.addEventListener('dblclick', (e) => { e.preventDefault(); this.toggleZoom(e.clientX, e.clientY); });
+    stage.addEventListener('dblclick', (e) => {
+      e.preventDefault();
+      if (e.timeStamp - tapZoomAt < 600) return; // a touch double tap, zoomed already
+      this.toggleZoom(e.clientX, e.clientY);
+    });
     stage.addEventListener('wheel', (e) => {
       e.preventDefault();
       if (e.ctrlKey) this.zoomAt(this.zoom.s * Math.exp(-e.deltaY / 200), e.clientX, e.clientY);
