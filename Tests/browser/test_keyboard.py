@@ -1,5 +1,5 @@
 """B3: a keyboard drag: Space picks up, arrows move, Space drops, and the live region says so."""
-from conftest import wait_server, server_titles, shot, titles, wait_changed, wait_idle
+from conftest import close_page, open_page, wait_server, server_titles, shot, titles, wait_changed, wait_idle
 
 
 def test_space_picks_up_apple_arrows_move_it_and_space_drops_it_with_announcements(page, server):
@@ -60,3 +60,36 @@ def test_arrows_keep_the_focused_tile_on_screen_and_enter_opens_it(page, server)
     assert page.locator("#detail-title").inner_text().startswith(title)
     page.keyboard.press("Escape")
     page.wait_for_selector("#detail", state="hidden")
+
+
+def test_a_tile_lifted_with_space_stays_on_screen_after_the_column_count_changes(browser, server):
+    """Issue 13: Space lifts a tile; Ctrl+wheel (a pinch) changes the columns from 4 to 2 with
+    the pointer elsewhere; the grid scrolls so the lifted tile stays in view."""
+    page = open_page(browser, server, viewport={"width": 800, "height": 600})
+    try:
+        page.focus("#scroller")
+        page.wait_for_function("app.view.last.cells.some(c => c.kind === 'item' && (c.flags & 32))")
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        page.keyboard.press(" ")
+        page.wait_for_function("/picked up/.test(document.getElementById('announcer').textContent)")
+        for _ in range(3):
+            page.keyboard.press("ArrowDown")
+            page.wait_for_timeout(120)
+        box = page.locator("#scroller").bounding_box()
+        page.mouse.move(box["x"] + 40, box["y"] + 40)
+        for columns in (3, 2):
+            page.keyboard.down("Control")
+            page.mouse.wheel(0, -100)
+            page.keyboard.up("Control")
+            page.wait_for_function(f"app.controller.columns === {columns}")
+        page.wait_for_timeout(400)  # the cells' move animation
+        lifted = page.locator(".cell.lifted:not([hidden])").first
+        b = lifted.bounding_box()
+        assert b, "no lifted tile drawn"
+        assert b["y"] >= box["y"] - 1 and b["y"] + b["height"] <= box["y"] + box["height"] + 1, (b, box)
+        shot(page, "keyboard-lifted-after-columns")
+        page.keyboard.press("Escape")
+        page.wait_for_function("app.view.last.phase === 'idle'")
+    finally:
+        close_page(page)

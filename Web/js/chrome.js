@@ -19,6 +19,9 @@ export class Chrome {
     $('upload-open').addEventListener('click', () => $('upload').click());
     this.place();
     this.narrow.addEventListener('change', () => this.place());
+    // The row's room changes with the window and with what it holds (the name, the account).
+    let width = innerWidth;
+    window.addEventListener('resize', () => { if (innerWidth !== width) { width = innerWidth; this.place(); } });
     // The view sheet: a modal dialog (its own focus trap; Escape closes it).
     const sheet = $('view-sheet');
     $('view-open').addEventListener('click', () => this.openSheet());
@@ -96,14 +99,24 @@ export class Chrome {
 
   closeAll() { for (const m of this.menus) this.close(m, false); }
 
-  /// The wide tools sit in the header on a desktop and in the ⋯ menu on a phone.
+  /// The wide tools sit in the header when the row has room for them beside a readable
+  /// gallery name (a desktop), else in the ⋯ menu (a phone, a narrow window).
   place() {
-    const home = this.narrow.matches ? $('narrow-tools') : $('wide-tools');
-    for (const id of ['undo', 'redo', 'sort-section', 'slideshow-open', 'download']) {
-      const el = $(id);
-      const node = id === 'sort-section' ? el.closest('label') : el;
-      if (node.parentElement !== home) home.append(node);
+    const ids = ['undo', 'redo', 'sort-section', 'slideshow-open', 'download'];
+    const nodes = ids.map((id) => (id === 'sort-section' ? $(id).closest('label') : $(id)));
+    const put = (home) => { for (const node of nodes) if (node.parentElement !== home) home.append(node); };
+    let wide = !this.narrow.matches;
+    if (wide) {
+      put($('wide-tools'));
+      const bar = $('bar'), select = $('gallery-select');
+      select.style.flex = 'none';
+      const natural = select.offsetWidth;
+      select.style.flex = '';
+      // The picker's share of the row (it takes what the tools leave) must show the name.
+      const room = select.parentElement.clientWidth - 24;
+      wide = bar.scrollWidth <= bar.clientWidth + 1 && room >= Math.min(natural, 240);
     }
+    if (!wide) put($('narrow-tools'));
     document.body.classList.toggle('narrow', this.narrow.matches);
   }
 
@@ -116,6 +129,7 @@ export class Chrome {
   /// The open gallery's name, the page's level-one heading (the picker shows it visibly).
   heading(name) {
     const h = $('gallery-heading');
+    if (h.dataset.name !== (name ?? '')) { h.dataset.name = name ?? ''; requestAnimationFrame(() => this.place()); }
     const text = name ? `${name} — Drag Gallery` : 'Drag Gallery';
     if (h.textContent !== text) h.textContent = text;
     if (name && document.title !== `${name} · Drag Gallery`) document.title = `${name} · Drag Gallery`;

@@ -2,7 +2,7 @@
 // gallery, settings.js), undo and redo (announced), sorting a section, adding images (upload,
 // Add URL); and the gestures that do what its controls do — Ctrl+wheel and a two-finger pinch
 // change the column count (F22), a paste adds what was copied (B6).
-import { EventType, ReorderMode, Snapping } from './protocol.js';
+import { EventType, ReorderMode, Snapping, CellFlag } from './protocol.js';
 import { defaultColumns } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,7 +21,7 @@ export class Toolbar {
   wire() {
     const c = this.c, drag = this.deps.drag;
     $('layout-kind').addEventListener('change', (e) => { c.kind = e.target.value; c.configure(); this.deps.view.render(); this.saveView(); });
-    $('columns').addEventListener('input', (e) => this.pinch(Number(e.target.value), c.width / 2, this.scroller.clientHeight / 2));
+    $('columns').addEventListener('input', (e) => this.pinch(Number(e.target.value), c.width / 2, this.scroller.clientHeight / 2, { slider: true }));
     $('snapping').addEventListener('change', () => { this.applySnapping(); this.saveView(); });
     $('snap-limit').addEventListener('change', () => { this.applySnapping(); this.saveView(); });
     $('drop-mode').addEventListener('change', (e) => { drag()?.setMode(e.target.value); this.saveView(); });
@@ -104,10 +104,17 @@ export class Toolbar {
     });
   }
 
-  /// A new column count keeping the item under (x, y) in place (F22).
-  pinch(columns, x, y) {
+  /// A new column count keeping the item under (x, y) in place (F22). A tile held (lifted
+  /// with Space, or by a hand) is the anchor instead, wherever the pointer is: what is held
+  /// stays in view (issue 13). The slider anchors on the focused tile when it is on screen.
+  pinch(columns, x, y, { slider = false } = {}) {
     columns = Math.max(1, Math.min(12, Math.round(columns)));
     if (columns === this.c.columns) return;
+    const r = this.deps.view.last, top = this.scroller.scrollTop, height = this.scroller.clientHeight;
+    const held = r?.cells.find((cell) => cell.kind === 'item' && (cell.flags & CellFlag.lifted))
+      ?? (slider ? r?.cells.find((cell) => cell.kind === 'item' && (cell.flags & CellFlag.focused)
+        && cell.y + cell.h > top && cell.y < top + height) : null);
+    if (held) { x = held.x + held.w / 2; y = Math.min(height - 1, Math.max(0, held.y + held.h / 2 - top)); }
     const offset = this.c.pinch(columns, x, y);
     this.showColumns(columns);
     this.saveView();
@@ -118,6 +125,24 @@ export class Toolbar {
       // anchors against this offset.
       this.deps.drag()?.run(this.c.event(EventType.scroll, [0, this.scroller.scrollTop, performance.now() / 1000]));
     }
+    this.deps.view.render();
+    if (held) this.keepInView(held.id);
+  }
+
+  /// Scrolls the grid so the tile `id` (drawn, maybe scaled up as a lifted one) is wholly in
+  /// view, with a little room; its top when it is taller than the view.
+  keepInView(id) {
+    const cell = this.deps.view.last?.cells.find((x) => x.kind === 'item' && x.id === id);
+    if (!cell) return;
+    const grow = (cell.h * ((cell.scale || 1) - 1)) / 2, room = 12;
+    const top = cell.y - grow - room, bottom = cell.y + cell.h + grow + room;
+    const now = this.scroller.scrollTop, height = this.scroller.clientHeight;
+    let to = now;
+    if (bottom - top > height || top < now) to = Math.max(0, top);
+    else if (bottom > now + height) to = bottom - height;
+    if (Math.abs(to - now) < 1) return;
+    this.scroller.scrollTop = to;
+    this.deps.drag()?.run(this.c.event(EventType.scroll, [0, this.scroller.scrollTop, performance.now() / 1000]));
     this.deps.view.render();
   }
 
