@@ -475,8 +475,9 @@ def drop_data(page, x, y, data, expect_drop=True):
 
 def view_setting(page, selector, value):
     """Sets a control of the view sheet (layout, snapping and its limit, drop mode) as a user
-    does (issue 13): the View button opens the sheet, the choice is made, Done closes it."""
-    page.click("#view-open")
+    does (issue 13): the View button (in the ⋯ menu on a phone) opens the sheet, the choice is
+    made, Done closes it."""
+    menu_click(page, "#view-open")
     page.locator("#view-sheet").wait_for(state="visible")
     page.select_option(selector, value)
     page.click("#view-done")

@@ -4,7 +4,7 @@ phone (390×844, touch) and a desktop (1280×800) — and every control shows wh
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from conftest import close_page, open_page, shot
+from conftest import close_page, menu_click, open_page, shot
 
 AXE = Axe()
 PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
@@ -29,7 +29,7 @@ def test_no_serious_or_critical_axe_violation_in_any_state(browser, server, devi
         found += serious(page, "menu")
         shot(page, f"a11y-{device}-{scheme}-menu")
         page.keyboard.press("Escape")
-        page.click("#view-open")
+        menu_click(page, "#view-open")
         page.locator("#view-sheet").wait_for(state="visible")
         found += serious(page, "view sheet")
         shot(page, f"a11y-{device}-{scheme}-sheet")

@@ -1,7 +1,7 @@
 """F6: snapping chosen at run time: paging rests on a page boundary, view-aligned on an item's edge.
 The window is 420 px high: with the one-row header (issue 13) the grid is as tall as it was
 beside the old five-row toolbar, so the sample gallery scrolls past the distances used."""
-from conftest import open_page, shot, wait_images, view_setting
+from conftest import menu_click, open_page, shot, wait_images, view_setting
 
 
 def settle(page):
@@ -96,7 +96,7 @@ def test_view_aligned_offers_its_limit_always_never_automatic(browser, server):
     and a scroll still rests on an item's edge with each."""
     page = open_page(browser, server, viewport={"width": 900, "height": 420})
     try:
-        page.click("#view-open")
+        menu_click(page, "#view-open")
         assert not page.locator("#snap-limit").is_visible()     # only with view-aligned
         page.select_option("#snapping", "viewAligned")
         assert page.locator("#snap-limit").is_visible()

@@ -27,7 +27,7 @@ export class Chrome {
     $('view-open').addEventListener('click', () => this.openSheet());
     $('view-done').addEventListener('click', () => sheet.close());
     sheet.addEventListener('click', (e) => { if (e.target === sheet) sheet.close(); }); // the backdrop
-    sheet.addEventListener('close', () => $('view-open').focus());
+    sheet.addEventListener('close', () => ($('view-open').offsetParent ? $('view-open') : $('more-open')).focus());
     document.addEventListener('click', (e) => {
       for (const m of this.menus) if (m.open && !m.wrap.contains(e.target)) this.close(m, false);
     });
@@ -117,6 +117,10 @@ export class Chrome {
       wide = bar.scrollWidth <= bar.clientWidth + 1 && room >= Math.min(natural, 240);
     }
     if (!wide) put($('narrow-tools'));
+    // A phone's header holds the picker, Add, Share and the menu: View goes into the menu.
+    const view = $('view-open');
+    if (this.narrow.matches) { if (view.parentElement !== $('narrow-tools')) $('narrow-tools').prepend(view); }
+    else if (view.parentElement !== $('add-open').parentElement.parentElement) $('add-open').parentElement.after(view);
     document.body.classList.toggle('narrow', this.narrow.matches);
   }
 

@@ -4,9 +4,15 @@
 // tells the others of this browser at once (BroadcastChannel); a window coming back to the
 // front (another device may have changed the list) and the open gallery's deletion read it again.
 import { api } from './api.js';
+import { NARROW } from './chrome.js';
 
 const $ = (id) => document.getElementById(id);
 const CHANNEL = 'gallery.list';
+const narrow = window.matchMedia(NARROW);
+
+/// A gallery as the picker names it: with its item count, but on a phone the name alone (the
+/// header's title must fit beside Add, Share and the menu).
+function label(name, count) { return narrow.matches ? name : `${name} (${count})`; }
 
 export class GalleryPicker {
   /// deps: model() (the open gallery's GalleryModel), route() (opens what the URL names),
@@ -16,6 +22,16 @@ export class GalleryPicker {
     this.list = [];
     this._countedVersion = null;
     this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
+  }
+
+  /// The options named again (the window crossed the phone width).
+  relabel() {
+    const model = this.deps.model();
+    for (const o of $('gallery-select').options) {
+      const id = Number(o.value), g = this.list.find((x) => x.id === id);
+      if (id === model.id) o.textContent = label(model.name, model.count);
+      else if (g) o.textContent = label(g.name, g.itemCount);
+    }
   }
 
   /// Other windows of this browser hear that the list changed.
@@ -49,7 +65,7 @@ export class GalleryPicker {
     const select = $('gallery-select');
     select.replaceChildren(...this.list.map((g) => {
       const o = document.createElement('option');
-      o.value = g.id; o.textContent = `${g.name} (${g.itemCount})`;
+      o.value = g.id; o.textContent = label(g.name, g.itemCount);
       return o;
     }));
     const model = this.deps.model();
@@ -63,6 +79,7 @@ export class GalleryPicker {
 
   wire() {
     const model = this.deps.model;
+    narrow.addEventListener('change', () => this.relabel());
     this.channel?.addEventListener('message', () => this.follow());
     let lastRead = Date.now();
     const back = () => {
@@ -118,7 +135,7 @@ export class GalleryPicker {
     if (model.version === this._countedVersion) return;
     this._countedVersion = model.version;
     const option = document.querySelector(`#gallery-select option[value="${model.id}"]`);
-    if (option) option.textContent = `${model.name} (${model.count})`;
+    if (option) option.textContent = label(model.name, model.count);
     this.deps.chrome?.heading(model.name);
   }
 
@@ -130,6 +147,6 @@ export class GalleryPicker {
     this.deps.chrome?.heading(model.name);
     if (!option || !g || g.name === model.name) return;
     g.name = model.name;
-    option.textContent = `${g.name} (${g.itemCount})`;
+    option.textContent = label(g.name, g.itemCount);
   }
 }
