@@ -66,7 +66,7 @@ def test_enter_on_a_focused_tile_opens_it_and_space_still_lifts(page):
     page.wait_for_selector("#detail", state="hidden")
     page.keyboard.press(" ")
     page.wait_for_function("/Banana picked up/.test(document.getElementById('announcer').textContent)")
-    assert page.locator(".cell.lifted:not([hidden])").count() >= 1
+    page.wait_for_function("document.querySelectorAll('.cell.lifted:not([hidden])').length >= 1")
     page.keyboard.press("Escape")
     page.wait_for_function("app.view.last.phase === 'idle'")
 
