@@ -49,3 +49,39 @@ def test_no_serious_or_critical_axe_violation_in_any_state(browser, server, devi
         assert not found, "\n".join(found)
     finally:
         close_page(page)
+
+
+FOCUS_JS = """() => { const el = document.activeElement; const cs = getComputedStyle(el);
+  const ring = (cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) >= 2) || cs.boxShadow !== 'none';
+  const tile = el.id === 'scroller' && !!document.querySelector('.cell.focused:not([hidden])')
+    && getComputedStyle(document.querySelector('.cell.focused:not([hidden])')).boxShadow !== 'none';
+  return { id: el.id || el.textContent.trim().slice(0, 20), tag: el.tagName, ring: ring || tile }; }"""
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_every_stop_of_the_tab_order_shows_the_focus_and_the_grid_is_reached(browser, server, device):
+    page = open_page(browser, server, **(PHONE if device == "phone" else DESKTOP))
+    try:
+        seen = []
+        for _ in range(24):
+            page.keyboard.press("Tab")
+            stop = page.evaluate(FOCUS_JS)
+            if stop["tag"] == "BODY":
+                continue
+            seen.append(stop)
+            assert stop["ring"], f"no visible focus on {stop}"
+            if stop["id"] == "scroller":
+                break
+        assert seen and seen[-1]["id"] == "scroller", seen      # the grid is in the tab order, after the header
+        shot(page, f"a11y-{device}-tab-grid")
+        # The header's menus work by keyboard alone: Enter opens, the first item has the focus, Escape closes.
+        page.focus("#more-open")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.getElementById('more-menu').contains(document.activeElement)")
+        assert page.evaluate(FOCUS_JS)["ring"]
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate(FOCUS_JS)["ring"]
+        page.keyboard.press("Escape")
+        page.wait_for_function("document.activeElement.id === 'more-open'")
+    finally:
+        close_page(page)
