@@ -85,7 +85,7 @@ import Testing
         #expect(grid.scrollTarget(proposed: Point(x: 0, y: 170), velocity: .zero).y == 150)   // at rest: the nearer edge
         #expect(grid.scrollTarget(proposed: Point(x: 0, y: 230), velocity: .zero).y == 250)
         #expect(grid.scrollTarget(proposed: Point(x: 0, y: 20), velocity: Point(x: 0, y: 300)).y == 20)   // a header: untouched
-        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 390), velocity: Point(x: 0, y: 300)).y == 400) // clamped to the end
+        #expect(grid.scrollTarget(proposed: Point(x: 0, y: 560), velocity: Point(x: 0, y: 300)).y == 400) // 600, clamped to the end
     }
 }
 
