@@ -133,6 +133,9 @@ extension BridgeCommitKind {
         case .undo: .undo
         case .redo: .redo
         case .liveUpdate: .liveUpdate
+        case .addSection: .addSection
+        case .moveSection: .moveSection
+        case .deleteSection: .deleteSection
         }
     }
 }
