@@ -232,6 +232,14 @@ for (let c = 0; c < 24; c++) {
   call(Op.controllerPageStep, [h, r.range(0, 3000), -1]);
   for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, HistoryStep.undo]);
   for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, HistoryStep.redo]);
+  // Issue 13: the history exported and given back (as after a reload), then undone from there;
+  // a broken export is refused.
+  const saved = call(Op.controllerHistoryExport, [h]);
+  if (saved[0] === 0) {
+    call(Op.controllerHistoryImport, [h, ...saved.slice(1)]);
+    call(Op.controllerHistoryImport, [h, ...saved.slice(1, -1)]);
+    call(Op.controllerHistory, [h, HistoryStep.undo]);
+  }
   call(Op.controllerScrollTarget, [h, 0, r.range(0, 3000), 0, r.range(-3000, 3000)]);
   call(Op.controllerPinch, [h, c % 4, r.int(1, 8), r.range(60, 200), width / 2, viewH / 2]);
   call(Op.controllerRender, [h, 0, 0, width, viewH]);
