@@ -1,5 +1,5 @@
 """Issue 13, point 8: axe-core (axe-playwright-python) finds no serious or critical violation on
-the grid, the view sheet, the ⋯ menu, the lightbox and the share dialog — light and dark, on a
+the grid, the view sheet, the ⋯ menu, the share dialog, select mode and the lightbox — light and dark, on a
 phone (390×844, touch) and a desktop (1280×800) — and every control shows where the focus is."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -41,6 +41,16 @@ def test_no_serious_or_critical_axe_violation_in_any_state(browser, server, devi
         shot(page, f"a11y-{device}-{scheme}-share")
         page.keyboard.press("Escape")
         page.locator("dialog.share-dialog").wait_for(state="detached")
+        # Select mode: the bar and checked tiles.
+        page.click("#select-toggle")
+        page.locator("#select-bar").wait_for(state="visible")
+        page.locator(".cell:not([hidden])").nth(1).click()
+        page.locator(".cell:not([hidden])").nth(2).click()
+        page.wait_for_function("document.querySelectorAll('.cell.selected:not([hidden])').length === 2")
+        found += serious(page, "select mode")
+        shot(page, f"a11y-{device}-{scheme}-select")
+        page.click("#select-done")
+        page.locator("#select-bar").wait_for(state="hidden")
         page.locator(".cell:not([hidden])").first.click()
         page.wait_for_selector("#detail:not([hidden])")
         page.wait_for_function("document.getElementById('detail-image').complete")

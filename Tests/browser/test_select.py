@@ -15,7 +15,8 @@ def check(page, title):
     return page.evaluate("""t => { const el = document.querySelector(`.cell:not(.preview):not([hidden])[aria-label="${t}"]`);
         const cs = getComputedStyle(el, '::before');
         return { shown: cs.content !== 'none' && parseFloat(cs.width) > 10, fill: cs.backgroundColor,
-                 selected: el.getAttribute('aria-selected') }; }""", title)
+                 selected: String(el.getAttribute('aria-describedby') === 'photo-selected'
+                     && document.getElementById('photo-selected').textContent === 'Selected') }; }""", title)
 
 
 def test_select_mode_taps_check_tiles_and_the_bar_moves_them_to_the_end_of_another_section(browser, server):

@@ -31,10 +31,11 @@ export class CellPool {
     const node = document.createElement('div');
     node.className = kind;
     if (kind === 'cell') {
-      node.setAttribute('role', 'option');
+      node.setAttribute('role', 'img'); // named by its title (aria-label); the grid is an application with its own keys
       node.draggable = true;
       node.innerHTML = '<img alt="" draggable="false" decoding="async"><div class="title"></div>';
     } else if (kind === 'header') {
+      node.setAttribute('role', 'group'); // a section's title and its menu
       node.innerHTML = '<span class="header-title"></span><span class="header-grip" aria-hidden="true" title="Drag to reorder the sections"></span>'
         + '<button class="header-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Section options">⋯</button>';
     } else if (kind === 'gap') {

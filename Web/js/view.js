@@ -91,7 +91,12 @@ export class GridView {
       cls += this.cellClasses(cell);
       // Written only when they change (an expando remembers what the element shows).
       const selected = cell.kind === 'item' && this.selection.has(cell.id) ? 'true' : 'false';
-      if (el._selected !== selected) { el._selected = selected; el.setAttribute('aria-selected', selected); }
+      // A tile is an image in the grid's application role (issue 13, axe): its selection is
+      // said by a description ("Selected"), as aria-selected is not an image's.
+      if (el._selected !== selected) {
+        el._selected = selected;
+        if (selected === 'true') el.setAttribute('aria-describedby', 'photo-selected'); else el.removeAttribute('aria-describedby');
+      }
       const count = cell.kind === 'preview' && this.carried > 1 && cell.z === 1000 ? String(this.carried) : '';
       if ((el._count ?? '') !== count) { el._count = count; if (count) el.dataset.count = count; else delete el.dataset.count; }
     } else if (poolKind === 'header') {
