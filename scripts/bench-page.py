@@ -514,7 +514,12 @@ def main():
             page.wait_for_selector("body[data-ready='1']")
             reload = page.evaluate("window.readyAt")
             if route is None and args.layout != "waterfall":
+                # The layout menu sits in the view sheet (issue 13): opened, chosen, closed.
+                if not page.locator("#view-open").is_visible():
+                    page.click("#more-open")
+                page.click("#view-open")
                 page.select_option("#layout-kind", args.layout)
+                page.click("#view-done")
                 page.wait_for_timeout(500)
             if route is None:
                 # Scrolling at once after ready: the idle-time work after loading falls here
