@@ -23,6 +23,7 @@ export class SelectMode {
     $('select-done').addEventListener('click', () => this.toggle(false));
     $('select-trash').addEventListener('click', () => this.trash());
     $('select-download').addEventListener('click', () => this.download());
+    $('select-move').addEventListener('focus', () => this.refreshSections());
     $('select-move').addEventListener('change', (e) => {
       const section = Number(e.target.value);
       e.target.value = '';
@@ -64,6 +65,13 @@ export class SelectMode {
     const n = this.view.selection.size;
     $('select-count').textContent = n ? `${n} selected` : 'Select photos';
     for (const id of ['select-trash', 'select-download', 'select-move']) $(id).disabled = n === 0;
+    this.refreshSections();
+    this.view.schedule();
+  }
+
+  /// The "Move to…" list: the gallery's sections now (renamed, added or deleted meanwhile,
+  /// here or in another window: it is read again when the list takes focus).
+  refreshSections() {
     const move = $('select-move');
     const sections = this.deps.model().sectionList;
     if (move.options.length !== sections.length + 1 || sections.some((s, k) => move.options[k + 1]?.value !== String(s.id) || move.options[k + 1]?.textContent !== (s.title || 'Untitled section'))) {
@@ -77,7 +85,6 @@ export class SelectMode {
         return o;
       }));
     }
-    this.view.schedule();
   }
 
   ids() { return [...this.view.selection]; }
