@@ -7,7 +7,10 @@ import zipfile
 from conftest import (cell, center, mouse_drag, open_page, server_titles, shot, titles, wait_changed, wait_idle,
                       wait_server, wait_titles)
 
-ACCENT = "rgb(10, 132, 255)"
+def accent(page):
+    """The theme's accent colour as computed (rgb(...))."""
+    return page.evaluate("""() => { const d = document.createElement('div'); d.style.color = 'var(--accent)';
+        document.body.appendChild(d); const c = getComputedStyle(d).color; d.remove(); return c; }""")
 
 
 def check(page, title):
@@ -30,6 +33,7 @@ def test_select_mode_taps_check_tiles_and_the_bar_moves_them_to_the_end_of_anoth
         toggle.click()
         bar = page.locator("#select-bar")
         assert bar.is_visible()
+        ACCENT = accent(page)
         assert check(page, "Banana")["shown"] and check(page, "Banana")["fill"] != ACCENT  # empty circles
         cell(page, "Banana").click()
         cell(page, "Date").click()
@@ -113,6 +117,7 @@ def test_the_mouse_drag_image_of_three_selected_tiles_shows_the_count(page, serv
     mouse_drag(page, center(page, "Banana"), center(page, "X-Code"))
     wait_idle(page)
     image = page.evaluate("window.__dragImage")
+    ACCENT = accent(page)
     assert image and image["count"] == '"3"', image
     assert image["position"] == "absolute" and image["width"] >= 24 and image["height"] >= 24 and image["background"] == ACCENT
     after = wait_changed(page, [before] + titles(page)[1:])[0]

@@ -73,22 +73,22 @@ def test_paging_turns_exactly_one_page_per_wheel_gesture_or_page_key(browser, se
         for delta in (120, 500):
             scroll_by(page, delta)
             pages.append(settle(page))
-        assert pages == [height, second], (pages, height, maximum)
+        assert abs(pages[0] - height) < 1.5 and abs(pages[1] - second) < 1.5, (pages, height, maximum)
         shot(page, "snap-paging-two-turns")
         scroll_by(page, -180)
-        assert settle(page) == height
+        assert abs(settle(page) - height) < 1.5
         page.locator("#scroller").focus()
         page.keyboard.press("PageDown")
-        assert settle(page) == second
+        assert abs(settle(page) - second) < 1.5
         page.keyboard.press("PageUp")
-        assert settle(page) == height
+        assert abs(settle(page) - height) < 1.5
         # A trackpad swipe is many small wheel events in a row: still one page.
         box = page.locator("#scroller").bounding_box()
         page.mouse.move(box["x"] + 100, box["y"] + 200)
         for _ in range(12):
             page.mouse.wheel(0, 40)
             page.wait_for_timeout(16)
-        assert settle(page) == second
+        assert abs(settle(page) - second) < 1.5
     finally:
         page.context.close()
 

@@ -1,7 +1,7 @@
 """F9: a long press lifts a tile under a finger; dragging reorders live, the others shift aside."""
 import json
 
-from conftest import wait_server, center, open_page, server_titles, shot, titles, wait_idle, wait_screen
+from conftest import wait_server, center, open_page, server_titles, shot, titles, view_setting, wait_idle, wait_screen
 
 
 def touch(cdp, kind, x=None, y=None):
@@ -16,7 +16,7 @@ def test_long_press_on_apple_then_moving_reorders_it_and_the_others_shift(browse
         # The square grid: its reading order on screen is the live order. (A waterfall keeps the
         # others in their columns while a drag passes — issue 13 — so its rows do not read in
         # order mid-drag; test_drag_details.py covers that.)
-        page.select_option("#layout-kind", "grid")
+        view_setting(page, "#layout-kind", "grid")
         page.wait_for_function("app.controller.kind === 'grid'")
         wait_screen(page, titles(page, 0), 0)
         before = titles(page, 0)
