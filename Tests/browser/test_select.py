@@ -7,6 +7,7 @@ import zipfile
 from conftest import (cell, center, mouse_drag, open_page, server_titles, shot, titles, wait_changed, wait_idle,
                       wait_server, wait_titles)
 
+
 def accent(page):
     """The theme's accent colour as computed (rgb(...))."""
     return page.evaluate("""() => { const d = document.createElement('div'); d.style.color = 'var(--accent)';

@@ -37,9 +37,7 @@ export class CellPool {
     } else if (kind === 'header') {
       node.setAttribute('role', 'group'); // a section's title and its menu
       node.innerHTML = '<span class="header-title"></span><span class="header-grip" aria-hidden="true" title="Drag to reorder the sections"></span>'
-        // The menu button is for the pointer: a listbox may own only options (issue 13's axe
-        // check), so it is hidden from assistive technology and out of the tab order.
-        + '<button class="header-menu" tabindex="-1" aria-hidden="true" aria-haspopup="menu" aria-expanded="false">⋯</button>';
+        + '<button class="header-menu" aria-haspopup="menu" aria-expanded="false" aria-label="Section options">⋯</button>';
     } else if (kind === 'gap') {
       node.textContent = 'Drop here';
     }

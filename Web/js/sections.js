@@ -73,7 +73,7 @@ export class Sections {
   closeMenu(refocus) {
     $('section-menu').hidden = true;
     this.menuButton?.setAttribute('aria-expanded', 'false');
-    if (refocus) this.deps.scroller.focus({ preventScroll: true });
+    if (refocus) this.menuButton?.focus();
     this.menuFor = null;
   }
 

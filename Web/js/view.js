@@ -102,7 +102,7 @@ export class GridView {
     } else if (poolKind === 'header') {
       const title = this.deps.model().titles.get(cell.id) ?? '';
       const span = el.firstChild;
-      if (span.textContent !== title) span.textContent = title;
+      if (span.textContent !== title) { span.textContent = title; el.lastChild.setAttribute('aria-label', `Options for section ${title}`); }
       const id = String(cell.id);
       if (el.dataset.sectionId !== id) el.dataset.sectionId = id;
       if (this.renaming === cell.id) cls += ' renaming';
