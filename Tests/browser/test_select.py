@@ -184,6 +184,8 @@ def test_a_second_finger_tapping_tiles_during_a_touch_drag_adds_them_to_it(brows
         x, y = x0 + 10, y0 + 30
         touch(cdp, "touchMove", (1, x, y))
         for t in ("Cherry", "Date"):
+            # The live reorder slides the tiles: tap where the tile rests, once nothing moves.
+            page.wait_for_function("[...document.querySelectorAll('.content .cell:not([hidden])')].every(el => el.getAnimations().length === 0)")
             tx, ty = page.evaluate("""t => { const el = [...document.querySelectorAll('.content .cell:not([hidden])')].find(e => e.getAttribute('aria-label') === t && !e.classList.contains('ghost'));
                 const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; }""", t)
             touch(cdp, "touchStart", (1, x, y), (2, tx, ty))
