@@ -306,6 +306,23 @@ WATCH_DRAGOVER_JS = """() => { if (window.__watchingDragover) return; window.__w
   window.addEventListener('dragover', (e) => { window.__lastDragover = { x: e.clientX, y: e.clientY, accepted: e.defaultPrevented }; }); }"""
 
 
+def mouse_lift_along(page, start, end, steps=12, wait_ms=16, nudge=8):
+    """With the mouse already down at `start`: a first small move lifts the item (the engine lifts
+    after 4 pt), then the way to `end` in `steps` moves, one every `wait_ms`. The button stays down."""
+    x0, y0 = start
+    x1, y1 = end
+    page.mouse.move(x0 + nudge, y0 + nudge, steps=2)
+    for i in range(1, steps + 1):
+        page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
+        page.wait_for_timeout(wait_ms)
+
+
+def touch_points(cdp, kind, *points):
+    """One CDP touch event; points: (id, x, y) for the fingers still down (none for a touchEnd of the last)."""
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+        {"x": x, "y": y, "id": i, "radiusX": 4, "radiusY": 4, "force": 1} for i, x, y in points]})
+
+
 def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None, pause=True):
     """A real HTML5 drag with the mouse from `start` to `end` (page coordinates). Before the
     drop it waits until the page has answered a dragover at `end` (with `pause=False` it drops
@@ -315,13 +332,8 @@ def mouse_drag(page, start, end, steps=12, hold_keys=(), before_drop=None, pause
     page.mouse.down()
     for k in hold_keys:
         page.keyboard.down(k)
-    x0, y0 = start
     x1, y1 = end
-    # A first small move lifts the item (the engine lifts after 4 pt), then the way there.
-    page.mouse.move(x0 + 6, y0 + 6, steps=2)
-    for i in range(1, steps + 1):
-        page.mouse.move(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)
-        page.wait_for_timeout(16)
+    mouse_lift_along(page, start, end, steps=steps, nudge=6)
     # Let the last dragover's answer reach the browser before the drop.
     if pause:
         # Chromium may not turn the last moves into dragover events at once; small moves on the

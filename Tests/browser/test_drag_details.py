@@ -1,6 +1,6 @@
 """Issue 13, point 6: the drag details — the trash outside auto-scroll, eased auto-scroll,
 paging by gesture, no text selection while dragging."""
-from conftest import center, open_page, screen, shot, titles, wait_idle
+from conftest import mouse_lift_along, touch_points as touch, center, open_page, screen, shot, titles, wait_idle
 
 
 def scroll_top(page):
@@ -16,10 +16,7 @@ def test_holding_a_tile_over_the_trash_neither_scrolls_nor_lights_a_drop_cell(br
         x0, y0 = center(page, "Banana")
         page.mouse.move(x0, y0)
         page.mouse.down()
-        page.mouse.move(x0 + 8, y0 + 8, steps=2)
-        for i in range(1, 13):
-            page.mouse.move(x0 + (tx - x0) * i / 12, y0 + (ty - y0) * i / 12)
-            page.wait_for_timeout(16)
+        mouse_lift_along(page, (x0, y0), (tx, ty))
         tops = []
         for k in range(40):  # hold over the can for ~1.5 s (wiggles keep dragover coming)
             page.mouse.move(tx + (k % 2), ty)
@@ -35,10 +32,6 @@ def test_holding_a_tile_over_the_trash_neither_scrolls_nor_lights_a_drop_cell(br
         page.context.close()
 
 
-def touch(cdp, kind, *points):
-    """One CDP touch event; points: (id, x, y) for the fingers still down."""
-    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
-        {"x": x, "y": y, "id": i, "radiusX": 4, "radiusY": 4, "force": 1} for i, x, y in points]})
 
 
 def test_on_a_phone_a_tile_held_over_the_trash_neither_scrolls_nor_lights_a_drop_cell(browser, server):
@@ -143,10 +136,7 @@ def test_waterfall_tiles_keep_their_columns_while_a_drag_passes(browser, server)
         x1, y1 = center(page, order[2])
         page.mouse.move(x0, y0)
         page.mouse.down()
-        page.mouse.move(x0 + 8, y0 + 8, steps=2)
-        for i in range(1, 13):
-            page.mouse.move(x0 + (x1 - x0) * i / 12, y0 + (y1 - y0) * i / 12)
-            page.wait_for_timeout(20)
+        mouse_lift_along(page, (x0, y0), (x1, y1), wait_ms=20)
         for k in range(8):
             page.mouse.move(x1 + (k % 2), y1)
             page.wait_for_timeout(40)

@@ -4,7 +4,7 @@ of any selected tile carries them all, its image showing the count; a second fin
 tiles during a touch drag adds them to it (F17)."""
 import zipfile
 
-from conftest import (cell, center, mouse_drag, open_page, server_titles, shot, titles, wait_changed, wait_idle,
+from conftest import (touch_points as touch, cell, center, mouse_drag, open_page, server_titles, shot, titles, wait_changed, wait_idle,
                       wait_server, wait_titles)
 
 
@@ -126,9 +126,6 @@ def test_the_mouse_drag_image_of_three_selected_tiles_shows_the_count(page, serv
     assert after[i:i + 3] == ["Banana", "Date", "Sheep"]
 
 
-def touch(cdp, kind, *points):
-    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
-        {"x": x, "y": y, "id": i, "radiusX": 4, "radiusY": 4, "force": 1} for i, x, y in points]})
 
 
 def preview_badge(page):
