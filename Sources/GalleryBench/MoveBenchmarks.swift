@@ -88,27 +88,40 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     try requireTool("/usr/bin/wrk", package: "wrk")
     let password = "bench password"
     let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword(password), admin: true, onlyIfFirst: true)
-    let port = 18_000 + Int.random(in: 0..<1000)
-    var config = ServerConfiguration()
-    config.port = port
-    config.dataFolder = folder
-    config.createSampleGallery = false
-    var logger = Logger(label: "bench")
-    logger.logLevel = .error
-    let server = try await GalleryServer(configuration: config, logger: logger)
-    let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
-    let task = Task { try await group.run() }
-    try await Task.sleep(for: .seconds(1))
-    let base = "http://127.0.0.1:\(port)"
-    let login = try await benchLogins(base: base, password: password)
-    _ = try await server.store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))
-    for (label, headers) in [("session cookie + Origin", ["Cookie": login.cookie, "Origin": base]),
-                             ("bearer token", ["Authorization": "Bearer gat_bench_token"])] {
-        try wrkMoves(label: label, headers: headers, o: o, folder: folder, base: base, gallery: gallery.id, itemIds: itemIds,
-                     sectionIds: sectionIds, per: per, store: store)
+    _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))
+    // Same run, alternating (issue 15.3): the server with SQLite's own checkpoints on the writer,
+    // then with them on the checkpointer's queue; `--rounds` pairs.
+    for round in 1...o.rounds {
+        for mode in [WALCheckpoints.onWriter, .background] {
+            let port = 18_000 + Int.random(in: 0..<1000)
+            var config = ServerConfiguration()
+            config.port = port
+            config.dataFolder = folder
+            config.createSampleGallery = false
+            config.walCheckpoints = mode
+            var logger = Logger(label: "bench")
+            logger.logLevel = .error
+            let server = try await GalleryServer(configuration: config, logger: logger)
+            let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
+            let task = Task { try await group.run() }
+            try await Task.sleep(for: .seconds(1))
+            let base = "http://127.0.0.1:\(port)"
+            let login = try await benchLogins(base: base, password: password)
+            print("")
+            print("round \(round), WAL checkpoints \(mode == .onWriter ? "on the writer (SQLite's default)" : "in the background"):")
+            for (label, headers) in [("session cookie + Origin", ["Cookie": login.cookie, "Origin": base]),
+                                     ("bearer token", ["Authorization": "Bearer gat_bench_token"])] {
+                try wrkMoves(label: label, headers: headers, o: o, folder: folder, base: base, gallery: gallery.id, itemIds: itemIds,
+                             sectionIds: sectionIds, per: per, store: store)
+            }
+            let c = server.store.walCheckpointStats
+            for (side, x) in [("on the writer", c.onWriter), ("in the background", c.background)] where x.count > 0 {
+                print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms")
+            }
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+        }
     }
-    await group.triggerGracefulShutdown()
-    _ = try? await task.value
     // Every committed move wrote 1 item row + the version + the log row.
     let rowsCheck = try await store.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!

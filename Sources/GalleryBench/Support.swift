@@ -10,6 +10,8 @@ struct BenchOptions {
     var photos = 200
     /// Distinct image hashes in the snapshot benchmark's gallery (a library of copies has few, a camera roll one per item).
     var hashes = 300
+    /// `move`: pairs of HTTP runs (WAL checkpoints on the writer, then in the background).
+    var rounds = 1
 
     init(_ args: [String]) {
         func value(_ name: String) -> Int? {
@@ -24,6 +26,7 @@ struct BenchOptions {
         images = value("--images") ?? images
         photos = value("--photos") ?? photos
         hashes = value("--hashes") ?? hashes
+        rounds = value("--rounds") ?? rounds
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GalleryStore
 
 /// Everything `gallery serve` can be told; the defaults are what a newcomer gets.
 public struct ServerConfiguration: Sendable {
@@ -36,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     public var ingestWorkers = 4
     /// Create the sample gallery when the store has no gallery at all.
     public var createSampleGallery = true
+    /// Where SQLite's write-ahead log is copied back: off the writer (the default) or, as SQLite does
+    /// by itself, by the commit that fills it (kept for `gallery-bench move`'s same-run baseline).
+    public var walCheckpoints: WALCheckpoints = .background
     /// At start, build the page's columns body of the most active galleries in the background.
     public var prewarmColumns = true
 

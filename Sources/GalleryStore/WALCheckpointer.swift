@@ -1,0 +1,148 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import Synchronization
+
+/// Where the write-ahead log is copied back into the database file (issue 15.3).
+///
+/// SQLite's default: the connection whose commit takes the log past 1,000 pages copies it back
+/// itself, before that commit returns (`PASSIVE`; with `synchronous=NORMAL` that is the one place
+/// a commit fsyncs, twice). Our one writer serialises every batch, so each of those checkpoints
+/// stalls every batch queued behind it — the tail of the move latency under load. `.background`
+/// takes it off the writer: the writer only notes how long the log has grown (SQLite's WAL hook)
+/// and a connection of the checkpointer's own copies it back on its own queue, while the writer
+/// goes on appending (a passive checkpoint never blocks writers or readers; the log starts over
+/// at the next write after it has been copied completely).
+public enum WALCheckpoints: Sendable {
+    case onWriter
+    case background
+}
+
+/// What the checkpoints cost: how many, their total and longest time, on the writer and in the
+/// background (for `gallery-bench move`).
+public struct WALCheckpointStats: Sendable, Equatable {
+    public struct Side: Sendable, Equatable {
+        public var count = 0
+        public var seconds = 0.0
+        public var longest = 0.0
+    }
+    public var onWriter = Side()
+    public var background = Side()
+    /// Times the log started over from its beginning (seen at the commit after).
+    public var restarts = 0
+}
+
+final class WALCheckpointer: Sendable {
+    /// SQLite's own threshold (`SQLITE_DEFAULT_WAL_AUTOCHECKPOINT`): frames added to the log
+    /// since it was last copied back.
+    static let pages: Int32 = 1000
+    /// The log starts over only when a write transaction begins with every frame copied back.
+    /// Under a steady stream of commits a background checkpoint never gets there (each commit
+    /// adds frames while it copies; measured: the log grew past 100 MB), so past this many frames
+    /// (~40 MB) the writer copies back what the background has not yet, between two of its
+    /// transactions, and its next one starts the log over: one short stall every 10,000 frames
+    /// instead of a full copy (two fsyncs) every 1,000. `WALCheckpointTests` holds the bound.
+    static let restartPages: Int32 = 10_000
+
+    let mode: WALCheckpoints
+    let path: String
+    private let queue = DispatchQueue(label: "gallery.wal-checkpoint")
+    private let scheduled = Atomic<Bool>(false)
+    /// Frames of the current log the last background checkpoint copied back; and the log's
+    /// length at the previous commit (a shorter log means it started over).
+    private let backfilled = Atomic<Int32>(0)
+    private let lastLength = Atomic<Int32>(0)
+    private let statsBox = Mutex(WALCheckpointStats())
+    /// The checkpointer's own connection, opened on first use on `queue` (a reader connection
+    /// of the pool is read-only and may not checkpoint; the writer is the one to keep free).
+    private let connection = Mutex<OpaquePointer?>(nil)
+
+    init(mode: WALCheckpoints, path: String) {
+        self.mode = mode
+        self.path = path
+    }
+
+    deinit {
+        connection.withLock { c in
+            if let c { sqlite3_close_v2(c) }
+            c = nil
+        }
+    }
+
+    var stats: WALCheckpointStats { statsBox.withLock { $0 } }
+
+    /// Installed on the writer connection: replaces SQLite's auto-checkpoint (a WAL hook and the
+    /// auto-checkpoint are the same slot). The hook's context is this object, unretained: the
+    /// pool's configuration holds it for as long as the writer connection lives.
+    func install(on db: Database) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_wal_hook(db.sqliteConnection, { context, connection, _, pages in
+            guard let context else { return SQLITE_OK }
+            Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().logGrew(to: pages, writer: connection)
+            return SQLITE_OK
+        }, context)
+    }
+
+    /// Called by SQLite on the writer after each commit, with the frames now in the log.
+    private func logGrew(to pages: Int32, writer: OpaquePointer?) {
+        switch mode {
+        case .onWriter:
+            // What SQLite's default hook does, timed.
+            if pages >= Self.pages { _ = checkpoint(writer, side: \.onWriter) }
+        case .background:
+            if pages < lastLength.exchange(pages, ordering: .relaxed) {
+                backfilled.store(0, ordering: .relaxed)
+                statsBox.withLock { $0.restarts += 1 }
+            }
+            if pages >= Self.restartPages {
+                // No new background pass from here: once the current one ends (until then this
+                // one is refused at once, busy) the writer finishes the copy and starts over.
+                if let copied = checkpoint(writer, side: \.onWriter) { backfilled.store(copied, ordering: .relaxed) }
+                return
+            }
+            guard pages - backfilled.load(ordering: .relaxed) >= Self.pages,
+                  !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            queue.async { [weak self] in
+                guard let self else { return }
+                self.scheduled.store(false, ordering: .releasing)
+                if let c = self.ownConnection(), let copied = self.checkpoint(c, side: \.background) {
+                    self.backfilled.store(copied, ordering: .relaxed)
+                }
+            }
+        }
+    }
+
+    private func ownConnection() -> OpaquePointer? {
+        connection.withLock { c in
+            if c == nil {
+                var opened: OpaquePointer?
+                // A new connection learns the file is in WAL mode only once it has read it: until
+                // then a checkpoint is a no-op that answers -1.
+                if sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK,
+                   sqlite3_busy_timeout(opened, 0) == SQLITE_OK,   // never wait: the next commit asks again
+                   sqlite3_exec(opened, "SELECT count(*) FROM sqlite_master", nil, nil, nil) == SQLITE_OK {
+                    c = opened
+                } else {
+                    sqlite3_close_v2(opened)
+                }
+            }
+            return c
+        }
+    }
+
+    /// A passive checkpoint; answers the frames of the log now copied back, nil when it could not
+    /// run (another checkpoint held the lock, or the connection is not in WAL mode).
+    private func checkpoint(_ c: OpaquePointer?, side: WritableKeyPath<WALCheckpointStats, WALCheckpointStats.Side>) -> Int32? {
+        var log: Int32 = 0, copied: Int32 = 0
+        let t = DispatchTime.now().uptimeNanoseconds
+        let code = sqlite3_wal_checkpoint_v2(c, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - t) / 1e9
+        guard code == SQLITE_OK, log >= 0 else { return nil }
+        statsBox.withLock { s in
+            s[keyPath: side].count += 1
+            s[keyPath: side].seconds += seconds
+            s[keyPath: side].longest = max(s[keyPath: side].longest, seconds)
+        }
+        return copied
+    }
+}
