@@ -1,5 +1,7 @@
 // gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
 //   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|catchup|limits|import|all]
+//   move [--items N --sections S --clients C --seconds T --moves M --rounds R]: R pairs of HTTP runs, WAL checkpoints
+//     on the writer (SQLite's default) then in the background (the server's default), in one run
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
