@@ -90,7 +90,7 @@ public final class Ingestor: Service, Sendable {
                 var byGallery: [Int64: [StoreWrite]] = [:]
                 for item in items {
                     let path = store.files.url(item.hash, "original").path
-                    guard let info = try? await Self.offload({ try ImageProbe.probe(file: path) }) else { continue }
+                    guard let info = try? await Self.inBackground({ try ImageProbe.probe(file: path) }) else { continue }
                     if info.width != item.width || info.height != item.height {
                         byGallery[item.gallery, default: []].append(.resize(item: item.id, width: info.width, height: info.height))
                     }
@@ -138,7 +138,7 @@ public final class Ingestor: Service, Sendable {
                 group.addTask {
                     let outcome: IngestOutcome
                     do {
-                        outcome = try await Self.offload { [self] in thumbnail(stored: hash) }
+                        outcome = try await Self.inBackground { [self] in thumbnail(stored: hash) }
                     } catch {
                         outcome = .failed(reason: "stored file unreadable: \(error)")
                     }
@@ -164,7 +164,7 @@ public final class Ingestor: Service, Sendable {
                 let checked = try urlGuard.checkSyntax(url)
                 let bytes = try await fetcher.fetch(checked)
                 if Task.isCancelled { return }
-                outcome = try await Self.offload { [self] in
+                outcome = try await Self.inBackground { [self] in
                     let hash = try store.files.storeOriginal(bytes)
                     return thumbnail(hash: hash, bytes: bytes)
                 }
@@ -181,7 +181,7 @@ public final class Ingestor: Service, Sendable {
             await finish(url: url, item: item, outcome)
         case let .process(item, hash):
             do {
-                let outcome = try await Self.offload { [self] in thumbnail(stored: hash) }
+                let outcome = try await Self.inBackground { [self] in thumbnail(stored: hash) }
                 await finish(item, outcome)
             } catch {
                 await finish(item, .failed(reason: "stored file unreadable: \(error)"))
@@ -193,6 +193,36 @@ public final class Ingestor: Service, Sendable {
     /// NIO's blocking-I/O pool, not on the cooperative threads that serve requests.
     static func offload<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive(body)
+    }
+
+    /// Ingestion's decoding and scaling (nobody waits on a request for it) run on threads of their
+    /// own at a lower CPU priority (nice 10): on two cores four thumbnail workers otherwise take
+    /// the CPU from the threads that answer requests, and a move or a list read waits behind
+    /// them (BENCHMARKS.md, "Limits": 1,000 photos into a 1M gallery). libvips' own worker
+    /// threads, started from these, inherit it. Thumbnails made for a request that waits
+    /// (`ImageRoutes`) keep `offload`.
+    static func inBackground<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await backgroundPool.runIfActive {
+            lowerThisThreadsPriority()
+            return try body()
+        }
+    }
+
+    static let backgroundPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: max(2, ProcessInfo.processInfo.activeProcessorCount))
+        pool.start()
+        return pool
+    }()
+
+    static let backgroundNice: Int32 = 10
+
+    /// Linux: nice is a property of each thread, and `PRIO_PROCESS` with id 0 names the calling
+    /// thread only (setpriority(2), "Bugs"); raising it needs no privilege.
+    static func lowerThisThreadsPriority() {
+        #if os(Linux)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        if getpriority(which, 0) < backgroundNice { _ = setpriority(which, 0, backgroundNice) }
+        #endif
     }
 
     func thumbnail(hash: String, bytes: [UInt8]) -> IngestOutcome {
