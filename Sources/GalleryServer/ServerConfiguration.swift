@@ -33,6 +33,9 @@ public struct ServerConfiguration: Sendable {
     /// only up to this many items; a bigger gallery gets `{"reload": {"version": N}}` (read its
     /// columns), as the live stream's `reload` event — a 1M gallery's snapshot is ~500 MB of JSON.
     public var maxSnapshotFallbackItems = 10_000
+    /// `GET /api/galleries/:g` (the nested snapshot) answers up to this many items; a bigger
+    /// gallery gets 422 pointing to its columns.
+    public var maxNestedSnapshotItems = 100_000
     /// Fetches and thumbnails running at once.
     public var ingestWorkers = 4
     /// Create the sample gallery when the store has no gallery at all.

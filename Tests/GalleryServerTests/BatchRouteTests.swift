@@ -172,3 +172,28 @@ struct ChangesOrSnapshotJSON: Decodable {
         }
     }
 }
+
+/// The nested snapshot of a gallery too big for it is refused with where to read it instead; the
+/// columns of the same gallery are served.
+@Suite struct NestedSnapshotLimitTests {
+    @Test func overTheLimitIs422PointingToTheColumns() async throws {
+        for refused in [true, false] {
+            let first = try await makeServer { _ in }
+            let start = try await seeded(first, n: 6)
+            let g = start.gallery.id, n = start.sections.reduce(0) { $0 + $1.items.count }
+            let server = try await makeServer {
+                $0.dataFolder = first.configuration.dataFolder
+                $0.maxNestedSnapshotItems = refused ? n - 1 : n
+            }
+            try await server.test(.router) { client in
+                if refused {
+                    let message = try await client.error(.get, "/api/galleries/\(g)", status: .unprocessableContent)
+                    #expect(message.contains("has \(n) items") && message.contains("/api/galleries/\(g)/columns"), "\(message)")
+                } else {
+                    #expect(try await client.snapshot(g).sections.count == start.sections.count)
+                }
+                try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get) { r in #expect(r.status == .ok) }
+            }
+        }
+    }
+}

@@ -29,8 +29,18 @@ struct GalleryRoutes {
             g.role = GalleryRole.owner.rawValue
             return try JSONIO.response(g, status: .created)
         }
+        // The whole gallery as nested JSON: ~500 bytes an item held in memory while it is written
+        // (a 1M gallery is ~500 MB and seconds of a core), so only up to `maxNestedSnapshotItems`;
+        // a bigger one is refused with where to read it instead.
         api.get("galleries/:gallery") { _, context in
-            try JSONIO.response(try await store.snapshot(try context.gallery))
+            let id = try context.gallery
+            let info = try await store.gallery(id)
+            let limit = server.configuration.maxNestedSnapshotItems
+            guard info.itemCount <= limit else {
+                throw APIError(.unprocessableContent, "gallery \(id) has \(info.itemCount) items; its nested snapshot is served up to \(limit): "
+                               + "read GET /api/galleries/\(id)/columns (the same content as parallel columns)")
+            }
+            return try JSONIO.response(try await store.snapshot(id))
         }
         // The same snapshot as parallel columns, for the page's first load (SnapshotColumns): JSON,
         // or with ?format=binary the form the page maps as typed arrays; cached per version,
