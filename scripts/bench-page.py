@@ -414,6 +414,8 @@ def main():
     ap.add_argument("--upload", type=int, default=0,
                     help="at the largest size, with --windows windows open: upload this many distinct photos (20 a request) "
                          "and time the next request meanwhile")
+    ap.add_argument("--ingest-nice", type=int, default=10,
+                    help="the server's --ingest-nice (0: thumbnails at the priority of requests, the baseline of --upload)")
     ap.add_argument("--no-page", action="store_true", help="skip the page measurements (only the server's figures)")
     ap.add_argument("--layout", choices=["waterfall", "grid", "justified"], default="waterfall",
                     help="the layout measured (the page opens in waterfall; another is chosen in the toolbar after ready)")
@@ -430,7 +432,7 @@ def main():
 
     def start_server():
         proc = subprocess.Popen([str(GALLERY), "serve", "--port", str(port), "--data", str(data / "data"), "--no-sample",
-                                 "--web", args.web, "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
+                                 "--ingest-nice", str(args.ingest_nice), "--web", args.web, "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
                                 stdout=open(data / "server.log", "ab"), stderr=subprocess.STDOUT)
         for _ in range(100):
             try:

@@ -36,6 +36,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Fetch timeout in seconds (whole fetch, redirects included).") var fetchTimeout: Int = 20
     @Option(name: .long, help: "Largest image in megapixels (decompression-bomb guard).") var maxMegapixels: Int = 100
     @Flag(name: .long, help: "Do not create the sample gallery on first start.") var noSample = false
+    @Option(name: .long, help: "CPU priority (nice 0-19) of thumbnailing, below answering requests; 0 for the same.") var ingestNice: Int32 = 10
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
     @Option(name: .long, help: "The address people use, e.g. https://photos.example.org behind a proxy: accepted as Host and Origin; https makes the session cookie Secure.")
     var publicUrl: String?
@@ -55,6 +56,8 @@ struct Serve: AsyncParsableCommand {
         config.fetchTimeout = .seconds(fetchTimeout)
         config.maxPixels = maxMegapixels * 1_000_000
         config.createSampleGallery = !noSample
+        guard (0...19).contains(ingestNice) else { throw ValidationError("--ingest-nice must be 0...19") }
+        config.ingestNice = ingestNice
         if let publicUrl {
             guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("--public-url must be an http or https URL, e.g. https://photos.example.org")

@@ -36,6 +36,9 @@ public struct ServerConfiguration: Sendable {
     /// `GET /api/galleries/:g` (the nested snapshot) answers up to this many items; a bigger
     /// gallery gets 422 pointing to its columns.
     public var maxNestedSnapshotItems = 100_000
+    /// CPU priority (nice, 0–19) of ingestion's decoding and thumbnails: above the threads that
+    /// answer requests, so a move stays quick while photos are ingested. 0 turns it off.
+    public var ingestNice: Int32 = 10
     /// Fetches and thumbnails running at once.
     public var ingestWorkers = 4
     /// Create the sample gallery when the store has no gallery at all.

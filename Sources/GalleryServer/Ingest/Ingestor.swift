@@ -37,6 +37,7 @@ public final class Ingestor: Service, Sendable {
         self.configuration = configuration
         self.logger = logger
         urlGuard = URLGuard(allowPrivate: configuration.allowPrivateAddresses)
+        Self.backgroundNiceValue.store(configuration.ingestNice, ordering: .relaxed)
         (jobs, continuation) = AsyncStream<Job>.makeStream()
     }
 
@@ -214,14 +215,18 @@ public final class Ingestor: Service, Sendable {
         return pool
     }()
 
-    static let backgroundNice: Int32 = 10
+    /// Set from `ServerConfiguration.ingestNice` when a server starts (0: no lower priority, the
+    /// benchmark's baseline).
+    static let backgroundNiceValue = Atomic<Int32>(10)
+    static var backgroundNice: Int32 { backgroundNiceValue.load(ordering: .relaxed) }
 
     /// Linux: nice is a property of each thread, and `PRIO_PROCESS` with id 0 names the calling
     /// thread only (setpriority(2), "Bugs"); raising it needs no privilege.
     static func lowerThisThreadsPriority() {
         #if os(Linux)
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        if getpriority(which, 0) < backgroundNice { _ = setpriority(which, 0, backgroundNice) }
+        let nice = backgroundNice
+        if getpriority(which, 0) != nice { _ = setpriority(which, 0, nice) }
         #endif
     }
 
