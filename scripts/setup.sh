@@ -31,9 +31,12 @@ fi
 
 if (( browser )); then
   # pyotp: the browser tests compute TOTP codes for the two-factor sign-in.
-  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp, axe_playwright_python' 2>/dev/null; then
-    echo "setup: creating .venv with Playwright and pyotp (the browser is Debian's chromium)"
+  # schemathesis (pinned): fuzzes the live server against its OpenAPI document (Tests/contract/fuzz.py).
+  schemathesis=4.32.5
+  if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp, axe_playwright_python' 2>/dev/null \
+     || [[ "$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null)" != "$schemathesis" ]]; then
+    echo "setup: creating .venv with Playwright, pyotp and schemathesis (the browser is Debian's chromium)"
     [[ -x .venv/bin/python ]] || python3 -m venv .venv
-    .venv/bin/pip install -q playwright pytest pyotp axe-playwright-python
+    .venv/bin/pip install -q playwright pytest pyotp axe-playwright-python "schemathesis==$schemathesis"
   fi
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs every test: unit, property and integration tests (swift test, on real
 # SQLite files and a real HTTP server), the wasm build and its parity test against the
-# native engine under node, and the browser tests in Debian's Chromium when present.
+# native engine under node, schemathesis against the live server's OpenAPI document, and the browser tests in Debian's Chromium when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --browser
@@ -12,6 +12,9 @@ scripts/build-wasm.sh --test-support
 echo "== swift test"
 swift build --build-tests
 swift test --skip-build --parallel
+
+echo "== the API contract fuzzed (schemathesis against a live server, Tests/contract/fuzz.py)"
+.venv/bin/python Tests/contract/fuzz.py --gallery .build/debug/gallery
 
 echo "== wasm parity (engine.wasm under node vs the native engine)"
 swift build --product engine-cli

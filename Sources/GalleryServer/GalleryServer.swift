@@ -65,6 +65,7 @@ public struct GalleryServer: Sendable {
         EventRoutes(server: self).register(api)
         ImageRoutes(server: self).register(api)
         ArchiveRoutes(server: self).register(api)
+        OpenAPIRoutes().register(api)
         StaticRoutes(server: self).register(router)
         HealthRoutes(server: self).register(router)
         MetricsRoutes().register(router)

@@ -39,6 +39,8 @@ public enum AccessRules {
         "GET /readyz": .anyone,
         // Prometheus scrapes with an admin's API token (request counts are nobody else's business).
         "GET /metrics": .admin,
+        // The API's contract (OpenAPI 3.1): it describes no data.
+        "GET /api/openapi.json": .anyone,
         // Sessions and accounts.
         "GET /api/session": .anyone,
         "POST /api/setup": .anyone,

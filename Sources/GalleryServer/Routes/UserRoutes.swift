@@ -50,6 +50,10 @@ struct UserRoutes {
         api.delete("users/:user") { _, context in
             let id = try context.id("user")
             guard try await store.account(id) != nil else { throw APIError(.notFound, "unknown user \(id)") }
+            // Not one's own: an admin (or a script with an admin's token) cannot lock itself out; another admin or `gallery user remove` can.
+            if id == (try context.caller.account?.id) {
+                throw APIError(.unprocessableContent, "you cannot remove your own account: another admin can, or `gallery user remove` beside the server")
+            }
             try await store.deleteAccount(id)
             access.accessChanged()
             return Response(status: .noContent)

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import GalleryCore
+import GalleryServer
+import GalleryStore
+
+/// The OpenAPI contract (issue 14): it names every route the router has and nothing else, it is
+/// served to anyone, and every reference in it resolves. schemathesis checks the rest against a
+/// live server (Tests/contract/fuzz.py); the server bugs it found have their tests here too.
+@Suite struct ContractTests {
+    @Test func theDocumentNamesEveryRouteAndNoOther() async throws {
+        let server = try await makeServer()
+        let routes = Set(server.router().routes.map { "\($0.method) \($0.path)" })
+        let documented = Set(OpenAPIDocument.routes)
+        #expect(routes.subtracting(documented).isEmpty, "routes the document lacks: \(routes.subtracting(documented).sorted())")
+        #expect(documented.subtracting(routes).isEmpty, "documented routes the server lacks: \(documented.subtracting(routes).sorted())")
+        #expect(OpenAPIDocument.routes.count == documented.count, "an operation documented twice")
+    }
+
+    @Test func theDocumentIsServedToAnyoneAndItsReferencesResolve() async throws {
+        let server = try await makeServer()
+        let served = try await server.application().test(.router) { client in
+            try await client.execute(uri: "/api/openapi.json", method: .get)
+        }
+        #expect(served.status == .ok)
+        #expect(served.headers[.contentType]?.hasPrefix("application/json") == true)
+        let doc = try #require(try JSONSerialization.jsonObject(with: Data(buffer: served.body)) as? [String: Any])
+        #expect(doc["openapi"] as? String == "3.1.0")
+        let paths = try #require(doc["paths"] as? [String: [String: Any]])
+        let schemas = try #require((doc["components"] as? [String: Any])?["schemas"] as? [String: Any])
+        // Every $ref names a schema that exists; every operation declares its errors with the Error shape.
+        var refs: [String] = []
+        func walk(_ v: Any) {
+            if let d = v as? [String: Any] {
+                if let r = d["$ref"] as? String { refs.append(r) }
+                d.values.forEach(walk)
+            } else if let a = v as? [Any] { a.forEach(walk) }
+        }
+        walk(doc)
+        #expect(!refs.isEmpty)
+        for r in refs {
+            #expect(r.hasPrefix("#/components/schemas/") && schemas[String(r.dropFirst("#/components/schemas/".count))] != nil, "unresolved \(r)")
+        }
+        var operationIds = Set<String>()
+        for (path, methods) in paths {
+            for (method, value) in methods {
+                let op = try #require(value as? [String: Any])
+                let responses = try #require(op["responses"] as? [String: Any], "\(method) \(path)")
+                #expect(responses["421"] != nil, "\(method) \(path) lacks 421")
+                #expect(operationIds.insert(op["operationId"] as? String ?? "").inserted, "\(method) \(path): operationId repeated")
+                // Every path parameter of the template is declared.
+                let declared = Set(((op["parameters"] as? [[String: Any]]) ?? []).filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
+                let template = Set(path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
+                #expect(declared == template, "\(method) \(path): path parameters \(declared) vs \(template)")
+            }
+        }
+    }
+
+    /// With an admin's write token (what the fuzz run uses), DELETE /api/users/<own id> removed the
+    /// caller's own account once a second admin existed, and with it the token doing the work: a
+    /// script could lock its admin out. An account cannot remove itself over the API (another
+    /// admin can, or the CLI).
+    @Test func anAdminCannotRemoveItsOwnAccount() async throws {
+        let f = try await AccessFixture.make()
+        let me = f.users["owner"]!
+        // A second admin: the last-admin rule alone would not stop it.
+        _ = try await f.server.store.createAccount(name: "second", passwordHash: testPasswordHash, admin: true)
+        let write = "gat_" + Secrets.token()
+        _ = try await f.server.store.createToken(account: me, name: "script", scope: .write, tokenHash: Secrets.digest(write))
+        try await f.server.application().test(.router) { client in
+            let own = try await client.execute(uri: "/api/users/\(me)", method: .delete, headers: [.authorization: "Bearer \(write)"])
+            #expect(own.status == .unprocessableContent, "\(String(buffer: own.body))")
+            #expect(String(buffer: own.body).contains("own account"))
+            #expect(try await f.server.store.account(me) != nil)
+            let other = try await client.execute(uri: "/api/users/\(f.users["vera"]!)", method: .delete, headers: [.authorization: "Bearer \(write)"])
+            #expect(other.status == .noContent)
+        }
+    }
+}
