@@ -69,7 +69,7 @@ struct BatchContext {
     func checkLive(_ ids: [Int64], _ what: String) throws {
         guard !ids.isEmpty else { throw StoreError.invalid("\(what): \"items\" must not be empty") }
         guard Set(ids).count == ids.count else { throw StoreError.invalid("\(what): an item id is repeated") }
-        for id in ids where !work.contains(ItemID(UInt64(id))) {
+        for id in ids where !work.contains(ItemID(UInt64(bitPattern: id))) {
             if let trashed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT trashed FROM item WHERE id = ? AND galleryId = ?"), arguments: [id, gallery]), trashed {
                 throw StoreError.invalid("\(what): item \(id) is in the trash")
             }
@@ -83,7 +83,7 @@ struct BatchContext {
     }
 
     func sectionIndex(_ id: Int64) throws -> Int {
-        guard let i = work.indexOfSection(SectionID(UInt64(id))) else { throw StoreError.sectionNotFound(id) }
+        guard let i = work.indexOfSection(SectionID(UInt64(bitPattern: id))) else { throw StoreError.sectionNotFound(id) }
         return i
     }
 
@@ -112,7 +112,7 @@ struct BatchContext {
     func resolve(_ dest: Destination, removing removed: [Int64]) throws -> (section: Int, index: Int) {
         func removedBefore(_ section: Int, _ item: Int) -> Int {
             removed.reduce(0) { n, id in
-                guard let p = work.indexPath(of: ItemID(UInt64(id))), p.section == section, p.item < item else { return n }
+                guard let p = work.indexPath(of: ItemID(UInt64(bitPattern: id))), p.section == section, p.item < item else { return n }
                 return n + 1
             }
         }
@@ -130,7 +130,7 @@ struct BatchContext {
             return (s, countAfter(s))
         case let .before(anchor), let .after(anchor):
             guard !removed.contains(anchor) else { throw StoreError.invalid("anchor item \(anchor) is one of the items being placed") }
-            guard let p = work.indexPath(of: ItemID(UInt64(anchor))) else {
+            guard let p = work.indexPath(of: ItemID(UInt64(bitPattern: anchor))) else {
                 throw StoreError.itemNotFound(anchor)
             }
             let base = p.item - removedBefore(p.section, p.item)
@@ -143,7 +143,7 @@ struct BatchContext {
     func ranks(_ count: Int, section: Int, index: Int, removing removed: [Int64]) throws -> [String] {
         let items = work.items(inSection: section)
         // Current positions of the removed items in this section, ascending (k of them).
-        let gone = removed.compactMap { work.indexPath(of: ItemID(UInt64($0))) }.filter { $0.section == section }.map(\.item).sorted()
+        let gone = removed.compactMap { work.indexPath(of: ItemID(UInt64(bitPattern: $0))) }.filter { $0.section == section }.map(\.item).sorted()
         // Position in the current list of the j-th item that stays: O(k).
         func current(_ j: Int) -> Int {
             var p = j
@@ -166,7 +166,7 @@ struct BatchContext {
         for (id, key) in zip(ids, keys) {
             try db.cachedStatement(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?").execute(arguments: [sectionId, key, id])
         }
-        let engineIds = ids.map { ItemID(UInt64($0)) }
+        let engineIds = ids.map { ItemID(UInt64(bitPattern: $0)) }
         if ids.count == 1 && defersInPlace {
             deferred = .move(engineIds[0], to: IndexPath(item: index, section: s))
         } else if ids.count == 1 {
@@ -218,7 +218,7 @@ struct BatchContext {
         let (ra, rb) = (rows[0]["id"] as Int64) == a ? (rows[0], rows[1]) : (rows[1], rows[0])
         try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [rb["sectionId"] as Int64, rb["rank"] as String, a])
         try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [ra["sectionId"] as Int64, ra["rank"] as String, b])
-        var (first, second) = (ItemID(UInt64(a)), ItemID(UInt64(b)))
+        var (first, second) = (ItemID(UInt64(bitPattern: a)), ItemID(UInt64(bitPattern: b)))
         var (pf, ps) = (work.indexPath(of: first)!, work.indexPath(of: second)!)
         if ps < pf { Swift.swap(&first, &second); Swift.swap(&pf, &ps) }
         try work.moveItem(first, to: ps)
@@ -230,7 +230,7 @@ struct BatchContext {
         for id in ids {
             try db.execute(sql: "UPDATE item SET trashed = 1, trashedAt = ? WHERE id = ?", arguments: [now, id])
         }
-        try work.deleteItems(ids.map { ItemID(UInt64($0)) })
+        try work.deleteItems(ids.map { ItemID(UInt64(bitPattern: $0)) })
     }
 
     /// Puts trashed items back at their rank in their section (reviving a deleted section).
@@ -265,7 +265,7 @@ struct BatchContext {
                 """, arguments: [item.sectionId, rank, rank, id])!
             try db.execute(sql: "UPDATE item SET trashed = 0, trashedAt = NULL, rank = ? WHERE id = ?", arguments: [rank, id])
             let s = try sectionIndex(item.sectionId)
-            let engineId = ItemID(UInt64(id))
+            let engineId = ItemID(UInt64(bitPattern: id))
             try work.insertItems([engineId], at: IndexPath(item: position, section: s))
             try work.setVersion(UInt32(truncatingIfNeeded: item.contentVersion), of: engineId)
             touched.insert(id)
@@ -292,7 +292,7 @@ struct BatchContext {
     }
 
     mutating func bumpVersion(_ id: Int64) throws {
-        let engineId = ItemID(UInt64(id))
+        let engineId = ItemID(UInt64(bitPattern: id))
         if work.contains(engineId) {
             let v = try Int64.fetchOne(db, sql: "SELECT contentVersion FROM item WHERE id = ?", arguments: [id])!
             if defersInPlace { deferred = .reload(engineId, version: UInt32(truncatingIfNeeded: v)) }
@@ -328,7 +328,7 @@ struct BatchContext {
         try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, try checkTitle(title), key])
         let id = db.lastInsertedRowID
         createdSections.append(id)
-        try work.insertSection(SectionID(UInt64(id)), at: index)
+        try work.insertSection(SectionID(UInt64(bitPattern: id)), at: index)
     }
 
     mutating func renameSection(_ id: Int64, _ title: String) throws {

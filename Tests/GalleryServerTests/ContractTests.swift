@@ -79,4 +79,29 @@ import GalleryStore
             #expect(other.status == .noContent)
         }
     }
+
+    /// Found by schemathesis: a negative id in a batch (an item, an anchor, a section) or in an
+    /// upload's `?section=` trapped converting it to the engine's UInt64 ids, and the whole
+    /// process died (any editor could stop the server). Now it is an id that does not exist: 404.
+    @Test func negativeIdsAreUnknownIdsNotACrash() async throws {
+        let server = try await makeServer()
+        try await server.test(.router) { client in
+            let g = try await client.newGallery()
+            let section = g.sections[0].id
+            let base = "/api/galleries/\(g.gallery.id)"
+            for op in [#"{"op": "trash", "items": [-1]}"#, #"{"op": "move", "items": [-5], "to": {"section": \#(section)}}"#,
+                       #"{"op": "swap", "a": -1, "b": -2}"#, #"{"op": "renameSection", "section": -9223372036854775808, "title": "x"}"#,
+                       #"{"op": "moveSection", "section": -3, "index": 0}"#, #"{"op": "deleteSection", "section": -3}"#,
+                       #"{"op": "renameItem", "item": -1, "title": "x"}"#] {
+                _ = try await client.error(.post, base + "/batch", ops(op), status: .notFound)
+            }
+            _ = try await client.error(.post, base + "/urls", #"{"url": "https://example.com/a.jpg", "to": {"before": -1}}"#, status: .notFound)
+            _ = try await client.error(.post, base + "/urls", #"{"url": "https://example.com/a.jpg", "to": {"section": -1, "index": 0}}"#, status: .notFound)
+            let upload = try await client.execute(uri: base + "/uploads?section=-9223372036854775808", method: .post,
+                                                  headers: [.contentType: "multipart/form-data; boundary=b"], body: ByteBuffer(string: "--b--\r\n"))
+            #expect(upload.status == .notFound, "\(String(buffer: upload.body))")
+            // Still answering, nothing changed.
+            #expect(try await client.snapshot(g.gallery.id).version == g.version)
+        }
+    }
 }
