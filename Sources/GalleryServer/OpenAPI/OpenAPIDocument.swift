@@ -35,6 +35,8 @@ public enum OpenAPIDocument {
         case none
         case text(String, String) // media type, description
         case binary([String], String)
+        /// JSON, or with a query parameter the same content in a binary form.
+        case jsonOrBinary(String, String)
     }
 
     struct Operation {
@@ -145,9 +147,9 @@ public enum OpenAPIDocument {
                       links: ["delete": link("delete_api_users_user", "user", "$response.body#/id")]),
             Operation(method: "PATCH", path: "/api/users/{user}", tag: "accounts", summary: "A new password (one's own with current; an admin: anyone's)",
                       description: "Ends the account's other sessions; one's own gets a new cookie.",
-                      parameters: [param("user", in: "path", integer)], body: .json("PasswordChange"), answers: [200: .json("Account")], refusals: [404, 422]),
+                      parameters: [param("user", in: "path", id)], body: .json("PasswordChange"), answers: [200: .json("Account")], refusals: [404, 422]),
             Operation(method: "DELETE", path: "/api/users/{user}", tag: "accounts", summary: "Remove an account (admin; not one's own, not the last admin)",
-                      parameters: [param("user", in: "path", integer)], answers: [204: .none], refusals: [404, 422]),
+                      parameters: [param("user", in: "path", id)], answers: [204: .none], refusals: [404, 422]),
             Operation(method: "POST", path: "/api/me/totp", tag: "accounts", summary: "Start setting up two-factor sign-in", answers: [200: .json("TOTPStart")]),
             Operation(method: "POST", path: "/api/me/totp/confirm", tag: "accounts", summary: "Confirm it with a code: ten recovery codes, shown once",
                       body: .json("Code"), answers: [200: .json("RecoveryCodes")], refusals: [409, 422]),
@@ -158,7 +160,7 @@ public enum OpenAPIDocument {
                       body: .json("NewToken"), answers: [201: .json("CreatedToken")], refusals: [422],
                       links: ["delete": link("delete_api_tokens_token", "token", "$response.body#/id")]),
             Operation(method: "DELETE", path: "/api/tokens/{token}", tag: "accounts", summary: "Revoke an API token",
-                      parameters: [param("token", in: "path", integer)], answers: [204: .none], refusals: [404]),
+                      parameters: [param("token", in: "path", id)], answers: [204: .none], refusals: [404]),
 
             // Galleries.
             Operation(method: "GET", path: "/api/galleries", tag: "galleries", summary: "The galleries the caller may see, with its role in each",
@@ -174,7 +176,7 @@ public enum OpenAPIDocument {
             Operation(method: "GET", path: gallery("/columns"), tag: "galleries", summary: "The snapshot as parallel columns (the page's first load)",
                       description: "format=binary: the GCB1 layout of docs/API.md. ETag per version and name; If-None-Match gives 304; gzip when accepted and cached.",
                       parameters: [query("format", .object(["type": .string("string"), "enum": .array([.string("json"), .string("binary")])])), ifNoneMatch],
-                      answers: [200: .json("Columns"), 304: .none], refusals: [400]),
+                      answers: [200: .jsonOrBinary("Columns", "application/octet-stream"), 304: .none], refusals: [400]),
             Operation(method: "GET", path: gallery("/changes"), tag: "galleries", summary: "Catch-up: what changed since a version",
                       parameters: [query("since", version, required: true)], answers: [200: .json("ChangesOrSnapshot")], refusals: [400, 422]),
             Operation(method: "GET", path: gallery("/events"), tag: "galleries", summary: "The live stream (server-sent events: snapshot or reload, then changes; revoked, deleted)",
@@ -195,15 +197,16 @@ public enum OpenAPIDocument {
                       description: "409 when baseVersion is stale (with what changed since); 413 over 100,000 items named; 422 when impossible.",
                       body: .json("Batch"), answers: [200: .json("BatchResult")], refusals: [409, 422]),
             Operation(method: "GET", path: gallery("/sections/{section}/order"), tag: "galleries", summary: "A section's items sorted (nothing changes; commit it as a move)",
-                      parameters: [param("section", in: "path", integer),
+                      parameters: [param("section", in: "path", id),
                                    query("by", .object(["type": .string("string"), "enum": .array([.string("captured"), .string("name")])]), required: true)],
                       answers: [200: .json("SectionOrder")], refusals: [400]),
             Operation(method: "POST", path: gallery("/urls"), tag: "ingestion", summary: "Drop a URL: a pending item at once, fetched in the background",
                       body: .json("URLDrop"), answers: [202: .json("Created")], refusals: [422]),
             Operation(method: "POST", path: gallery("/uploads"), tag: "ingestion", summary: "Upload files: each a pending item as soon as its part is complete",
                       description: "Destination: section (with index), before or after: one place; default the end of the last section.",
-                      parameters: [query("section", integer), query("index", .object(["type": .string("integer"), "minimum": .number(0)])),
-                                   query("before", integer), query("after", integer)],
+                      parameters: [query("section", id, "A section of the gallery (alone: its end)."),
+                                   query("index", .object(["type": .string("integer"), "minimum": .number(0)]), "With section: the index there."),
+                                   query("before", id, "Before this item."), query("after", id, "After this item.")],
                       body: .multipart, answers: [201: .json("Created")], refusals: [422]),
             Operation(method: "GET", path: "/api/items/{item}", tag: "galleries", summary: "One item (trashed too)", answers: [200: .json("Item")]),
             Operation(method: "GET", path: "/api/items/{item}/metadata", tag: "galleries", summary: "The photo's size, EXIF and location",
@@ -291,10 +294,11 @@ public enum OpenAPIDocument {
             out["requestBody"] = .object(["required": .bool(required), "content": .object(["application/json": .object(["schema": schema(ref)])])])
         case .multipart?:
             out["requestBody"] = .object(["required": .bool(true), "content": .object(["multipart/form-data": .object([
-                "schema": .object(["type": .string("object"), "properties": .object([
-                    "files": .object(["type": .string("array"), "items": .object(["type": .string("string"), "contentMediaType": .string("application/octet-stream")])]),
+                "schema": .object(["type": .string("object"), "required": .array([.string("files")]), "properties": .object([
+                    "files": .object(["type": .string("array"), "minItems": .number(1), "items": .object(["type": .string("string"), "format": .string("binary")]),
+                                      "description": .string("One or more file parts (filename= set); other fields are ignored.")]),
                 ])]),
-                "encoding": .object(["files": .object(["contentType": .string("image/*, application/octet-stream")])]),
+                "encoding": .object(["files": .object(["contentType": .string("image/png, image/jpeg, image/gif, image/webp, application/octet-stream")])]),
             ])])])
         case .zip?:
             out["requestBody"] = .object(["required": .bool(true), "content": .object(["application/zip": .object([
@@ -309,6 +313,9 @@ public enum OpenAPIDocument {
             switch answer {
             case let .json(ref):
                 r["content"] = .object(["application/json": .object(["schema": ref.isEmpty ? .object(["type": .string("object")]) : schema(ref)])])
+            case let .jsonOrBinary(ref, binary):
+                r["content"] = .object(["application/json": .object(["schema": schema(ref)]),
+                                        binary: .object(["schema": .object(["type": .string("string"), "contentMediaType": .string(binary)])])])
             case let .jsonArray(ref):
                 r["content"] = .object(["application/json": .object(["schema": .object(["type": .string("array"), "items": schema(ref)])])])
             case .none: break

@@ -38,7 +38,7 @@ enum OpenAPISchemas {
         }
       }
     },
-    "Id": {"type": "integer", "format": "int64"},
+    "Id": {"type": "integer", "format": "int64", "minimum": 1, "maximum": 9007199254740991, "description": "Ids are positive and below 2^53 (exact in JavaScript)."},
     "Role": {"type": "string", "enum": ["owner", "editor", "viewer"]},
     "LinkRole": {"type": "string", "enum": ["viewer", "editor", "uploader"]},
     "Timestamp": {"type": "number", "description": "Seconds since 1970 (UTC)."},
@@ -182,7 +182,8 @@ enum OpenAPISchemas {
         {"type": "object", "required": ["after"], "properties": {"after": {"$ref": "#/components/schemas/Id"}}}
       ]
     },
-    "ItemIds": {"type": "array", "items": {"$ref": "#/components/schemas/Id"}},
+    "ItemIds": {"type": "array", "items": {"$ref": "#/components/schemas/Id"}, "minItems": 1, "uniqueItems": true},
+    "CreatedIds": {"type": "array", "items": {"$ref": "#/components/schemas/Id"}},
     "BatchOperation": {
       "description": "BatchEdit: one arrangement change.",
       "oneOf": [
@@ -190,18 +191,19 @@ enum OpenAPISchemas {
         {"type": "object", "required": ["op", "items", "to"], "properties": {"op": {"const": "copy"}, "items": {"$ref": "#/components/schemas/ItemIds"}, "to": {"$ref": "#/components/schemas/Destination"}}},
         {"type": "object", "required": ["op", "a", "b"], "properties": {"op": {"const": "swap"}, "a": {"$ref": "#/components/schemas/Id"}, "b": {"$ref": "#/components/schemas/Id"}}},
         {"type": "object", "required": ["op", "items"], "properties": {"op": {"enum": ["trash", "restore", "purge"]}, "items": {"$ref": "#/components/schemas/ItemIds"}}},
-        {"type": "object", "required": ["op", "item", "title"], "properties": {"op": {"const": "renameItem"}, "item": {"$ref": "#/components/schemas/Id"}, "title": {"type": "string"}}},
-        {"type": "object", "required": ["op", "title"], "properties": {"op": {"const": "createSection"}, "title": {"type": "string"}, "index": {"type": "integer", "minimum": 0}}},
-        {"type": "object", "required": ["op", "section", "title"], "properties": {"op": {"const": "renameSection"}, "section": {"$ref": "#/components/schemas/Id"}, "title": {"type": "string"}}},
+        {"type": "object", "required": ["op", "item", "title"], "properties": {"op": {"const": "renameItem"}, "item": {"$ref": "#/components/schemas/Id"}, "title": {"$ref": "#/components/schemas/Title"}}},
+        {"type": "object", "required": ["op", "title"], "properties": {"op": {"const": "createSection"}, "title": {"$ref": "#/components/schemas/Title"}, "index": {"type": "integer", "minimum": 0}}},
+        {"type": "object", "required": ["op", "section", "title"], "properties": {"op": {"const": "renameSection"}, "section": {"$ref": "#/components/schemas/Id"}, "title": {"$ref": "#/components/schemas/Title"}}},
         {"type": "object", "required": ["op", "section", "index"], "properties": {"op": {"const": "moveSection"}, "section": {"$ref": "#/components/schemas/Id"}, "index": {"type": "integer", "minimum": 0}}},
         {"type": "object", "required": ["op", "section"], "properties": {"op": {"const": "deleteSection"}, "section": {"$ref": "#/components/schemas/Id"}}}
       ]
     },
+    "Title": {"type": "string", "maxLength": 500},
     "Batch": {
       "type": "object", "required": ["operations"],
       "properties": {
         "baseVersion": {"type": "integer", "minimum": 0, "description": "When given and not the current version: 409 with what changed since, nothing applied."},
-        "operations": {"type": "array", "items": {"$ref": "#/components/schemas/BatchOperation"}}
+        "operations": {"type": "array", "items": {"$ref": "#/components/schemas/BatchOperation"}, "minItems": 1}
       }
     },
     "BatchResult": {
@@ -209,7 +211,7 @@ enum OpenAPISchemas {
       "type": "object", "required": ["version", "changes", "createdItems", "createdSections", "rowsWritten", "orphanedHashes"],
       "properties": {
         "version": {"type": "integer", "minimum": 0}, "changes": {"$ref": "#/components/schemas/Changes"},
-        "createdItems": {"$ref": "#/components/schemas/ItemIds"}, "createdSections": {"$ref": "#/components/schemas/ItemIds"},
+        "createdItems": {"$ref": "#/components/schemas/CreatedIds"}, "createdSections": {"$ref": "#/components/schemas/CreatedIds"},
         "rowsWritten": {"type": "integer", "minimum": 0},
         "orphanedHashes": {"type": "array", "items": {"type": "string"}}
       }
@@ -219,13 +221,14 @@ enum OpenAPISchemas {
       "type": "object", "required": ["version", "items"],
       "properties": {"version": {"type": "integer", "minimum": 0}, "items": {"type": "array", "items": {"$ref": "#/components/schemas/Item"}}}
     },
-    "Name": {"type": "object", "required": ["name"], "properties": {"name": {"type": "string"}}},
-    "OptionalName": {"type": "object", "properties": {"name": {"type": "string"}}},
+    "GalleryName": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "\\S", "description": "Trimmed of surrounding white space; not empty; at most 200 characters."},
+    "Name": {"type": "object", "required": ["name"], "properties": {"name": {"$ref": "#/components/schemas/GalleryName"}}},
+    "OptionalName": {"type": "object", "properties": {"name": {"$ref": "#/components/schemas/GalleryName"}}},
     "SectionOrder": {
       "type": "object", "required": ["section", "by", "items", "undated"],
       "properties": {
         "section": {"$ref": "#/components/schemas/Id"}, "by": {"type": "string", "enum": ["captured", "name"]},
-        "items": {"$ref": "#/components/schemas/ItemIds"}, "undated": {"type": "integer", "minimum": 0}
+        "items": {"$ref": "#/components/schemas/CreatedIds"}, "undated": {"type": "integer", "minimum": 0}
       }
     },
     "ItemMetadata": {
@@ -265,7 +268,7 @@ enum OpenAPISchemas {
     },
     "Setup": {
       "type": "object", "required": ["token", "name", "password"],
-      "properties": {"token": {"type": "string", "description": "The one printed in the server log at start."}, "name": {"type": "string"}, "password": {"type": "string"}}
+      "properties": {"token": {"type": "string", "description": "The one printed in the server log at start."}, "name": {"$ref": "#/components/schemas/AccountName"}, "password": {"$ref": "#/components/schemas/NewPassword"}}
     },
     "Login": {
       "type": "object", "required": ["name", "password"],
@@ -274,13 +277,15 @@ enum OpenAPISchemas {
     "NewUser": {
       "type": "object", "required": ["name", "password"],
       "properties": {
-        "name": {"type": "string", "description": "One line, 1-64 characters, not digits only, unique regardless of case."},
-        "password": {"type": "string", "description": "8 to 72 bytes."}, "admin": {"type": "boolean"}
+        "name": {"$ref": "#/components/schemas/AccountName"},
+        "password": {"$ref": "#/components/schemas/NewPassword"}, "admin": {"type": "boolean"}
       }
     },
+    "AccountName": {"type": "string", "minLength": 1, "maxLength": 64, "description": "One line, 1-64 characters (trimmed), not digits only, unique regardless of case."},
+    "NewPassword": {"type": "string", "minLength": 8, "description": "At least 8 characters and at most 72 bytes (bcrypt's limit): longer is refused, never cut."},
     "PasswordChange": {
       "type": "object", "required": ["password"],
-      "properties": {"password": {"type": "string"}, "current": {"type": "string", "description": "Required for one's own password."}}
+      "properties": {"password": {"$ref": "#/components/schemas/NewPassword"}, "current": {"type": "string", "description": "Required for one's own password."}}
     },
     "Password": {"type": "object", "required": ["password"], "properties": {"password": {"type": "string"}}},
     "Code": {"type": "object", "required": ["code"], "properties": {"code": {"type": "string"}}},
