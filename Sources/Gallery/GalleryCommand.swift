@@ -40,6 +40,8 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
     @Option(name: .long, help: "The address people use, e.g. https://photos.example.org behind a proxy: accepted as Host and Origin; https makes the session cookie Secure.")
     var publicUrl: String?
+    @Option(name: .long, help: "Seconds a graceful stop (SIGTERM, SIGINT) waits for requests in flight before it cancels what is left (a stalled upload).")
+    var shutdownTimeout: Int = 15
 
     func run() async throws {
         var logger = Logger(label: "gallery")
@@ -70,15 +72,16 @@ struct Serve: AsyncParsableCommand {
             // No account yet: the first one is made from this one-time link (or `gallery user add`).
             logger.notice("no account yet: open \(link) to create the owner account")
         }
-        // SIGINT / SIGTERM: graceful shutdown (streams closed, ingestion stopped, server drained).
+        // SIGINT / SIGTERM: graceful shutdown (streams closed, ingestion stopped, server drained;
+        // what is still running after --shutdown-timeout is cancelled).
         // server.json tells `gallery import` where this server answers (removed when it stops).
         let folder = config.dataFolder, log = logger
         defer { RunningServer.remove(in: folder) }
-        try await server.application(onRunning: { port in
+        try await server.run(gracePeriod: .seconds(max(1, shutdownTimeout)), onRunning: { port in
             do { try RunningServer.listening(host: host, port: port).write(in: folder) } catch {
                 log.warning("could not write server.json in the data folder: \(error)")
             }
-        }).runService()
+        })
         logger.info("stopped")
     }
 }

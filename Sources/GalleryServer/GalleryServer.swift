@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import GalleryStore
 import NIOPosix
+import ServiceLifecycle
 
 /// The gallery server assembled in one place: the store, background ingestion, the JSON API
 /// under `/api`, the live streams, `/engine.wasm` and the page's static files at `/`.
@@ -72,6 +73,19 @@ public struct GalleryServer: Sendable {
         PageRoutes(server: self).register(router)
         router.add(middleware: FileMiddleware(configuration.webFolder.path, searchForIndexHtml: true, logger: logger))
         return router
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down gracefully: no new connections, live
+    /// streams end, requests in flight finish (a batch that was answered is committed; one being
+    /// received is completed), ingestion stops (its jobs stay pending for the next start). A
+    /// request that is still not done after `gracePeriod` (a client that stopped sending an
+    /// upload) is cancelled: its connection closes and nothing of it is kept; the process then
+    /// ends within `gracePeriod` plus at most 5 s.
+    public func run(gracePeriod: Duration = .seconds(15), onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var group = ServiceGroupConfiguration(services: [application(onRunning: onRunning)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = gracePeriod
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
     }
 
     /// The HTTP server. `onRunning` is called with the port it listens on (the one it got when

@@ -30,11 +30,11 @@ import Glibc
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
-    static func spawn(data: URL, port: Int) throws -> Process {
+    static func spawn(data: URL, port: Int, extra: [String] = []) throws -> Process {
         let p = Process()
         p.executableURL = binary
         p.arguments = ["serve", "--port", "\(port)", "--data", data.path, "--web", data.appendingPathComponent("web").path,
-                       "--allow-private-addresses", "--no-sample", "--log-level", "warning"]
+                       "--allow-private-addresses", "--no-sample", "--log-level", "warning"] + extra
         let log = FileHandle(forWritingAtPath: data.appendingPathComponent("server.log").path)
         p.standardOutput = log
         p.standardError = log

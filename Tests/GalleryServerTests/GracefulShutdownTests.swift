@@ -169,6 +169,63 @@ import Glibc
         child.terminate()
         child.waitUntilExit()
         #expect(child.terminationStatus == 0)
-        print("graceful shutdown: \(ok) batches acknowledged, \(failed) refused connections after the signal, stopped in \(took)")
+        let uploadStatus: String = if case let .answered(status, _) = uploaded { "\(status)" } else { "no answer" }
+        print("graceful shutdown: \(ok) batches acknowledged, \(failed) refused connections after the signal, the upload in flight \(uploadStatus), stopped in \(took)")
+    }
+
+    /// A client that stops sending in the middle of an upload cannot hold the process: after
+    /// `--shutdown-timeout` the request is cancelled, the process exits 0, the part it was
+    /// receiving leaves no temporary file and no item.
+    @Test func aStalledUploadIsCancelledAfterTheGracePeriod() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
+        let data = testFolder("shutdown-stalled")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
+        let port = CrashRecoveryTests.freePort()
+        try await seedOwner(folder: data)
+        var child = try CrashRecoveryTests.spawn(data: data, port: port, extra: ["--shutdown-timeout", "2"])
+        try await CrashRecoveryTests.waitReady(port)
+        let (_, created) = try await post(port, "/api/galleries", #"{"name": "Stalled"}"#)
+        let gallery = try JSONDecoder().decode(GalleryInfo.self, from: created).id
+
+        // The first bytes of a file part, then nothing more (the stream never finishes).
+        let (body, continuation) = AsyncStream<ByteBuffer>.makeStream()
+        continuation.yield(ByteBuffer(string: "--b\r\nContent-Disposition: form-data; name=\"files\"; filename=\"stalled.png\"\r\n\r\n"))
+        continuation.yield(ByteBuffer(bytes: AccessFixture.png.prefix(20)))
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries/\(gallery)/uploads")
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "multipart/form-data; boundary=b")
+        request.headers.add(name: "Authorization", value: testOwnerAuthorization)
+        request.body = .stream(body, length: .unknown)
+        let upload = Task { () -> String in
+            do { return "answered \(try await HTTPClient.shared.execute(request, timeout: .seconds(60)).status.code)" } catch { return "failed" }
+        }
+        let temporary = data.appendingPathComponent("images/tmp")
+        let clock = ContinuousClock()
+        let started = clock.now + .seconds(20)
+        // The part's temporary file exists once the server is receiving it.
+        func temporaryFiles() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] }
+        while temporaryFiles().isEmpty && clock.now < started { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!temporaryFiles().isEmpty, "the upload is being received")
+
+        let signalled = clock.now
+        kill(child.processIdentifier, SIGTERM)
+        while child.isRunning && clock.now - signalled < .seconds(20) { try await Task.sleep(for: .milliseconds(20)) }
+        let took = clock.now - signalled
+        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        child.waitUntilExit()
+        #expect(took < .seconds(9), "stopped \(took) after SIGTERM with a 2 s grace period")
+        #expect(child.terminationReason == .exit && child.terminationStatus == 0, "exit \(child.terminationStatus)")
+        continuation.finish()
+        #expect(await upload.value == "failed")
+        #expect(temporaryFiles().isEmpty, "left behind: \(temporaryFiles())")
+
+        child = try CrashRecoveryTests.spawn(data: data, port: port)
+        try await CrashRecoveryTests.waitReady(port)
+        let snapshot: GallerySnapshotJSON = try await CrashRecoveryTests.get(port, "/api/galleries/\(gallery)")
+        #expect(snapshot.sections.allSatisfy { $0.items.isEmpty }, "no item from the cut upload")
+        child.terminate()
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0)
     }
 }
