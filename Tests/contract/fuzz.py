@@ -9,14 +9,19 @@ gallery (real images), an admin made with `gallery user add`, a second gallery, 
 two more accounts. schemathesis draws path parameters half of the time from the ids that exist
 (dictionaries below) and otherwise at random, so both the handlers and the refusals are reached.
 
-Two passes:
+Three passes:
 1. Everything but the live stream, as a script would call it: an admin's write-scope API token.
    (`GET …/events` never ends by itself: LiveStreamTests cover it.) Routes a token may not use
    (managing credentials) answer 403 here, which the document declares.
-2. The credential routes a browser session uses (tokens, second factor, passwords), signed in
+2. Valid requests only (fuzzing phase) on the operations that write (batches, uploads, URL drops,
+   members, links, duplicates): in pass 1 most generated batches hold one impossible operation or
+   a stale baseVersion, so this makes sure the handlers behind the refusals are reached.
+3. The credential routes a browser session uses (tokens, second factor, passwords), signed in
    with the session cookie and the Origin a browser sends. Not `POST /api/logout` and
    `POST /api/logout-everywhere`: they end the session the pass runs on (pass 1 calls them with
    the token, where they change nothing), so everything after them would be a 401.
+The deletes (`DELETE …/galleries/{gallery}`, `DELETE /api/users/{user}`) draw only from what was
+made to be deleted, so the data the other operations use lives through the run.
 What keeps the run meaningful: an account cannot remove itself over the API (and the last
 admin cannot be removed), so the admin behind the token lives through pass 1; the end checks
 that the token and the session still work.
@@ -111,8 +116,7 @@ def seed(server):
     server.api("PUT", f"/api/galleries/{second['id']}/members/fuzz-member", {"role": "editor"})
     link = server.api("POST", f"/api/galleries/{second['id']}/links", {"role": "viewer", "allowDownload": True, "showMetadata": True})
     galleries = [g["id"] for g in server.api("GET", "/api/galleries")]
-    # DELETE /api/galleries/{gallery} draws from galleries of its own: deleting the sample early
-    # would leave every other operation nothing but 404s.
+    # DELETE /api/galleries/{gallery} draws only from galleries of its own (see config()).
     doomed = [server.api("POST", "/api/galleries", {"name": f"Doomed {k}"})["id"] for k in range(3)]
     items, sections, hashes = [], [], []
     # The sample gallery's images are made in the background: wait until they are ready.
@@ -182,6 +186,11 @@ values = ["grid.jpg", "detail.jpg", "original"]
 "body.operations[*].items[*]" = {{ dictionary = "items", probability = 0.5 }}
 "body.operations[*].item" = {{ dictionary = "items", probability = 0.5 }}
 "body.operations[*].section" = {{ dictionary = "sections", probability = 0.5 }}
+"body.operations[*].a" = {{ dictionary = "items", probability = 0.5 }}
+"body.operations[*].b" = {{ dictionary = "items", probability = 0.5 }}
+"body.operations[*].to.section" = {{ dictionary = "sections", probability = 0.5 }}
+"body.operations[*].to.before" = {{ dictionary = "items", probability = 0.5 }}
+"body.operations[*].to.after" = {{ dictionary = "items", probability = 0.5 }}
 "query.section" = {{ dictionary = "sections", probability = 0.5 }}
 "query.before" = {{ dictionary = "items", probability = 0.5 }}
 "query.after" = {{ dictionary = "items", probability = 0.5 }}
@@ -197,8 +206,16 @@ include-name = ["PUT /api/galleries/{{gallery}}/members/{{user}}", "DELETE /api/
 parameters = {{ "path.user" = {{ dictionary = "members", probability = 0.6 }} }}
 
 [[operations]]
-include-name = ["PATCH /api/users/{{user}}", "DELETE /api/users/{{user}}"]
+include-name = "PATCH /api/users/{{user}}"
 parameters = {{ "path.user" = {{ dictionary = "users", probability = 0.6 }} }}
+
+# The deletes draw only from what was made to be deleted (and skip the coverage phase, whose
+# boundary values are the smallest ids): a random small id would remove the sample gallery or the
+# member account early, and every operation after it would meet only 404s.
+[[operations]]
+include-name = "DELETE /api/users/{{user}}"
+parameters = {{ "path.user" = {{ dictionary = "users", probability = 1.0 }} }}
+phases = {{ coverage = {{ enabled = false }} }}
 
 [[operations]]
 include-name = ["POST /api/links/open", "GET /s/{{token}}"]
@@ -206,7 +223,8 @@ parameters = {{ "body.token" = {{ dictionary = "linkTokens", probability = 0.6 }
 
 [[operations]]
 include-name = "DELETE /api/galleries/{{gallery}}"
-parameters = {{ "path.gallery" = {{ dictionary = "doomed", probability = 0.7 }} }}
+parameters = {{ "path.gallery" = {{ dictionary = "doomed", probability = 1.0 }} }}
+phases = {{ coverage = {{ enabled = false }} }}
 """
 
 
@@ -271,6 +289,13 @@ def main():
         if run_pass(server, ids, "token", args.examples, args.seed, session=False,
                     filters=["--exclude-path", "/api/galleries/{gallery}/events"]):
             failed.append("token")
+        # Valid requests only, on the operations that write: in pass 1 most generated batches
+        # hold one impossible operation or a stale baseVersion (all or none), so this pass makes
+        # sure the handlers behind the refusals are reached too.
+        if run_pass(server, ids, "writes", args.examples, args.seed, session=False,
+                    filters=["--mode", "positive", "--phases", "fuzzing",
+                             "--include-path-regex", "/(batch|uploads|urls|members/\\{user\\}|links|duplicate)$"]):
+            failed.append("writes")
         # The admin behind the token is still there: the run did not lock itself out.
         server.api("GET", "/api/users", headers={"Authorization": f"Bearer {ids['token']}"})
         if run_pass(server, ids, "session", args.examples, args.seed, session=True,
@@ -293,7 +318,7 @@ def main():
     if failed:
         print(f"fuzz: failed ({', '.join(failed)})")
         sys.exit(1)
-    print("fuzz: 2 passed, 0 failed")
+    print("fuzz: 3 passed, 0 failed")
 
 
 if __name__ == "__main__":
