@@ -11,8 +11,8 @@ two more accounts. schemathesis draws path parameters half of the time from the 
 
 Three passes:
 1. Everything but the live stream, as a script would call it: an admin's write-scope API token.
-   (`GET …/events` never ends by itself: LiveStreamTests cover it.) Routes a token may not use
-   (managing credentials) answer 403 here, which the document declares.
+   (`GET …/events` never ends by itself: LiveStreamTests cover it.) Routes only a browser session
+   may use (managing credentials; the document's security says so) get no credentials here: 401.
 2. Valid requests only (fuzzing phase) on the operations that write (batches, uploads, URL drops,
    members, links, duplicates): in pass 1 most generated batches hold one impossible operation or
    a stale baseVersion, so this makes sure the handlers behind the refusals are reached.
@@ -23,8 +23,9 @@ Three passes:
 The deletes (`DELETE …/galleries/{gallery}`, `DELETE /api/users/{user}`) draw only from what was
 made to be deleted, so the data the other operations use lives through the run.
 What keeps the run meaningful: an account cannot remove itself over the API (and the last
-admin cannot be removed), so the admin behind the token lives through pass 1; the end checks
-that the token and the session still work.
+admin cannot be removed), so the admin behind the token lives through passes 1 and 2 (checked
+after them); the session of pass 3 still works at the end (it reads /metrics). Pass 3 may revoke
+the token (DELETE /api/tokens/{token}); nothing uses it after.
 
 Usage: fuzz.py [--gallery PATH] [--examples N] [--seed N]   (needs schemathesis in this Python)
 """
