@@ -113,6 +113,14 @@ import Glibc
         }
         let loaded = clock.now + .seconds(30)
         while acknowledged() < 20 && clock.now < loaded { try await Task.sleep(for: .milliseconds(10)) }
+        // /metrics of the running process: the two streams open, the batches counted.
+        let metrics = try await HTTPClient.shared.execute(CrashRecoveryTests.authorized("http://127.0.0.1:\(port)/metrics"), timeout: .seconds(10))
+        let text = String(buffer: try await metrics.body.collect(upTo: 4 << 20))
+        func value(_ name: String) -> Double? {
+            text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last!) }
+        }
+        #expect(value("gallery_live_streams") == 2, "\(text.split(separator: "\n").filter { $0.hasPrefix("gallery_") })")
+        #expect((value("gallery_batches_total") ?? 0) >= 20)
         // An upload whose body is still arriving (2 s) when the signal comes.
         let upload = Task { await Self.slowUpload(port, gallery: gallery, pieces: 20, pause: .milliseconds(100)) }
         try await Task.sleep(for: .milliseconds(300))
