@@ -3,6 +3,7 @@ import Testing
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import HTTPTypes
 import GalleryCore
 import GalleryServer
 import GalleryStore
@@ -102,6 +103,29 @@ import GalleryStore
             #expect(upload.status == .notFound, "\(String(buffer: upload.body))")
             // Still answering, nothing changed.
             #expect(try await client.snapshot(g.gallery.id).version == g.version)
+        }
+    }
+
+    /// Found by schemathesis (unsupported_method): a route's path with a method it does not have
+    /// answered 404, as if the path did not exist. Now 405 with `Allow` naming its methods.
+    @Test func aMethodTheRouteDoesNotHaveIs405WithAllow() async throws {
+        let f = try await AccessFixture.make()
+        try await f.server.application().test(.router) { client in
+            let owner = f.headers[.owner]! + [HTTPField(name: .origin, value: "http://localhost")]
+            for (method, uri, allow) in [(HTTPRequest.Method.put, "/api/galleries/\(f.gallery)", "DELETE, GET, PATCH"),
+                                         (.delete, "/api/session", "GET"), (.post, "/healthz", "GET"),
+                                         (.patch, "/api/galleries", "GET, POST"),
+                                         // A literal segment is its own resource, as the router sees it (not a gallery named "import").
+                                         (.patch, "/api/galleries/import", "POST")] {
+                let r = try await client.execute(uri: uri, method: method, headers: owner)
+                #expect(r.status == .methodNotAllowed, "\(method) \(uri): \(r.status)")
+                #expect(r.headers[.allow] == allow, "\(method) \(uri): Allow \(r.headers[.allow] ?? "none")")
+                #expect(String(buffer: r.body).contains("\"status\":405"))
+            }
+            // Paths no route has stay 404; the page's files are still served.
+            #expect(try await client.execute(uri: "/api/nothing-here", method: .put, headers: owner).status == .notFound)
+            #expect(try await client.execute(uri: "/index.html", method: .get, headers: owner).status == .ok)
+            #expect(try await client.execute(uri: "/api/galleries/\(f.gallery)", method: .get, headers: owner).status == .ok)
         }
     }
 }

@@ -45,7 +45,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ADMIN = ("fuzz-admin", "a fuzzing password")
-CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance"
+CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,"
+          "unsupported_method,allow_header_conformance")
 
 
 def free_port():

@@ -15,6 +15,12 @@ struct AccessMiddleware: RouterMiddleware {
         context.identity = try await access.identity(cookie: Self.cookie(request, AccessControl.cookieName), bearer: bearer)
         if bearer != nil && context.identity == nil { throw APIError(.unauthorized, "unknown or revoked API token") }
         guard let path = context.endpointPath else {
+            // A route's path with a method it does not have: 405 naming those it has (RFC 9110).
+            let allowed = AccessRules.methods(forPath: request.uri.path)
+            if !allowed.isEmpty, !allowed.contains(request.method.rawValue), !(request.method == .head && allowed.contains("GET")) {
+                throw APIError(.methodNotAllowed, "\(request.method.rawValue) is not allowed here (\(allowed.sorted().joined(separator: ", ")))",
+                               headers: [.allow: allowed.sorted().joined(separator: ", ")])
+            }
             // No route matched: static files of the page (GET/HEAD only) or a 404.
             return try await next(request, context)
         }

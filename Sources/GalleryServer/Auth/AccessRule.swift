@@ -92,4 +92,35 @@ public enum AccessRules {
     ]
 
     public static func rule(method: String, path: String) -> AccessRule? { table["\(method) \(path)"] }
+
+    /// The methods of the routes whose template matches a request path (`/api/galleries/7` matches
+    /// `/api/galleries/{gallery}`); empty when none does. A request whose path is a route's with a
+    /// method no route has is answered 405 with these in `Allow`.
+    /// As the router does, a literal segment wins over a parameter: `/api/galleries/import` is
+    /// its own resource (POST), not a gallery named "import".
+    public static func methods(forPath path: String) -> Set<String> {
+        let parts = path.split(separator: "/")
+        var best: [Bool] = [], found: Set<String> = []
+        for (method, template) in templates where template.count == parts.count {
+            guard zip(template, parts).allSatisfy({ t, p in t.hasPrefix("{") || t == p }) else { continue }
+            let literal = template.map { !$0.hasPrefix("{") }
+            if found.isEmpty || moreLiteral(literal, than: best) {
+                best = literal; found = [method]
+            } else if literal == best {
+                found.insert(method)
+            }
+        }
+        return found
+    }
+
+    /// Whether `a` has a literal segment at the first position where the two differ.
+    private static func moreLiteral(_ a: [Bool], than b: [Bool]) -> Bool {
+        for (x, y) in zip(a, b) where x != y { return x }
+        return false
+    }
+
+    private static let templates: [(method: String, segments: [Substring])] = table.keys.map { key in
+        let parts = key.split(separator: " ", maxSplits: 1)
+        return (String(parts[0]), parts[1].split(separator: "/"))
+    }
 }

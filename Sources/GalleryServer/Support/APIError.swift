@@ -10,17 +10,20 @@ public struct APIError: HTTPResponseError {
     public var status: HTTPResponse.Status
     public var message: String
     public var extra: [String: JSONValue] = [:]
+    /// Headers of the answer beyond its content type (`Allow` with a 405).
+    public var headers: HTTPFields = [:]
 
-    public init(_ status: HTTPResponse.Status, _ message: String, extra: [String: JSONValue] = [:]) {
-        self.status = status; self.message = message; self.extra = extra
+    public init(_ status: HTTPResponse.Status, _ message: String, extra: [String: JSONValue] = [:], headers: HTTPFields = [:]) {
+        self.status = status; self.message = message; self.extra = extra; self.headers = headers
     }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var body: [String: JSONValue] = ["status": .number(Double(status.code)), "message": .string(message)]
         for (k, v) in extra { body[k] = v }
         let data = try JSONEncoder().encode(["error": JSONValue.object(body)])
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        var fields = headers
+        fields[.contentType] = "application/json; charset=utf-8"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// The API's answer for any error a handler throws.
