@@ -507,3 +507,16 @@ def menu_click(page, selector):
         page.click(f"[aria-controls='{menu}']")
         target.wait_for(state="visible")
     target.click()
+
+
+def answer(page, value=None, submit=True):
+    """Answers the page's question dialog (issue 13: new gallery, rename, delete, add from a
+    link — no prompt() or confirm()) as a user does: types `value` into its field (when given)
+    and presses its submit button, or Cancel with submit=False. Answers the dialog's locator."""
+    dialog = page.locator("dialog.ask[open]")
+    dialog.wait_for(state="visible")
+    if value is not None:
+        field = dialog.locator("input")
+        field.fill(value)
+    dialog.locator("button[type=submit]" if submit else "button.cancel").click()
+    return dialog

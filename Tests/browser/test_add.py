@@ -1,7 +1,7 @@
 """Issue 11: the upload button and Add URL go through the engine like a paste or a drop — a
 placeholder where the engine puts it (after the focused photo, else at the end), the server
 told where the engine says — and a failed Add URL says why on screen and leaves nothing."""
-from conftest import new_page, screen_titles, server_titles, shot, wait_images, menu_click
+from conftest import answer, new_page, screen_titles, server_titles, shot, wait_images, menu_click
 from test_file_drop import sample_jpeg
 
 
@@ -25,12 +25,16 @@ def test_a_failed_add_url_says_why_and_adds_nothing(browser, strict_server):
         page.goto(strict_server.url)
         page.wait_for_selector("body[data-ready='1']", timeout=20000)
         before = server_titles(strict_server)
-        page.once("dialog", lambda d: d.accept("http://127.0.0.1:1/private.jpg"))
         menu_click(page, "#add-url")
-        toast = page.locator("#toast")
-        toast.wait_for(state="visible", timeout=10000)
-        assert "Could not add it" in toast.inner_text()
+        dialog = answer(page, "http://127.0.0.1:1/private.jpg")
+        # Said in the dialog, which stays open with the link to correct (issue 13).
+        error = dialog.locator(".form-error")
+        error.wait_for(state="visible", timeout=10000)
+        assert "Could not add it" in error.inner_text() and "loopback address" in error.inner_text(), error.inner_text()
+        assert dialog.locator("input").input_value() == "http://127.0.0.1:1/private.jpg"
         shot(page, "add-url-refused")
+        dialog.locator("button.cancel").click()
+        dialog.wait_for(state="detached")
         page.wait_for_function("() => !app.view.last.cells.some((c) => c.kind === 'placeholder')", timeout=10000)
         assert server_titles(strict_server) == before
     finally:

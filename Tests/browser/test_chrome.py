@@ -1,6 +1,6 @@
 """Issue 13, point 1 (phone-first chrome), 5 (remembered), 6 (picker live, messages) and 12 (flow):
 what the header, the view sheet and a reload show on screen."""
-from conftest import (center, close_page, menu_click, new_page, open_page, server_titles, shot, titles, view_setting,
+from conftest import (answer, center, close_page, menu_click, new_page, open_page, server_titles, shot, titles, view_setting,
                       wait_changed, wait_idle, wait_images, wait_server, wait_titles, wait_until)
 
 PHONE = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
@@ -187,13 +187,13 @@ def test_the_picker_follows_galleries_created_and_deleted_in_another_window(brow
         second.goto(server.url)
         second.wait_for_selector("body[data-ready='1']")
         options = "() => [...document.querySelectorAll('#gallery-select option')].map(o => o.textContent)"
-        first.once("dialog", lambda d: d.accept("Made elsewhere"))
         menu_click(first, "#gallery-new")
+        answer(first, "Made elsewhere")
         second.wait_for_function(f"({options})().some(t => t.startsWith('Made elsewhere'))")
         shot(second, "picker-followed-new")
         first.wait_for_function("app.model.name === 'Made elsewhere'")
-        first.once("dialog", lambda d: d.accept())
         menu_click(first, "#gallery-delete")
+        answer(first)
         second.wait_for_function(f"!({options})().some(t => t.startsWith('Made elsewhere'))")
         assert not second.errors, second.errors
     finally:
@@ -205,12 +205,16 @@ def test_a_failed_gallery_action_says_so_on_screen(browser, server):
     try:
         page.route("**/api/galleries/*", lambda route: route.fulfill(status=500, content_type="application/json",
                    body='{"error": "the disk is full"}') if route.request.method in ("PATCH", "PUT", "POST") else route.continue_())
-        page.once("dialog", lambda d: d.accept("Renamed"))
         menu_click(page, "#gallery-rename")
-        toast = page.locator("#toast")
-        toast.wait_for(state="visible")
-        assert "Could not rename the gallery" in toast.inner_text()
-        assert toast.get_attribute("role") == "status"
+        dialog = answer(page, "Renamed")
+        # Said in the dialog, which stays open to try again (issue 13: no alert()).
+        error = dialog.locator(".form-error")
+        error.wait_for(state="visible")
+        assert "Could not rename the gallery" in error.inner_text() and "the disk is full" in error.inner_text()
+        assert error.get_attribute("role") == "alert"
+        assert dialog.locator("input").get_attribute("aria-invalid") == "true"
         shot(page, "gallery-rename-failed")
+        page.keyboard.press("Escape")
+        dialog.wait_for(state="detached")
     finally:
         close_page(page)

@@ -1,6 +1,6 @@
 """F25: galleries are documents — the picker creates, renames, duplicates, opens and deletes
 them, and the address names the open one (a reload comes back to it)."""
-from conftest import shot, titles, wait_images, menu_click
+from conftest import answer, shot, titles, wait_images, menu_click
 
 
 def options(page):
@@ -8,13 +8,12 @@ def options(page):
 
 
 def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page, server):
-    answers = iter(["Holiday", "Holiday 2026"])
-    page.on("dialog", lambda d: d.accept(next(answers, "")) if d.type == "prompt" else d.accept())
     sample = titles(page)
     assert sum(len(s) for s in sample) > 10
 
     # New: an empty gallery opens, named in the picker and the address.
     menu_click(page, "#gallery-new")
+    answer(page, "Holiday")
     page.wait_for_function("app.model.name === 'Holiday'")
     assert page.evaluate("app.model.count") == 0
     holiday = page.evaluate("app.model.id")
@@ -25,6 +24,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
 
     # Rename: the picker and the server follow.
     menu_click(page, "#gallery-rename")
+    answer(page, "Holiday 2026")
     page.wait_for_function("[...document.querySelectorAll('#gallery-select option')].some(o => o.textContent === 'Holiday 2026 (0)')")
     assert [g["name"] for g in server.api("GET", "/api/galleries")][-1] == "Holiday 2026"
 
@@ -49,6 +49,7 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
 
     # Delete (confirmed): gone from the server and the picker; another gallery opens.
     menu_click(page, "#gallery-delete")
+    answer(page)
     page.wait_for_function(f"app.model.id !== {copy} && app.model.id != null")
     assert copy not in [g["id"] for g in server.api("GET", "/api/galleries")]
     assert not any(o.startswith("Holiday 2026 copy") or o.endswith("copy (12)") for o in options(page)) or len(options(page)) == 2

@@ -4,7 +4,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from conftest import (view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
+from conftest import (answer, view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
                       wait_changed, wait_idle, wait_images, wait_screen, wait_titles)
 
 
@@ -170,8 +170,8 @@ def test_a_rename_in_one_window_reaches_the_other(browser, server):
     b = open_page(browser, server)
     try:
         b.wait_for_selector("#live-state.on")
-        a.once("dialog", lambda d: d.accept("Renamed elsewhere"))
         menu_click(a, "#gallery-rename")
+        answer(a, "Renamed elsewhere")
         b.wait_for_function("app.model.name === 'Renamed elsewhere'", timeout=3000)
         b.wait_for_function("[...document.querySelectorAll('#gallery-select option')]"
                             ".some(o => o.textContent.startsWith('Renamed elsewhere ('))", timeout=3000)

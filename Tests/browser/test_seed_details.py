@@ -5,7 +5,7 @@ cancel), Add URL and Empty trash through their controls."""
 import json
 import time
 
-from conftest import (center, close_page, menu_click, mouse_drag, open_page, server_titles, shot, titles, wait_changed,
+from conftest import (answer, center, close_page, menu_click, mouse_drag, open_page, server_titles, shot, titles, wait_changed,
                       wait_idle, wait_images, wait_server, wait_titles)
 from test_external_drops import image_host  # noqa: F401 (a fixture)
 
@@ -200,8 +200,8 @@ def test_add_url_through_its_button_adds_the_image_after_the_focused_tile(page, 
     before = titles(page, 0)
     page.locator(".cell:not(.preview):not([hidden])[aria-label='Banana']").click(modifiers=["Control"])  # focus, no detail
     page.keyboard.press("Escape")
-    page.once("dialog", lambda d: d.accept(f"{image_host}/good.jpg"))
     menu_click(page, "#add-url")
+    answer(page, f"{image_host}/good.jpg").wait_for(state="detached", timeout=15000)
     page.wait_for_function("n => app.sections({confirmed: true})[0].items.length === n + 1", arg=len(before), timeout=15000)
     after = titles(page, 0)
     k = after.index("Banana")

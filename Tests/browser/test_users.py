@@ -1,7 +1,7 @@
 """Issue 10, accounts and members: the admin's Users page adds, resets and removes accounts;
 the owner adds a member by name with a role in the Share dialog, and that person's page
 shows the gallery read-only (viewer) or arrangeable (editor)."""
-from conftest import center, mouse_drag, new_page, open_page, server_titles, shot, wait_images
+from conftest import answer, center, mouse_drag, new_page, open_page, server_titles, shot, wait_images
 
 
 def open_users(page):
@@ -37,8 +37,9 @@ def test_the_admin_adds_resets_and_removes_a_user(page, server):
     server.login("bob", "a new password for bob")
     server.login(*server.admin)
 
-    page.once("dialog", lambda d: d.accept())
     bob.locator("button", has_text="Remove").click()
+    asked = answer(page)
+    assert asked.locator("h2").inner_text() == "Remove the account “bob”?"
     dialog.locator(".user-row[data-user='bob']").wait_for(state="detached")
     assert [u["name"] for u in server.api("GET", "/api/users")] == ["ana"]
 

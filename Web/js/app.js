@@ -65,7 +65,8 @@ export const app = {
       sortSection: (by) => this.sortSection(by), settings: this.settings, gallery: () => this.model.id,
       announce: (text) => this.announce(text), chrome: this.chrome,
       title: (id) => (this.model.items.get(id) ?? this.localItems.get(id))?.title || 'Untitled photo' });
-    this.picker = new GalleryPicker({ model: () => this.model, route: () => this.route(), chrome: this.chrome, toast: (m) => this.toast(m) });
+    this.picker = new GalleryPicker({ model: () => this.model, route: () => this.route(), chrome: this.chrome, toast: (m) => this.toast(m),
+      roleChanged: () => { if (this.model.id != null) this.access.apply(this.model.id); } });
     const toast = (m) => this.toast(m);
     const sections = () => this.sections();
     this.detail = new Detail({ model: () => this.model, sections, view: this.view });
@@ -105,6 +106,8 @@ export const app = {
     this._listed.catch(() => {}); // a failure surfaces where it is awaited
     if (!this._prefetch) await this._listed;
     await this.route();
+    // The list follows every window and device from here on (after the first paint: not on the load's path).
+    if (!session.link || session.link.role !== 'uploader') this.picker.listen();
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
   },

@@ -1,10 +1,13 @@
 // The gallery picker (F25): the caller's galleries with their item counts; new, rename,
 // duplicate and delete. The open gallery's name and count follow its versions. The list
-// follows other windows live: a window that creates, renames, duplicates or deletes a gallery
-// tells the others of this browser at once (BroadcastChannel); a window coming back to the
-// front (another device may have changed the list) and the open gallery's deletion read it again.
+// follows every window and device live: the server's list stream (GET /api/galleries/events)
+// sends the caller's list whenever it changes (a gallery made, renamed, duplicated, imported or
+// deleted anywhere, a membership given or taken); a window of this browser that changes it also
+// tells the others at once (BroadcastChannel), and one coming back to the front while the
+// stream is down reads it again.
 import { api } from './api.js';
 import { NARROW } from './chrome.js';
+import { ask } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 const CHANNEL = 'gallery.list';
@@ -16,11 +19,14 @@ function label(name, count) { return narrow.matches ? name : `${name} (${count})
 
 export class GalleryPicker {
   /// deps: model() (the open gallery's GalleryModel), route() (opens what the URL names),
-  /// chrome (the page's heading), toast(text).
+  /// chrome (the page's heading), toast(text), roleChanged() (the caller's role in the open
+  /// gallery changed).
   constructor(deps) {
     this.deps = deps;
     this.list = [];
     this._countedVersion = null;
+    this.source = null;
+    this._retry = 0;
     this.channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : null;
   }
 
@@ -42,10 +48,45 @@ export class GalleryPicker {
   async follow() {
     let list;
     try { list = await api.galleries(); } catch { return; }
-    const model = this.deps.model();
-    await this.refresh(list);
-    if (model.id != null && !list.some((g) => g.id === model.id)) await this.leave();
+    await this.take(list);
   }
+
+  /// A list from the server (the stream or a read): shown; the first gallery opened when the
+  /// open one is gone; the caller's role there applied again when it changed.
+  async take(list) {
+    const model = this.deps.model();
+    const before = this.list.find((g) => g.id === model.id)?.role;
+    await this.refresh(list);
+    if (model.id == null) return;
+    const now = list.find((g) => g.id === model.id);
+    if (!now) await this.leave();
+    else if (now.role !== before) this.deps.roleChanged?.();
+  }
+
+  /// The list's live stream. EventSource reconnects by itself after a dropped connection; a
+  /// refused one (signed out, the server restarting) is tried again later, less and less often.
+  listen() {
+    this.source?.close();
+    const source = (this.source = new EventSource('/api/galleries/events'));
+    source.addEventListener('open', () => { this._retry = 0; });
+    source.addEventListener('galleries', (e) => {
+      let data;
+      try { data = JSON.parse(e.data); } catch { return; }
+      if (Array.isArray(data.galleries)) this.take(data.galleries);
+    });
+    // The session ended: the gallery's own stream and the next request say so on the page.
+    source.addEventListener('revoked', () => { source.close(); if (this.source === source) this.source = null; });
+    source.addEventListener('error', () => {
+      if (source.readyState !== EventSource.CLOSED || this.source !== source) return;
+      this.source = null;
+      const wait = Math.min(30000, 2000 * 2 ** this._retry++);
+      clearTimeout(this._again);
+      this._again = setTimeout(() => { if (!this.source) this.listen(); }, wait);
+    });
+  }
+
+  /// Whether the list stream is open (then focus need not read the list again).
+  get streaming() { return this.source?.readyState === EventSource.OPEN; }
 
   /// The open gallery was deleted elsewhere (its stream said so).
   async deletedElsewhere() {
@@ -83,33 +124,35 @@ export class GalleryPicker {
     this.channel?.addEventListener('message', () => this.follow());
     let lastRead = Date.now();
     const back = () => {
-      if (document.visibilityState !== 'visible' || Date.now() - lastRead < 2000) return;
+      if (this.streaming || document.visibilityState !== 'visible' || Date.now() - lastRead < 2000) return;
       lastRead = Date.now();
       this.follow();
     };
     window.addEventListener('focus', back);
     document.addEventListener('visibilitychange', back);
     $('gallery-select').addEventListener('change', (e) => { location.hash = `#/g/${e.target.value}`; });
-    $('gallery-new').addEventListener('click', async () => {
-      const name = prompt('Name of the new gallery', 'New gallery');
-      if (!name) return;
-      await this.attempt('create the gallery', async () => {
-        const g = await api.createGallery(name);
-        await this.refresh();
+    const named = (v) => (!v ? 'Enter a name.' : v.length > 200 ? 'A name has at most 200 characters.' : null);
+    const why = (what) => (e) => { throw new Error(`Could not ${what}: ${e.message}`); };
+    const more = () => $('more-open');
+    $('gallery-new').addEventListener('click', () => ask({
+      title: 'New gallery', label: 'Name', value: 'New gallery', submit: 'Create', validate: named, returnTo: more(),
+      run: async (name) => {
+        const g = await api.createGallery(name).catch(why('create the gallery'));
+        await this.refresh().catch(() => {});
         this.changed();
         location.hash = `#/g/${g.id}`;
-      });
-    });
-    $('gallery-rename').addEventListener('click', async () => {
-      const name = prompt('New name', model().name);
-      if (!name) return;
-      await this.attempt('rename the gallery', async () => {
-        await api.renameGallery(model().id, name);
+      },
+    }));
+    $('gallery-rename').addEventListener('click', () => ask({
+      title: 'Rename gallery', label: 'Name', value: model().name, submit: 'Rename', validate: named, returnTo: more(),
+      run: async (name) => {
+        if (name === model().name) return;
+        await api.renameGallery(model().id, name).catch(why('rename the gallery'));
         model().name = name;
-        await this.refresh();
+        await this.refresh().catch(() => {});
         this.changed();
-      });
-    });
+      },
+    }));
     $('gallery-duplicate').addEventListener('click', async () => {
       await this.attempt('duplicate the gallery', async () => {
         const g = await api.duplicateGallery(model().id, `${model().name} copy`);
@@ -118,13 +161,18 @@ export class GalleryPicker {
         location.hash = `#/g/${g.id}`;
       });
     });
-    $('gallery-delete').addEventListener('click', async () => {
-      if (!confirm(`Delete the gallery “${model().name}”?`)) return;
-      await this.attempt('delete the gallery', async () => {
-        await api.deleteGallery(model().id);
-        await this.refresh();
-        this.changed();
-        await this.leave();
+    $('gallery-delete').addEventListener('click', () => {
+      const { id, name, count } = model();
+      const photos = count === 1 ? '1 photo' : `${count} photos`;
+      return ask({
+        title: `Delete “${name}”?`, submit: 'Delete', danger: true, returnTo: more(),
+        message: `The gallery and its ${photos} are deleted for everyone it is shared with. This cannot be undone.`,
+        run: async () => {
+          await api.deleteGallery(id).catch(why('delete the gallery'));
+          await this.refresh().catch(() => {});
+          this.changed();
+          if (model().id === id) await this.leave();
+        },
       });
     });
   }

@@ -39,15 +39,18 @@ export class Ingest {
       // the version): the answer's pending item must not overwrite it.
       const known = model.items.get(item.id);
       if (!known || (known.version ?? 0) < (item.version ?? 0)) model.items.set(item.id, item);
-      if (data.claimed) return; // the live stream brought it first and it took over (claim)
+      if (data.claimed) { data.report?.(null); return; } // the live stream brought it first and it took over (claim)
       // Put it where the placeholder is now — not for the later items of a drop: the server put
       // each right after the one before, while the engine may hold that one after this
       // placeholder, and moving this item there would swap the two.
       const effects = previous ? [] : c.commitInsertion(placeholder, item.id, item.aspect || 1, item.version);
       this.run(effects.length ? effects : c.deletePlaceholder(placeholder));
+      data.report?.(null);
     } catch (e) {
       this.view.progress.delete(placeholder);
-      this.toast(e.status === 413 ? 'That file is too large.' : `Could not add it: ${e.message}`);
+      // Said where it was asked (the Add from a link dialog), else in a toast.
+      const message = e.status === 413 ? 'That file is too large.' : `Could not add it: ${e.message}`;
+      if (data.report) data.report(message); else this.toast(message);
       if (!data.claimed) this.run(c.deletePlaceholder(placeholder));
       this.reload();
     } finally {

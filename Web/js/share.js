@@ -4,7 +4,7 @@
 // gallery's members, added by name with a role, changed and removed.
 import { accounts } from './accounts.js';
 import { explain } from './auth.js';
-import { el, field, formError, openDialog, when, copyBox } from './ui.js';
+import { el, field, formError, openDialog, when, copyBox, listError } from './ui.js';
 
 const ROLES = { viewer: 'Viewer — sees the grid and the slideshow', editor: 'Editor — arranges and adds', uploader: 'File drop — only adds pictures' };
 const EXPIRY = [['7', '7 days'], ['30', '30 days'], ['90', '90 days'], ['365', '1 year'], ['never', 'Never']];
@@ -83,7 +83,7 @@ async function refreshLinks(gallery, list) {
         el('div', { class: 'muted small', text: `created ${when(l.createdAt)} · last used ${when(l.lastUsedAt, 'never')}` })),
       el('button', { type: 'button', class: 'danger', text: 'Revoke', onclick: async (e) => {
         e.target.disabled = true;
-        try { await accounts.revokeLink(gallery, l.id); } catch (err) { alert(explain(err)); }
+        try { await accounts.revokeLink(gallery, l.id); listError(list, null); } catch (err) { listError(list, explain(err)); }
         refreshLinks(gallery, list);
       } }));
   }));
@@ -127,11 +127,11 @@ async function refreshMembers(gallery, list) {
     el('strong', { text: m.user.name }),
     m.role === 'owner' ? el('span', { class: 'muted', text: 'owner' }) : [
       el('select', { 'aria-label': `Role of ${m.user.name}`, onchange: async (e) => {
-        try { await accounts.setMember(gallery, m.user.id, e.target.value); } catch (err) { alert(explain(err)); }
+        try { await accounts.setMember(gallery, m.user.id, e.target.value); listError(list, null); } catch (err) { listError(list, explain(err)); }
         refreshMembers(gallery, list);
       } }, [['viewer', 'Viewer'], ['editor', 'Editor']].map(([v, t]) => el('option', { value: v, text: t, defaultSelected: v === m.role }))),
       el('button', { type: 'button', class: 'danger', text: 'Remove', onclick: async () => {
-        try { await accounts.removeMember(gallery, m.user.id); } catch (err) { alert(explain(err)); }
+        try { await accounts.removeMember(gallery, m.user.id); listError(list, null); } catch (err) { listError(list, explain(err)); }
         refreshMembers(gallery, list);
       } }),
     ])));

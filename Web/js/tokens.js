@@ -2,7 +2,7 @@
 // their last use, revocable. Scripts send them as `Authorization: Bearer <token>`.
 import { accounts } from './accounts.js';
 import { explain } from './auth.js';
-import { el, field, formError, openDialog, when, copyBox } from './ui.js';
+import { el, field, formError, openDialog, when, copyBox, listError } from './ui.js';
 
 export function openTokens() {
   const list = el('ul', { class: 'rows', 'aria-label': 'API tokens' });
@@ -42,7 +42,7 @@ async function refresh(list) {
       el('div', { class: 'muted small', text: `created ${when(t.createdAt)} · last used ${when(t.lastUsedAt, 'never')}` })),
     el('button', { type: 'button', class: 'danger', text: 'Revoke', onclick: async (e) => {
       e.target.disabled = true;
-      try { await accounts.revokeToken(t.id); } catch (err) { alert(explain(err)); }
+      try { await accounts.revokeToken(t.id); listError(list, null); } catch (err) { listError(list, explain(err)); }
       refresh(list);
     } }))));
 }

@@ -4,6 +4,7 @@
 // change the column count (F22), a paste adds what was copied (B6).
 import { EventType, ReorderMode, Snapping, CellFlag } from './protocol.js';
 import { defaultColumns } from './settings.js';
+import { ask } from './ui.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,10 +39,22 @@ export class Toolbar {
       e.target.value = '';
       if (by) this.deps.sortSection(by);
     });
-    $('add-url').addEventListener('click', () => {
-      const url = prompt('Image URL');
-      if (url) drag()?.add([{ url }]);
-    });
+    // Add from a link: the link asked in a dialog that stays open until the server took it, and
+    // says there why it did not (a private address, not an image link…).
+    $('add-url').addEventListener('click', () => ask({
+      title: 'Add from a link', label: 'Link to an image', type: 'url', placeholder: 'https://example.com/photo.jpg',
+      submit: 'Add', returnTo: $('add-open'), className: 'add-url-dialog',
+      validate: (v) => {
+        if (!v) return 'Paste or type the link of an image.';
+        let u;
+        try { u = new URL(v); } catch { return 'That is not a link: it starts with https:// or http://.'; }
+        return /^https?:$/.test(u.protocol) ? null : 'Only http and https links can be added.';
+      },
+      run: (url) => new Promise((resolve, reject) => {
+        if (!drag()) { reject(new Error('The gallery is still loading: try again in a moment.')); return; }
+        drag().add([{ url, report: (message) => (message ? reject(new Error(message)) : resolve()) }]);
+      }),
+    }));
     $('upload').addEventListener('change', (e) => {
       drag()?.add([...e.target.files].map((file) => ({ file })));
       e.target.value = '';

@@ -1,7 +1,7 @@
 // The admin's Users page (issue 10): every account, add one, reset a password, remove one.
 import { accounts } from './accounts.js';
 import { explain } from './auth.js';
-import { el, field, formError, openDialog, when } from './ui.js';
+import { el, field, formError, openDialog, when, ask } from './ui.js';
 
 export function openUsers(session) {
   const list = el('ul', { class: 'rows', 'aria-label': 'Users' });
@@ -35,10 +35,10 @@ async function refresh(list, session) {
         el('div', { class: 'muted small', text: `since ${when(u.createdAt)}` })),
       el('button', { type: 'button', text: 'Reset password', onclick: () => resetForm(row, u, u.id === session.user.id) }),
       u.id === session.user.id ? null : el('button', { type: 'button', class: 'danger', text: 'Remove', onclick: async (e) => {
-        if (!confirm(`Remove the account “${u.name}”? Its galleries stay.`)) return;
-        e.target.disabled = true;
-        try { await accounts.removeUser(u.id); } catch (err) { alert(explain(err)); }
-        refresh(list, session);
+        const removed = await ask({ title: `Remove the account “${u.name}”?`, message: 'Its galleries stay. Its sessions and tokens end now.',
+          submit: 'Remove', danger: true, returnTo: e.target,
+          run: () => accounts.removeUser(u.id).catch((err) => { throw new Error(explain(err)); }) });
+        if (removed) refresh(list, session);
       } }));
     return row;
   }));
