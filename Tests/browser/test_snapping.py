@@ -146,3 +146,35 @@ def test_edges_snapping_rests_on_the_bottom_edge_going_down_and_the_top_edge_goi
         shot(page, "snap-edges-up")
     finally:
         page.context.close()
+
+
+def test_a_scroll_right_after_a_snap_or_the_choice_of_snapping_still_snaps(browser, server):
+    """Issue 13 (a bug seen in the last session): a snap's own smooth scroll blocked snapping
+    for 400 ms, so a user's scroll begun in that time — right after choosing a snapping mode,
+    or right after a snap — came to rest wherever it stopped."""
+    page = open_page(browser, server, viewport={"width": 900, "height": 420})
+    try:
+        wait_images(page)
+        edges = lambda: page.evaluate("app.view.last.cells.filter(c => c.kind === 'item').flatMap(c => [c.y, c.y + c.h])")
+        page.locator("#scroller").evaluate("s => s.scrollTo(0, 237)")
+        settle(page)
+        # Choosing the mode aligns the view (a smooth scroll of the page's own); the user scrolls at once.
+        menu_click(page, "#view-open")
+        page.locator("#view-sheet").wait_for(state="visible")
+        box = page.locator("#scroller").bounding_box()
+        page.select_option("#snapping", "viewAligned")
+        page.wait_for_function("app.drag.state.snapping")
+        page.keyboard.press("Escape")
+        page.mouse.move(box["x"] + 100, box["y"] + 200)
+        page.mouse.wheel(0, 173)
+        top = settle(page)
+        assert min(abs(top - e) for e in edges()) < 1, (top, sorted(edges()))
+        # Again right after a snap of its own.
+        for dy in (151, -97):
+            page.mouse.wheel(0, 190)
+            page.wait_for_function("app.drag.state.snapping", timeout=5000)
+            page.mouse.wheel(0, dy)
+            top = settle(page)
+            assert min(abs(top - e) for e in edges()) < 1, (dy, top, sorted(edges()))
+    finally:
+        page.context.close()

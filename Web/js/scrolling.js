@@ -30,14 +30,27 @@ export function installScrolling({ scroller, controller: c, view, state, run, re
       settleTimer = setTimeout(() => snap(), 120);
     }
   }, { passive: true });
+  // The page's own snap (a smooth scroll) is not followed by another; the user's scroll is,
+  // even one begun while the snap still runs (it takes over from it).
+  let snapEnd = 0;
   function snap() {
     if (view.last?.phase !== 'idle' || turn) return;
     const target = c.scrollTarget(scroller.scrollTop, lastScroll.v);
     if (Math.abs(target - scroller.scrollTop) < 1) return;
     state.snapping = true;
     scroller.scrollTo({ top: target, behavior: 'smooth' });
-    setTimeout(() => { state.snapping = false; }, 400);
+    clearTimeout(snapEnd);
+    snapEnd = setTimeout(() => { state.snapping = false; }, 400);
   }
+  const userScrolls = () => {
+    if (!state.snapping || turn) return;
+    clearTimeout(snapEnd);
+    state.snapping = false;
+  };
+  for (const type of ['wheel', 'touchstart', 'pointerdown']) scroller.addEventListener(type, userScrolls, { passive: true, capture: true });
+  scroller.addEventListener('keydown', (e) => {
+    if (/^(Arrow|Page|Home|End| )/.test(e.key)) userScrolls();
+  }, { capture: true });
 
   // ---- paging by gesture (issue 13)
   const paging = () => c.snapping === Snapping.paging && (view.last?.phase ?? 'idle') === 'idle';
