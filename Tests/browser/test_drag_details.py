@@ -152,3 +152,40 @@ def test_waterfall_tiles_keep_their_columns_while_a_drag_passes(browser, server)
         assert len(moved) <= 2, f"{len(moved)} tiles changed columns mid-drag: {moved}"
     finally:
         page.context.close()
+
+
+def test_a_window_resized_mid_drag_keeps_the_drop_here_cells_and_the_drop_lands_in_one(browser, server):
+    """Issue 13 (noted in the last session): a resize mid-drag re-lays out the grid; the drag goes
+    on with its end-of-section "Drop here" cells, placed for the new width, and a drop on one lands
+    at the end of that section."""
+    page = open_page(browser, server, viewport={"width": 1280, "height": 800})
+    try:
+        gaps = "() => [...document.querySelectorAll('.gap:not([hidden])')].map(g => { const b = g.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; })"
+        x0, y0 = center(page, "Banana")
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        mouse_lift_along(page, (x0, y0), (x0 + 300, y0 + 40))
+        page.wait_for_function("app.view.last.phase === 'dragging'")
+        before = page.evaluate(gaps)
+        assert len(before) == 2, before
+        page.set_viewport_size({"width": 700, "height": 800})
+        page.wait_for_function("app.view.last.phase === 'dragging' && document.getElementById('scroller').clientWidth <= 700")
+        page.wait_for_function(f"({gaps})().length === 2 && ({gaps})()[0][2] < {before[0][2]} - 1")
+        after = page.evaluate(gaps)
+        assert all(0 <= g[0] and g[0] + g[2] <= 700 for g in after), after
+        # Onto the first section's "Drop here" cell, brought into view, and drop.
+        page.locator("#scroller").evaluate(f"(s, y) => s.scrollBy(0, y - s.getBoundingClientRect().top - 300)", after[0][1])
+        page.wait_for_timeout(100)
+        g = page.evaluate(gaps)[0]
+        tx, ty = g[0] + g[2] / 2, g[1] + g[3] / 2
+        for k in range(12):
+            page.mouse.move(tx + (k % 2), ty)
+            page.wait_for_timeout(30)
+        page.wait_for_function("document.querySelector('.gap.hovered:not([hidden])')")
+        shot(page, "resize-mid-drag")
+        page.mouse.up()
+        wait_idle(page)
+        page.wait_for_function("app.sections({confirmed: true})[0].items.at(-1)?.title === 'Banana'")
+        assert titles(page, 0)[-1] == "Banana"
+    finally:
+        page.context.close()

@@ -149,7 +149,7 @@ public struct GridController: Sendable {
         if layout.configuration.containerWidth != size.width {
             var c = layout.configuration
             c.containerWidth = size.width
-            layout.reconfigure(c)
+            _reconfigure(c)
         }
     }
 
@@ -158,7 +158,16 @@ public struct GridController: Sendable {
     public mutating func setLayoutConfiguration(_ configuration: LayoutConfiguration) {
         var c = configuration
         c.showsGapCells = layout.configuration.showsGapCells   // shown during a drag only
+        _reconfigure(c)
+    }
+
+    /// A full prepare at a new configuration. During a drag (gap cells shown) the waterfall's
+    /// columns are pinned again from the new layout: a full prepare unpins them, and a block
+    /// passing an unpinned waterfall sends the others (and the "Drop here" cells under the
+    /// pointer) to other columns — a window resized mid-drag made the gap cell run away.
+    mutating func _reconfigure(_ c: LayoutConfiguration) {
         layout.reconfigure(c)
+        if layout.configuration.showsGapCells { layout.pinColumns() }
     }
 
     /// Gives the keyboard focus to an item (nil clears it).

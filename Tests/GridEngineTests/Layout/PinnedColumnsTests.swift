@@ -93,3 +93,35 @@ extension PinnedColumnsTests {
         hand.checkGeometry()
     }
 }
+
+extension PinnedColumnsTests {
+    /// A window resized (or the columns changed) mid-drag: the new layout is pinned again, so
+    /// the block keeps passing without sending the others — and the "Drop here" cell the
+    /// pointer goes for — to other columns; the drop unpins as before.
+    @Test func aResizeMidDragPinsTheNewLayoutsColumnsAgain() {
+        let ids = (1...30).map { ItemID(UInt64($0)) }
+        let snapshot = try! Snapshot([(id: SectionID(1), items: ids)])
+        let grid = try! GridController(snapshot: snapshot, aspects: [Self.aspects],
+                                       layout: LayoutConfiguration(kind: .waterfall(columns: 4), containerWidth: 400),
+                                       viewport: Size(width: 400, height: 600), interaction: Fruit.immediate)
+        var hand = Hand(grid)
+        hand.kind = .mouse
+        let from = hand.centre(ItemID(2))
+        hand.down(from)
+        hand.move(Point(x: from.x + 8, y: from.y + 8))
+        #expect(hand.grid.session?.phase == .dragging)
+        #expect(hand.grid.layout.columnsPinned)
+        hand.grid.setViewport(Size(width: 300, height: 600))
+        #expect(hand.grid.layout.configuration.showsGapCells)
+        #expect(hand.grid.layout.columnsPinned, "a resize mid-drag left the waterfall unpinned")
+        var config = hand.grid.layout.configuration
+        config.kind = .waterfall(columns: 3)
+        hand.grid.setLayoutConfiguration(config)
+        #expect(hand.grid.layout.columnsPinned, "a column change mid-drag left the waterfall unpinned")
+        hand.checkGeometry()
+        hand.up(Point(x: from.x + 8, y: from.y + 8))
+        hand.settle()
+        #expect(!hand.grid.layout.columnsPinned)
+        hand.checkGeometry()
+    }
+}
