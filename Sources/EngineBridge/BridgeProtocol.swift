@@ -80,6 +80,9 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     case controllerHistoryExport = 80
     /// A history `controllerHistoryExport` answered, given back (the same gallery loaded again).
     case controllerHistoryImport = 81
+    /// Edge auto-scroll for a drag the page carries itself (a section header):
+    /// [handle, dragging (0: stop), pointer y (viewport), now] → [dy].
+    case controllerEdgeScroll = 82
 }
 
 /// What controllerSectionEdit does.

@@ -459,6 +459,14 @@ extension EngineBridge {
         out.append(0); out.append(c.pageStep(from: from, direction: direction > 0 ? 1 : direction < 0 ? -1 : 0))
     }
 
+    // [handle, dragging (0: stop), pointer y (viewport), now] → [dy]: edge auto-scroll for a
+    // section header the page drags (issue 13), on the engine's curve
+    mutating func _controllerEdgeScroll(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let dragging = try r.double() != 0, y = try Self._finite(&r), now = try Self._finite(&r)
+        out.append(_controllers[h]!.edgeScroll(pointerY: dragging ? y : nil, now: now))
+    }
+
     // [handle, item id (−1: none)] → []
     mutating func _controllerFocus(_ r: inout _BridgeReader) throws(_BridgeFailure) {
         let h = try _controller(&r)

@@ -75,6 +75,7 @@ public struct EngineBridge {
             case .controllerSectionDropIndex: try _controllerSectionDropIndex(&r, &out)
             case .controllerHistoryExport: try _controllerHistoryExport(&r, &out)
             case .controllerHistoryImport: try _controllerHistoryImport(&r, &out)
+            case .controllerEdgeScroll: try _controllerEdgeScroll(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

@@ -145,3 +145,46 @@ def test_on_a_phone_a_header_dragged_by_its_grip_reorders_the_sections(browser, 
         assert page.evaluate("document.getElementById('scroller').scrollTop") < 5, "the finger dragged, it did not scroll"
     finally:
         page.context.close()
+
+
+def test_a_header_dragged_to_the_top_edge_scrolls_the_grid_and_lands_first(browser, server):
+    """Issue 13 (noted in the last session): a section header dragged near the top or bottom
+    edge did not scroll the grid, so a section could not be taken past what is on screen. Now it
+    scrolls on the engine's auto-scroll curve (docs/engine-bridge.md, "Edge auto-scroll")."""
+    page = open_page(browser, server, viewport={"width": 1280, "height": 600})
+    try:
+        names = [t for t, _ in server_sections(server)]
+        assert len(names) >= 2
+        second = page.locator("#content .header:not([hidden])", has=page.locator(".header-title", has_text=names[1])).first
+        second.scroll_into_view_if_needed()
+        page.locator("#scroller").evaluate("(s, h) => { s.scrollTop += h.getBoundingClientRect().top - s.getBoundingClientRect().top - 300; }", second.element_handle())
+        page.wait_for_timeout(200)
+        scroller = page.locator("#scroller").bounding_box()
+        start = page.evaluate("document.getElementById('scroller').scrollTop")
+        assert start > 300, start   # the first header is off screen above
+        h = second.bounding_box()
+        x, y = h["x"] + 80, h["y"] + h["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        target = scroller["y"] - 30   # the header dragged past the top edge, over the app bar
+        for i in range(1, 13):
+            page.mouse.move(x, y + (target - y) * i / 12)
+            page.wait_for_timeout(16)
+        # Held there: the grid scrolls up, eased in, to the top.
+        tops = []
+        for k in range(40):
+            page.wait_for_timeout(50)
+            tops.append(page.evaluate("document.getElementById('scroller').scrollTop"))
+            if tops[-1] == 0:
+                break
+        assert tops[-1] < start - 300, (start, tops)
+        assert all(b <= a for a, b in zip(tops, tops[1:])), tops
+        page.wait_for_function("document.getElementById('scroller').scrollTop === 0", timeout=10000)
+        first = page.locator("#content .header:not([hidden]):not(.lifted-header)").first.bounding_box()
+        line = page.locator(".section-drop-line").bounding_box()
+        assert abs(line["y"] - first["y"]) < 12, (line, first)
+        shot(page, "sections-header-autoscroll-1280")
+        page.mouse.up()
+        wait_server_sections(page, server, lambda s: [t for t, _ in s][:2] == [names[1], names[0]], timeout=8000)
+    finally:
+        close_page(page)

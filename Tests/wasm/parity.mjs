@@ -230,6 +230,10 @@ for (let c = 0; c < 24; c++) {
   if (sections.length > 2) call(Op.controllerSectionEdit, [h, SectionEdit.delete, sections[1].id, 0]);
   call(Op.controllerPageStep, [h, r.range(0, 3000), 1]);
   call(Op.controllerPageStep, [h, r.range(0, 3000), -1]);
+  // A section header dragged past an edge (issue 13): edge auto-scroll a few frames, then stop.
+  { const y = r.int(0, 1) ? -r.range(0, 120) : 600 + r.range(0, 120);
+    for (let f = 0; f < 6; f++) call(Op.controllerEdgeScroll, [h, 1, y, 50 + f / 60]);
+    call(Op.controllerEdgeScroll, [h, 0, 0, 51]); }
   for (let u = 0; u < 4; u++) call(Op.controllerHistory, [h, HistoryStep.undo]);
   for (let u = 0; u < 2; u++) call(Op.controllerHistory, [h, HistoryStep.redo]);
   // Issue 13: the history exported and given back (as after a reload), then undone from there;

@@ -274,6 +274,8 @@ export class Controller {
     return readEffects(this.engine.call(Op.controllerCommitInsertion, [this.handle, placeholder, id, aspect, version]));
   }
   deletePlaceholder(placeholder) { return readEffects(this.engine.call(Op.controllerDeletePlaceholder, [this.handle, placeholder])); }
+  /// Edge auto-scroll for a drag the page carries (a section header): the points to scroll now.
+  edgeScroll(pointerY, now) { return this.engine.call(Op.controllerEdgeScroll, [this.handle, pointerY == null ? 0 : 1, pointerY ?? 0, now])[1]; }
   /// Paging by gesture: the resting offset one page from `from` (direction ±1).
   pageStep(from, direction) { return this.engine.call(Op.controllerPageStep, [this.handle, from, direction])[2]; }
   scrollTarget(y, vy) { return this.engine.call(Op.controllerScrollTarget, [this.handle, 0, y, 0, vy])[2]; }

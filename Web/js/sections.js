@@ -182,13 +182,35 @@ export class Sections {
     e.preventDefault();
     const id = Number(header.dataset.sectionId);
     const box = header.getBoundingClientRect();
-    this.drag = { section: id, el: header, pointer: e.pointerId, startY: e.clientY, grabY: e.clientY - box.top, index: this.sectionIndex(id), moved: false };
+    this.drag = { section: id, el: header, pointer: e.pointerId, startY: e.clientY, grabY: e.clientY - box.top, index: this.sectionIndex(id), moved: false,
+      width: box.width, height: box.height };
   }
 
   move(e) {
     const d = this.drag;
     if (!d || e.pointerId !== d.pointer) return;
     if (!d.moved && Math.abs(e.clientY - d.startY) < 4) return;
+    d.clientY = e.clientY;
+    if (!d.moved) this.edgeScrolling(d);
+    this.place(d);
+  }
+
+  /// Near the top or bottom edge the grid scrolls on the engine's auto-scroll curve (as for a
+  /// dragged photo), a frame at a time while the header is held there; the header stays under
+  /// the pointer and its drop line follows.
+  edgeScrolling(d) {
+    const frame = () => {
+      if (this.drag !== d) { this.c.edgeScroll(null, performance.now() / 1000); return; }
+      const s = this.deps.scroller.getBoundingClientRect();
+      const dy = this.c.edgeScroll(d.clientY - s.top, performance.now() / 1000);
+      if (dy) { this.deps.scroller.scrollTop += dy; this.place(d); }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }
+
+  /// The lifted header under the pointer, where it would land and the line that shows it.
+  place(d) {
     if (!d.moved) {
       d.moved = true;
       document.body.classList.add('dragging-section');
@@ -203,9 +225,9 @@ export class Sections {
       this.deps.content.append(d.line, d.ghost);
     }
     const s = this.deps.scroller.getBoundingClientRect();
-    const top = e.clientY - d.grabY - s.top + this.deps.scroller.scrollTop;   // the header's top, in the content
+    const top = d.clientY - d.grabY - s.top + this.deps.scroller.scrollTop;   // the header's top, in the content
     d.ghost.style.transform = `translate3d(0,${top}px,0)`;
-    d.ghost.style.width = `${d.el.offsetWidth}px`;
+    d.ghost.style.width = `${d.width}px`;
     d.index = this.c.sectionDropIndex(d.section, top);
     // The line where it would land: above the header of the section it would come before.
     const others = this.deps.model().sectionList.filter((x) => x.id !== d.section);

@@ -73,6 +73,23 @@ extension GridController {
     }
 
     /// Scrolls by `dy` within the content; returns how far it really moved.
+    /// Edge auto-scroll (F11) for a drag the host carries itself — a section header dragged to
+    /// reorder the sections (issue 13) — on the same curve as the engine's own drags. A header
+    /// is much shorter than a photo: it is carried as a band `rampDistance` tall centred on the
+    /// pointer, so the pointer at the edge already scrolls at a quarter of the cap and half the
+    /// ramp past it reaches the cap (a photo's own frame does the same for a photo drag).
+    /// `pointerY` is in viewport coordinates; nil: the drag ended, the scrolling stops. Call it
+    /// every frame while the drag lasts; answers the points scrolled for the frame ending at
+    /// `now` (0 at rest, or while the engine's own drag runs).
+    public mutating func edgeScroll(pointerY: Double?, now: Double) -> Double {
+        guard session == nil else { return 0 }
+        guard let y = pointerY else { _autoScroller.stop(); return 0 }
+        lastEventTime = max(lastEventTime, now)
+        let band = max(1, _autoScroller.configuration.rampDistance)
+        _autoScroller.update(dragFrame: Rect(x: 0, y: y - band / 2, width: viewportSize.width, height: band), viewport: viewportSize, now: now)
+        return _scroll(by: _autoScroller.step(now: now))
+    }
+
     mutating func _scroll(by dy: Double) -> Double {
         guard dy != 0 && dy.isFinite else { return 0 }
         let maxY = max(0, contentSize.height - viewportSize.height)
