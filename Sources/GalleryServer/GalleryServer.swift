@@ -18,6 +18,8 @@ public struct GalleryServer: Sendable {
     /// Identities, roles and the end of access (B8).
     public let access: AccessControl
     let columnsCache = ColumnsCache()
+    /// Tells open gallery-list streams that the list changed; ends them when the server stops.
+    public let galleryList = GalleryListSignal()
 
     public init(configuration: ServerConfiguration, logger: Logger) async throws {
         self.configuration = configuration
@@ -59,6 +61,7 @@ public struct GalleryServer: Sendable {
         UserRoutes(server: self).register(api)
         ShareRoutes(server: self).register(api)
         DownloadRoutes(server: self).register(api)
+        GalleryListRoutes(server: self).register(api)
         GalleryRoutes(server: self).register(api)
         BatchRoutes(server: self).register(api)
         SectionOrder.register(api, server: self)
@@ -92,7 +95,7 @@ public struct GalleryServer: Sendable {
     /// configured with 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(router: router(), configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gallery"),
-                    services: [ingestor], onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+                    services: [ingestor, galleryList], onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
                     logger: logger)
     }
 }

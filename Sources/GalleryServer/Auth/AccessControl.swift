@@ -161,14 +161,18 @@ public final class AccessControl: Sendable {
 
     /// Re-resolves an identity without the cache (for open streams after a change).
     func stillValid(_ identity: Identity, gallery: Int64) async throws -> Bool {
-        let fresh: Identity?
-        switch identity.credential {
-        case let .session(hash): fresh = try await sessionIdentity(hash: hash)
-        case let .token(t):
-            fresh = try await store.tokens(account: identity.account?.id ?? -1).contains(where: { $0.id == t.id }) ? identity : nil
-        }
-        guard let fresh else { return false }
+        guard let fresh = try await fresh(identity) else { return false }
         return try await allows(fresh, .view, gallery: gallery) == true
+    }
+
+    /// The identity as the store tells it now (no cache); nil when its session, token or link
+    /// has ended.
+    func fresh(_ identity: Identity) async throws -> Identity? {
+        switch identity.credential {
+        case let .session(hash): return try await sessionIdentity(hash: hash)
+        case let .token(t):
+            return try await store.tokens(account: identity.account?.id ?? -1).contains(where: { $0.id == t.id }) ? identity : nil
+        }
     }
 }
 

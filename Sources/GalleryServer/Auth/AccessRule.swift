@@ -59,6 +59,8 @@ public enum AccessRules {
         "DELETE /api/tokens/{token}": .accountSession,
         // Galleries as documents.
         "GET /api/galleries": .visitor,
+        // The caller's list, live: the handler sends only what the list route would (same rule).
+        "GET /api/galleries/events": .visitor,
         "POST /api/galleries": .account,
         "POST /api/galleries/import": .account,
         "GET /api/galleries/{gallery}": .gallery(.view),

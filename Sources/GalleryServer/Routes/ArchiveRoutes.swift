@@ -31,6 +31,7 @@ struct ArchiveRoutes {
                 var (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name, limits: limits)
                 try await server.store.setMember(gallery: gallery.id, account: try context.caller.account!.id, role: .owner)
                 gallery.role = "owner"
+                server.galleryList.changed()
                 for item in items where item.state == .pending {
                     if let hash = item.fileHash { server.ingestor.enqueue(.process(item: item.id, hash: hash)) }
                     else if let source = item.sourceURL { server.ingestor.enqueue(.fetch(item: item.id, url: source)) }

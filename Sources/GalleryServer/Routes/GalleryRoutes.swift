@@ -11,22 +11,12 @@ struct GalleryRoutes {
     struct NameBody: Decodable { var name: String? }
 
     func register(_ api: RouterGroup<GalleryRequestContext>) {
-        // Only what the caller may see, each with the caller's role there.
-        api.get("galleries") { _, context in
-            let all = try await store.listGalleries()
-            switch try context.caller.principal {
-            case let .account(a):
-                let roles = try await store.roles(account: a.id)
-                return try JSONIO.response(all.compactMap { g in roles[g.id].map { var g = g; g.role = $0.rawValue; return g } })
-            case let .link(l):
-                return try JSONIO.response(all.filter { $0.id == l.gallery }.map { var g = $0; g.role = l.role.rawValue; return g })
-            }
-        }
         api.post("galleries") { request, context in
             let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
             guard let name = body.name else { throw APIError(.badRequest, "malformed JSON: missing \"name\" at body") }
             var g = try await store.createGallery(name: name, owner: try context.caller.account?.id)
             g.role = GalleryRole.owner.rawValue
+            server.galleryList.changed()
             return try JSONIO.response(g, status: .created)
         }
         // The whole gallery as nested JSON: ~500 bytes an item held in memory while it is written
@@ -79,7 +69,9 @@ struct GalleryRoutes {
         api.patch("galleries/:gallery") { request, context in
             let body = try await JSONIO.decode(NameBody.self, from: request, limit: server.configuration.maxJSONBytes)
             guard let name = body.name else { throw APIError(.badRequest, "malformed JSON: missing \"name\" at body") }
-            return try JSONIO.response(try await store.renameGallery(try context.gallery, name: name))
+            let renamed = try await store.renameGallery(try context.gallery, name: name)
+            server.galleryList.changed()
+            return try JSONIO.response(renamed)
         }
         api.post("galleries/:gallery/duplicate") { request, context in
             // The body is optional; one that is sent must be valid (a bad one is refused, not ignored).
@@ -87,11 +79,13 @@ struct GalleryRoutes {
             guard let me = try context.caller.account else { throw APIError(.forbidden, "a share link cannot copy the gallery") }
             var g = try await store.duplicateGallery(try context.gallery, name: body.name, owner: me.id)
             g.role = GalleryRole.owner.rawValue
+            server.galleryList.changed()
             return try JSONIO.response(g, status: .created)
         }
         api.delete("galleries/:gallery") { _, context in
             try await store.deleteGallery(try context.gallery)
             server.access.accessChanged()
+            server.galleryList.changed()
             return Response(status: .noContent)
         }
         api.get("galleries/:gallery/trash") { _, context in

@@ -40,6 +40,8 @@ import GalleryStore
         "POST /api/tokens":                               "401 201 201 201 201  403 403 403 401 401 401  401 403",
         "DELETE /api/tokens/{token}":                     "401 204 404 404 404  403 403 403 401 401 401  401 403",
         "GET /api/galleries":                             "401 200 200 200 200  200 200 200 401 401 401  401 200",
+        // The list's live stream: ?since=999 is ahead of the list's version (422, after the rule: no endless stream).
+        "GET /api/galleries/events":                      "401 422 422 422 422  422 422 422 401 401 401  401 422",
         "POST /api/galleries":                            "401 201 201 201 201  403 403 403 401 401 401  401 403",
         "POST /api/galleries/import":                     "401 422 422 422 422  403 403 403 401 401 401  401 403",
         "GET /api/galleries/{gallery}":                   "401 200 200 200 404  200 200 403 401 401 401  401 200",
