@@ -56,3 +56,44 @@ def test_the_picker_creates_renames_duplicates_opens_and_deletes_galleries(page,
     assert len(options(page)) == 2
     assert not page.evaluate("document.getElementById('scroller').classList.contains('empty')")
     shot(page, "galleries-after-delete")
+
+
+def test_the_picker_follows_new_renamed_and_deleted_galleries_on_another_device(browser, server):
+    """Issue 13, point 6: the gallery list's live stream (GET /api/galleries/events). Two
+    devices of one user — two browser contexts, which share no BroadcastChannel — and a second
+    account: a gallery created, renamed and deleted on the first shows in the second's picker
+    within seconds, with no focus change and no re-read of the list; the other account's
+    picker never shows it."""
+    from conftest import close_page, open_page, login
+    server.add_user("bob", "bob's long password")
+    phone = open_page(browser, server, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    desk = open_page(browser, server, viewport={"width": 1280, "height": 800})
+    bob = open_page(browser, server, user=("bob", "bob's long password"))
+    try:
+        reads = []
+        phone.on("request", lambda r: reads.append(r.url) if r.url.endswith("/api/galleries") else None)
+        for p in (phone, bob):
+            p.wait_for_function("app.picker.streaming")
+        bob_before = options(bob)
+
+        menu_click(desk, "#gallery-new")
+        answer(desk, "Made on the desk")
+        phone.wait_for_function("[...document.querySelectorAll('#gallery-select option')].some(o => o.textContent === 'Made on the desk')", timeout=5000)
+        shot(phone, "picker-followed-other-device")
+        desk.wait_for_function("app.model.name === 'Made on the desk'")
+        menu_click(desk, "#gallery-rename")
+        answer(desk, "Renamed on the desk")
+        phone.wait_for_function("[...document.querySelectorAll('#gallery-select option')].some(o => o.textContent === 'Renamed on the desk')", timeout=5000)
+        assert "Made on the desk" not in options(phone)
+        menu_click(desk, "#gallery-delete")
+        answer(desk)
+        phone.wait_for_function("![...document.querySelectorAll('#gallery-select option')].some(o => o.textContent.startsWith('Renamed on the desk'))", timeout=5000)
+
+        # The phone never read the list again: the stream told it. Bob heard nothing of it.
+        assert reads == [], reads
+        assert options(bob) == bob_before
+        assert not any("desk" in o for o in options(bob))
+    finally:
+        close_page(phone)
+        close_page(desk)
+        close_page(bob)
