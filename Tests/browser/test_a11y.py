@@ -1,5 +1,6 @@
 """Issue 13, point 8: axe-core (axe-playwright-python) finds no serious or critical violation on
-the grid, the view sheet, the ⋯ menu, the share dialog, select mode and the lightbox — light and dark, on a
+the grid, the view sheet, the ⋯ menu, the share dialog, the question dialogs (new gallery, add
+from a link, delete), select mode and the lightbox — light and dark, on a
 phone (390×844, touch) and a desktop (1280×800) — and every control shows where the focus is."""
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -41,6 +42,28 @@ def test_no_serious_or_critical_axe_violation_in_any_state(browser, server, devi
         shot(page, f"a11y-{device}-{scheme}-share")
         page.keyboard.press("Escape")
         page.locator("dialog.share-dialog").wait_for(state="detached")
+        # The question dialogs (issue 13: no prompt/confirm): a name asked, a link refused in the
+        # dialog with its message shown, a deletion confirmed.
+        menu_click(page, "#gallery-new")
+        page.locator("dialog.ask[open]").wait_for(state="visible")
+        found += serious(page, "new gallery dialog")
+        shot(page, f"a11y-{device}-{scheme}-ask-new")
+        page.keyboard.press("Escape")
+        page.locator("dialog.ask").wait_for(state="detached")
+        menu_click(page, "#add-url")
+        page.locator("dialog.ask[open] input").fill("not a link")
+        page.locator("dialog.ask[open] button[type=submit]").click()
+        page.locator("dialog.ask[open] .form-error").wait_for(state="visible")
+        found += serious(page, "add from a link dialog, refused")
+        shot(page, f"a11y-{device}-{scheme}-ask-url")
+        page.keyboard.press("Escape")
+        page.locator("dialog.ask").wait_for(state="detached")
+        menu_click(page, "#gallery-delete")
+        page.locator("dialog.ask[open]").wait_for(state="visible")
+        found += serious(page, "delete dialog")
+        shot(page, f"a11y-{device}-{scheme}-ask-delete")
+        page.keyboard.press("Escape")
+        page.locator("dialog.ask").wait_for(state="detached")
         # Select mode: the bar and checked tiles.
         page.click("#select-toggle")
         page.locator("#select-bar").wait_for(state="visible")
