@@ -91,7 +91,9 @@ struct GalleryListRoutes {
                         }
                         // The caller again, without the cache: a session signed out, a token or
                         // link revoked or expired, an account removed end the stream.
-                        guard let fresh = try? await access.fresh(identity) else {
+                        let fresh: Identity?
+                        do { fresh = try await access.fresh(identity) } catch { continue } // a database error is no proof of revocation: the next round decides
+                        guard let fresh else {
                             try await writer.write(ByteBuffer(string: "event: revoked\ndata: {\"message\":\"your session has ended\"}\n\n"))
                             break
                         }
