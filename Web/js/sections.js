@@ -225,8 +225,12 @@ export class Sections {
       this.deps.content.append(d.line, d.ghost);
     }
     const s = this.deps.scroller.getBoundingClientRect();
-    const top = d.clientY - d.grabY - s.top + this.deps.scroller.scrollTop;   // the header's top, in the content
-    d.ghost.style.transform = `translate3d(0,${top}px,0)`;
+    const scroller = this.deps.scroller;
+    const top = d.clientY - d.grabY - s.top + scroller.scrollTop;   // the header's top, in the content
+    // Drawn within the grid's view even when the pointer goes past its edge (to scroll): the
+    // header carried stays in sight.
+    const shown = Math.max(scroller.scrollTop, Math.min(top, scroller.scrollTop + scroller.clientHeight - d.height));
+    d.ghost.style.transform = `translate3d(0,${shown}px,0)`;
     d.ghost.style.width = `${d.width}px`;
     d.index = this.c.sectionDropIndex(d.section, top);
     // The line where it would land: above the header of the section it would come before.
