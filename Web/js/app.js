@@ -74,7 +74,7 @@ export const app = {
       snapshot: (s) => { this.model.load(s); this.reconcile(); }, reload: () => this.reload(), trashChanged: () => this.trash.refresh(),
       revoked: (m) => this.access.revoked(m), toast, deleted: () => this.picker.deletedElsewhere() });
     this.access = new Access({ controller: this.controller, run: (effects) => this.drag?.run(effects),
-      galleries: () => this.picker.list, ended: () => { this.live.close(); this.slideshow?.close(); } }, session);
+      galleries: () => this.picker.list, ended: () => { this.live.close(); this.picker.close(); this.slideshow?.close(); } }, session);
     this.slideshow = new Slideshow({ sections, toast });
     installUserMenu(session, toast);
     if (session.user?.name) $('user-menu').dataset.initial = session.user.name.slice(0, 1).toUpperCase();

@@ -81,8 +81,16 @@ export class GalleryPicker {
       this.source = null;
       const wait = Math.min(30000, 2000 * 2 ** this._retry++);
       clearTimeout(this._again);
-      this._again = setTimeout(() => { if (!this.source) this.listen(); }, wait);
+      this._again = setTimeout(() => { if (!this.source && !this._closed) this.listen(); }, wait);
     });
+  }
+
+  /// Stops following the list (access ended: no reconnecting).
+  close() {
+    clearTimeout(this._again);
+    this.source?.close();
+    this.source = null;
+    this._closed = true;
   }
 
   /// Whether the list stream is open (then focus need not read the list again).
