@@ -165,6 +165,11 @@ public enum OpenAPIDocument {
             // Galleries.
             Operation(method: "GET", path: "/api/galleries", tag: "galleries", summary: "The galleries the caller may see, with its role in each",
                       answers: [200: .jsonArray("GalleryInfo")]),
+            Operation(method: "GET", path: "/api/galleries/events", tag: "galleries",
+                      summary: "The caller's gallery list, live (server-sent events: galleries whenever the list differs; revoked)",
+                      description: "Never ends by itself while the caller may ask (a heartbeat every 15 s).",
+                      parameters: [query("since", version, "The list version the caller holds: no first event when it is current.")],
+                      answers: [200: .text("text/event-stream", "Server-sent events")], refusals: [400, 422]),
             Operation(method: "POST", path: "/api/galleries", tag: "galleries", summary: "A new gallery with one empty section (the caller owns it)",
                       body: .json("Name"), answers: [201: .json("GalleryInfo")], refusals: [422], links: galleryLinks),
             Operation(method: "POST", path: "/api/galleries/import", tag: "galleries", summary: "Import a gallery archive (zip from export)",
