@@ -335,6 +335,11 @@ public enum OpenAPIDocument {
                 }))
             }
             if status == 201 || status == 200, !op.links.isEmpty { r["links"] = .object(op.links) }
+            // Revalidated answers name their version: ETag on the answer and on its 304.
+            if (status == 200 || status == 304), op.parameters.contains(ifNoneMatch) {
+                r["headers"] = .object(["ETag": .object(["required": .bool(true), "schema": .object(["type": .string("string"), "pattern": .string("^\"[^\"]+\"$")]),
+                                                         "description": .string("Strong, quoted; send it back in If-None-Match.")])])
+            }
             responses[String(status)] = .object(r)
         }
         for status in refusals(op, rule) {
