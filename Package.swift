@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The brain of the collection view. Standard library only: it must build under Embedded Swift.
@@ -45,10 +46,15 @@ let package = Package(
         .target(name: "Imaging", dependencies: ["CVips"]),
         // The gallery domain: galleries, sections, items, rank keys, operations and versions.
         .target(name: "GalleryCore", dependencies: ["GridEngine"]),
-        // Persistence on GRDB (SQLite, WAL) and content-addressed image files.
+        // Persistence behind one database-access protocol: GRDB (SQLite, WAL; the default) or
+        // PostgreSQL (postgres-nio), and content-addressed image files (docs/storage.md).
         .target(name: "GalleryStore", dependencies: [
             "GalleryCore",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"), // the C API, for the columnar read
             .product(name: "Crypto", package: "swift-crypto"), // SHA-256 content addresses
         ]),
@@ -88,9 +94,11 @@ let package = Package(
 
         .testTarget(name: "GridEngineTests", dependencies: ["GridEngine", "EngineBridge"]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
-        .testTarget(name: "GalleryStoreTests", dependencies: ["GalleryStore", "GalleryCore"]),
+        // The backends the store tests run on (SQLite, and PostgreSQL from GALLERY_TEST_POSTGRES).
+        .target(name: "StoreTestSupport", dependencies: ["GalleryStore"], path: "Tests/StoreTestSupport"),
+        .testTarget(name: "GalleryStoreTests", dependencies: ["GalleryStore", "GalleryCore", "StoreTestSupport"]),
         .testTarget(name: "GalleryServerTests", dependencies: [
-            "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging",
+            "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging", "StoreTestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the project needs on a fresh Debian machine (idempotent; quick when all is there):
-# libvips and SQLite headers for the server, libvips' CLI and ImageMagick for the thumbnail
+# libvips and SQLite headers for the server, PostgreSQL (its second storage backend's tests), libvips' CLI and ImageMagick for the thumbnail
 # benchmark baselines, Chromium for the browser tests, and a Python venv with Playwright.
 # Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail, ImageMagick and GNU time for gallery-bench)
 set -euo pipefail
@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 # libimage-exiftool-perl, libvips-tools: tests tag real JPEGs with EXIF orientations and write JPEG XL fixtures.
 # fonts-noto-color-emoji: the server draws the sample gallery's 🥸 tile with it (and the browser shows emoji titles).
-packages=(libvips-dev libvips-tools libsqlite3-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl)
+# postgresql: the PostgreSQL backend's tests run a private cluster (scripts/pg-test-cluster.sh).
+packages=(libvips-dev libvips-tools libsqlite3-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl postgresql)
 browser=0
 for arg in "$@"; do
   case "$arg" in

@@ -9,8 +9,12 @@ scripts/setup.sh --browser
 echo "== wasm build (engine.wasm, and engine-test.wasm with the test support for the parity test)"
 scripts/build-wasm.sh --test-support
 
-echo "== swift test"
+echo "== swift test (the store suite on SQLite and on a private PostgreSQL cluster)"
 swift build --build-tests
+# The PostgreSQL cases fail, not skip, without GALLERY_TEST_POSTGRES unless
+# GALLERY_TEST_POSTGRES=skip is set by hand (Tests/GalleryStoreTests/Support.swift).
+eval "$(scripts/pg-test-cluster.sh start)"
+trap 'scripts/pg-test-cluster.sh stop "$GALLERY_PG_DIR"' EXIT
 swift test --skip-build --parallel
 
 echo "== the API contract fuzzed (schemathesis against a live server, Tests/contract/fuzz.py)"

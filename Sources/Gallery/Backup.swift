@@ -10,6 +10,9 @@ struct Backup: AsyncParsableCommand {
     @Argument(help: "A new folder for the copy (later usable as --data).") var destination: String
 
     func run() async throws {
+        if data.database != nil {
+            throw BackupFailure(description: "--database: the rows are in PostgreSQL; back them up with pg_dump and copy the data folder's images (docs/storage.md)")
+        }
         let source = URL(fileURLWithPath: data.data)
         guard FileManager.default.fileExists(atPath: source.appendingPathComponent("gallery.sqlite").path) else {
             throw BackupFailure(description: "no data folder at \(source.path) (no gallery.sqlite)")

@@ -19,6 +19,12 @@ struct GalleryCommand: AsyncParsableCommand {
 struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "Data folder: the SQLite file and the content-addressed images.")
     var data: String = "gallery-data"
+    @Option(name: .long, help: "postgres://user@host:port/database: the rows in PostgreSQL instead of the data folder's SQLite file (images stay in the data folder). See docs/storage.md.")
+    var database: String?
+
+    func openStore() throws -> GalleryStore {
+        try GalleryStore(folder: URL(fileURLWithPath: data), databaseURL: database)
+    }
 }
 
 struct Serve: AsyncParsableCommand {
@@ -50,6 +56,7 @@ struct Serve: AsyncParsableCommand {
         config.host = host
         config.port = port
         config.dataFolder = URL(fileURLWithPath: data.data)
+        config.databaseURL = data.database
         config.webFolder = URL(fileURLWithPath: web)
         config.wasmPath = URL(fileURLWithPath: wasm)
         config.allowPrivateAddresses = allowPrivateAddresses
@@ -93,7 +100,7 @@ struct Export: AsyncParsableCommand {
     @Argument(help: "Output zip file.") var output: String
 
     func run() async throws {
-        let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+        let store = try data.openStore()
         try await GalleryArchive.export(gallery, store: store, to: URL(fileURLWithPath: output))
         print("exported gallery \(gallery) to \(output)")
     }
@@ -127,7 +134,7 @@ struct User: AsyncParsableCommand {
         @Flag(name: .long, help: "Read the password from standard input.") var passwordStdin = false
 
         func run() async throws {
-            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            let store = try data.openStore()
             let password = try checked(try readPassword("Password for \(name): ", fromStdin: passwordStdin))
             let account = try await store.createAccount(name: name, passwordHash: try await Secrets.hashPassword(password), admin: admin)
             print("added \(account.admin ? "admin" : "user") \(account.name) (id \(account.id))")
@@ -138,7 +145,7 @@ struct User: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List accounts.")
         @OptionGroup var data: DataOptions
         func run() async throws {
-            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            let store = try data.openStore()
             for a in try await store.accounts() {
                 print("\(a.id)\t\(a.name)\t\(a.admin ? "admin" : "user")\(a.totp ? "\t2fa" : "")")
             }
@@ -151,7 +158,7 @@ struct User: AsyncParsableCommand {
         @Argument(help: "Account name.") var name: String
         @Flag(name: .long, help: "Read the password from standard input.") var passwordStdin = false
         func run() async throws {
-            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            let store = try data.openStore()
             guard let account = try await store.account(named: name) else { throw ValidationError("no account named \(name)") }
             let password = try checked(try readPassword("New password for \(name): ", fromStdin: passwordStdin))
             try await store.setPassword(account: account.id, passwordHash: try await Secrets.hashPassword(password))
@@ -165,7 +172,7 @@ struct User: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
         @Argument(help: "Account name.") var name: String
         func run() async throws {
-            let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+            let store = try data.openStore()
             guard let account = try await store.account(named: name) else { throw ValidationError("no account named \(name)") }
             try await store.deleteAccount(account.id)
             print("removed \(account.name)")

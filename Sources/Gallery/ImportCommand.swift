@@ -46,7 +46,7 @@ struct Import: AsyncParsableCommand {
             guard !inputs.contains(where: isZip) else { throw ImportFailure(description: "--server takes folders and files; import a zip into a data folder (or with the page's Import)") }
             return try await importFiles(inputs, remote: remote)
         }
-        let store = try GalleryStore(folder: URL(fileURLWithPath: data.data))
+        let store = try data.openStore()
         let zips = inputs.filter(isZip)
         let others = inputs.filter { !zips.contains($0) }
         var config = ServerConfiguration()

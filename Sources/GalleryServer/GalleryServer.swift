@@ -24,7 +24,8 @@ public struct GalleryServer: Sendable {
     public init(configuration: ServerConfiguration, logger: Logger) async throws {
         self.configuration = configuration
         self.logger = logger
-        store = try GalleryStore(folder: configuration.dataFolder, checkpoints: configuration.walCheckpoints)
+        store = try GalleryStore(folder: configuration.dataFolder, databaseURL: configuration.databaseURL,
+                                 checkpoints: configuration.walCheckpoints)
         ingestor = Ingestor(store: store, configuration: configuration, logger: logger)
         access = AccessControl(store: store, configuration: configuration)
         if configuration.createSampleGallery, try await store.listGalleries().isEmpty {

@@ -7,6 +7,8 @@ public struct ServerConfiguration: Sendable {
     public var port = 8080
     /// SQLite file and content-addressed images.
     public var dataFolder = URL(fileURLWithPath: "gallery-data")
+    /// `postgres://…`: the rows in PostgreSQL (images stay in `dataFolder`); nil: SQLite in `dataFolder`.
+    public var databaseURL: String?
     /// The page and its JavaScript, served at `/` (issue 5).
     public var webFolder = URL(fileURLWithPath: "Web")
     /// Served at `/engine.wasm`.

@@ -1,4 +1,3 @@
-import GRDB
 import GridEngine
 import GalleryCore
 
@@ -6,7 +5,7 @@ import GalleryCore
 /// items in step with the rows, so that positions (indices, anchors) resolve without scanning
 /// the gallery and the staged diff of the batch comes from the engine.
 struct BatchContext {
-    let db: Database
+    let db: any SQLConnection
     let gallery: Int64
     var work: Snapshot
     var touched: Set<Int64> = []
@@ -21,7 +20,7 @@ struct BatchContext {
     var defersInPlace = false
     var deferred: InPlaceChange?
 
-    init(db: Database, gallery: Int64, work: Snapshot, now: Double) {
+    init(db: any SQLConnection, gallery: Int64, work: Snapshot, now: Double) {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
     }
 
@@ -31,19 +30,19 @@ struct BatchContext {
         case let .insert(items, dest): try insert(items, at: dest)
         case let .finish(id, outcome): try finish(id, outcome)
         case let .finishURL(url, outcome):
-            let ids = try Int64.fetchAll(db, sql: """
-                SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL
-                """, arguments: [gallery, url])
+            let ids = try db.values("""
+                SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL ORDER BY id
+                """, [gallery, url], as: Int64.self)
             for id in ids { try finish(id, outcome) }
         case let .renameGallery(name):
-            try db.execute(sql: "UPDATE gallery SET name = ? WHERE id = ?", arguments: [name, gallery])
+            try db.execute("UPDATE gallery SET name = ? WHERE id = ?", [name, gallery])
         case let .resize(id, width, height):
             guard width > 0 && height > 0 else { throw StoreError.invalid("size \(width)×\(height) is empty") }
-            try db.execute(sql: """
+            let changed = try db.execute("""
                 UPDATE item SET width = ?, height = ?, aspect = ?, contentVersion = contentVersion + 1
-                WHERE id = ? AND galleryId = ? AND state = 'ready' AND (width IS NOT ? OR height IS NOT ?)
-                """, arguments: [width, height, Double(width) / Double(height), id, gallery, width, height])
-            if db.changesCount == 1 { try bumpVersion(id) }
+                WHERE id = ? AND galleryId = ? AND state = 'ready' AND (width IS DISTINCT FROM ? OR height IS DISTINCT FROM ?)
+                """, [width, height, Double(width) / Double(height), id, gallery, width, height])
+            if changed == 1 { try bumpVersion(id) }
         }
     }
 
@@ -70,7 +69,7 @@ struct BatchContext {
         guard !ids.isEmpty else { throw StoreError.invalid("\(what): \"items\" must not be empty") }
         guard Set(ids).count == ids.count else { throw StoreError.invalid("\(what): an item id is repeated") }
         for id in ids where !work.contains(ItemID(UInt64(bitPattern: id))) {
-            if let trashed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT trashed FROM item WHERE id = ? AND galleryId = ?"), arguments: [id, gallery]), trashed {
+            if let trashed = try db.value("SELECT trashed FROM item WHERE id = ? AND galleryId = ?", [id, gallery], as: Bool.self), trashed {
                 throw StoreError.invalid("\(what): item \(id) is in the trash")
             }
             throw StoreError.itemNotFound(id)
@@ -88,14 +87,14 @@ struct BatchContext {
     }
 
     func itemRank(_ id: ItemID) throws -> String {
-        guard let r = try String.fetchOne(db.cachedStatement(sql: "SELECT rank FROM item WHERE id = ?"), arguments: [Int64(id.rawValue)]) else {
+        guard let r = try db.value("SELECT rank FROM item WHERE id = ?", [Int64(id.rawValue)], as: String.self) else {
             throw StoreError.corrupt("item \(id.rawValue) has no row")
         }
         return r
     }
 
     func sectionRank(_ id: SectionID) throws -> String {
-        guard let r = try String.fetchOne(db.cachedStatement(sql: "SELECT rank FROM section WHERE id = ?"), arguments: [Int64(id.rawValue)]) else {
+        guard let r = try db.value("SELECT rank FROM section WHERE id = ?", [Int64(id.rawValue)], as: String.self) else {
             throw StoreError.corrupt("section \(id.rawValue) has no row")
         }
         return r
@@ -164,7 +163,7 @@ struct BatchContext {
         let keys = try ranks(ids.count, section: s, index: index, removing: ids)
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         for (id, key) in zip(ids, keys) {
-            try db.cachedStatement(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?").execute(arguments: [sectionId, key, id])
+            try db.execute("UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", [sectionId, key, id])
         }
         let engineIds = ids.map { ItemID(UInt64(bitPattern: $0)) }
         if ids.count == 1 && defersInPlace {
@@ -186,8 +185,7 @@ struct BatchContext {
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         var newIds: [ItemID] = []
         for (id, key) in zip(ids, keys) {
-            try ItemRows.copy(db, gallery: "galleryId", section: "?", rank: "?", where: "id = ?", arguments: [sectionId, key, now, id])
-            let newId = db.lastInsertedRowID
+            let newId = try ItemRows.copyOne(db, gallery: "galleryId", section: "?", rank: "?", where: "id = ?", arguments: [sectionId, key, now, id])
             newIds.append(ItemID(UInt64(newId)))
             createdItems.append(newId)
             touched.insert(newId)
@@ -213,11 +211,11 @@ struct BatchContext {
 
     mutating func swap(_ a: Int64, _ b: Int64) throws {
         try checkLive([a, b], "swap")
-        let rows = try Row.fetchAll(db, sql: "SELECT id, sectionId, rank FROM item WHERE id IN (?, ?)", arguments: [a, b])
+        let rows = try db.fetchAll("SELECT id, sectionId, rank FROM item WHERE id IN (?, ?)", [a, b])
         guard rows.count == 2 else { throw StoreError.corrupt("swap rows missing") }
         let (ra, rb) = (rows[0]["id"] as Int64) == a ? (rows[0], rows[1]) : (rows[1], rows[0])
-        try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [rb["sectionId"] as Int64, rb["rank"] as String, a])
-        try db.execute(sql: "UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", arguments: [ra["sectionId"] as Int64, ra["rank"] as String, b])
+        try db.execute("UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", [rb["sectionId"] as Int64, rb["rank"] as String, a])
+        try db.execute("UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", [ra["sectionId"] as Int64, ra["rank"] as String, b])
         var (first, second) = (ItemID(UInt64(bitPattern: a)), ItemID(UInt64(bitPattern: b)))
         var (pf, ps) = (work.indexPath(of: first)!, work.indexPath(of: second)!)
         if ps < pf { Swift.swap(&first, &second); Swift.swap(&pf, &ps) }
@@ -228,7 +226,7 @@ struct BatchContext {
     mutating func trash(_ ids: [Int64]) throws {
         try checkLive(ids, "trash")
         for id in ids {
-            try db.execute(sql: "UPDATE item SET trashed = 1, trashedAt = ? WHERE id = ?", arguments: [now, id])
+            try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE id = ?", [now, id])
         }
         try work.deleteItems(ids.map { ItemID(UInt64(bitPattern: $0)) })
     }
@@ -238,32 +236,31 @@ struct BatchContext {
         guard !ids.isEmpty else { throw StoreError.invalid("restore: \"items\" must not be empty") }
         guard Set(ids).count == ids.count else { throw StoreError.invalid("restore: an item id is repeated") }
         for id in ids {
-            guard let item = try ItemRecord.fetchOne(db, sql: "SELECT * FROM item WHERE id = ? AND galleryId = ?", arguments: [id, gallery]) else {
+            guard let item = try db.fetchOne("SELECT * FROM item WHERE id = ? AND galleryId = ?", [id, gallery]).map(ItemRecord.init) else {
                 throw StoreError.itemNotFound(id)
             }
             guard item.trashed else { throw StoreError.invalid("restore: item \(id) is not in the trash") }
-            guard let section = try SectionRecord.fetchOne(db, sql: "SELECT * FROM section WHERE id = ?", arguments: [item.sectionId]) else {
+            guard let section = try db.fetchOne("SELECT * FROM section WHERE id = ?", [item.sectionId]).map(SectionRecord.init) else {
                 throw StoreError.corrupt("section \(item.sectionId) missing")
             }
             if section.deleted {
-                let position = try Int.fetchOne(db, sql: """
+                let position = try db.value("""
                     SELECT COUNT(*) FROM section WHERE galleryId = ? AND deleted = 0 AND (rank < ? OR (rank = ? AND id < ?))
-                    """, arguments: [gallery, section.rank, section.rank, section.id])!
-                try db.execute(sql: "UPDATE section SET deleted = 0 WHERE id = ?", arguments: [section.id])
+                    """, [gallery, section.rank, section.rank, section.id], as: Int.self)!
+                try db.execute("UPDATE section SET deleted = 0 WHERE id = ?", [section.id])
                 try work.insertSection(SectionID(UInt64(section.id!)), at: position)
             }
             var rank = item.rank
             // A key equal to a live neighbour's (given out while this item was away) gets a fresh one just after it.
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE sectionId = ? AND trashed = 0 AND rank = ?)",
-                                 arguments: [item.sectionId, rank])! {
-                let next = try String.fetchOne(db, sql: "SELECT MIN(rank) FROM item WHERE sectionId = ? AND trashed = 0 AND rank > ?",
-                                               arguments: [item.sectionId, rank])
+            if try db.exists("SELECT 1 FROM item WHERE sectionId = ? AND trashed = 0 AND rank = ?", [item.sectionId, rank]) {
+                let next = try db.value("SELECT MIN(rank) FROM item WHERE sectionId = ? AND trashed = 0 AND rank > ?",
+                                        [item.sectionId, rank], as: String.self)
                 rank = try Self.keys(1, rank, next)[0]
             }
-            let position = try Int.fetchOne(db, sql: """
+            let position = try db.value("""
                 SELECT COUNT(*) FROM item WHERE sectionId = ? AND trashed = 0 AND (rank < ? OR (rank = ? AND id < ?))
-                """, arguments: [item.sectionId, rank, rank, id])!
-            try db.execute(sql: "UPDATE item SET trashed = 0, trashedAt = NULL, rank = ? WHERE id = ?", arguments: [rank, id])
+                """, [item.sectionId, rank, rank, id], as: Int.self)!
+            try db.execute("UPDATE item SET trashed = 0, trashedAt = NULL, rank = ? WHERE id = ?", [rank, id])
             let s = try sectionIndex(item.sectionId)
             let engineId = ItemID(UInt64(bitPattern: id))
             try work.insertItems([engineId], at: IndexPath(item: position, section: s))
@@ -275,26 +272,26 @@ struct BatchContext {
     mutating func purge(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { throw StoreError.invalid("purge: \"items\" must not be empty") }
         for id in ids {
-            guard let row = try Row.fetchOne(db, sql: "SELECT trashed, fileHash FROM item WHERE id = ? AND galleryId = ?", arguments: [id, gallery]) else {
+            guard let row = try db.fetchOne("SELECT trashed, fileHash FROM item WHERE id = ? AND galleryId = ?", [id, gallery]) else {
                 throw StoreError.itemNotFound(id)
             }
             guard row["trashed"] as Bool else { throw StoreError.invalid("purge: item \(id) is not in the trash") }
-            try db.execute(sql: "DELETE FROM item WHERE id = ?", arguments: [id])
+            try db.execute("DELETE FROM item WHERE id = ?", [id])
             if let hash = row["fileHash"] as String? { purgedHashes.insert(hash) }
         }
     }
 
     mutating func renameItem(_ id: Int64, _ title: String) throws {
-        try db.execute(sql: "UPDATE item SET title = ?, contentVersion = contentVersion + 1 WHERE id = ? AND galleryId = ?",
-                       arguments: [try checkTitle(title), id, gallery])
-        guard db.changesCount == 1 else { throw StoreError.itemNotFound(id) }
+        let changed = try db.execute("UPDATE item SET title = ?, contentVersion = contentVersion + 1 WHERE id = ? AND galleryId = ?",
+                                     [try checkTitle(title), id, gallery])
+        guard changed == 1 else { throw StoreError.itemNotFound(id) }
         try bumpVersion(id)
     }
 
     mutating func bumpVersion(_ id: Int64) throws {
         let engineId = ItemID(UInt64(bitPattern: id))
         if work.contains(engineId) {
-            let v = try Int64.fetchOne(db, sql: "SELECT contentVersion FROM item WHERE id = ?", arguments: [id])!
+            let v = try db.value("SELECT contentVersion FROM item WHERE id = ?", [id], as: Int64.self)!
             if defersInPlace { deferred = .reload(engineId, version: UInt32(truncatingIfNeeded: v)) }
             else { try work.setVersion(UInt32(truncatingIfNeeded: v), of: engineId) }
             touched.insert(id)
@@ -302,17 +299,18 @@ struct BatchContext {
     }
 
     mutating func finish(_ id: Int64, _ outcome: IngestOutcome) throws {
+        let changed: Int
         switch outcome {
         case let .ready(hash, width, height):
-            try db.execute(sql: """
+            changed = try db.execute("""
                 UPDATE item SET state = 'ready', reason = NULL, fileHash = ?, width = ?, height = ?, aspect = ?, contentVersion = contentVersion + 1
                 WHERE id = ? AND state = 'pending'
-                """, arguments: [hash, width, height, Double(width) / Double(max(1, height)), id])
+                """, [hash, width, height, Double(width) / Double(max(1, height)), id])
         case let .failed(reason):
-            try db.execute(sql: "UPDATE item SET state = 'failed', reason = ?, aspect = 1, contentVersion = contentVersion + 1 WHERE id = ? AND state = 'pending'",
-                           arguments: [reason, id])
+            changed = try db.execute("UPDATE item SET state = 'failed', reason = ?, aspect = 1, contentVersion = contentVersion + 1 WHERE id = ? AND state = 'pending'",
+                                     [reason, id])
         }
-        if db.changesCount == 1 { try bumpVersion(id) }
+        if changed == 1 { try bumpVersion(id) }
     }
 
     // MARK: Sections
@@ -325,15 +323,15 @@ struct BatchContext {
         let lower = index > 0 ? try sectionRank(work.sectionID(at: index - 1)) : nil
         let upper = index < work.sectionCount ? try sectionRank(work.sectionID(at: index)) : nil
         let key = try Self.keys(1, lower, upper)[0]
-        try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, try checkTitle(title), key])
-        let id = db.lastInsertedRowID
+        let id = try db.insert("INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0) RETURNING id",
+                               [gallery, try checkTitle(title), key])
         createdSections.append(id)
         try work.insertSection(SectionID(UInt64(bitPattern: id)), at: index)
     }
 
     mutating func renameSection(_ id: Int64, _ title: String) throws {
         _ = try sectionIndex(id)
-        try db.execute(sql: "UPDATE section SET title = ? WHERE id = ?", arguments: [try checkTitle(title), id])
+        try db.execute("UPDATE section SET title = ? WHERE id = ?", [try checkTitle(title), id])
     }
 
     mutating func moveSection(_ id: Int64, _ index: Int) throws {
@@ -345,14 +343,14 @@ struct BatchContext {
         let lower = index > 0 ? try sectionRank(work.sectionID(at: index - 1)) : nil
         let upper = index + 1 < work.sectionCount ? try sectionRank(work.sectionID(at: index + 1)) : nil
         if from != index {
-            try db.execute(sql: "UPDATE section SET rank = ? WHERE id = ?", arguments: [try Self.keys(1, lower, upper)[0], id])
+            try db.execute("UPDATE section SET rank = ? WHERE id = ?", [try Self.keys(1, lower, upper)[0], id])
         }
     }
 
     mutating func deleteSection(_ id: Int64) throws {
         let s = try sectionIndex(id)
-        try db.execute(sql: "UPDATE item SET trashed = 1, trashedAt = ? WHERE sectionId = ? AND trashed = 0", arguments: [now, id])
-        try db.execute(sql: "UPDATE section SET deleted = 1 WHERE id = ?", arguments: [id])
+        try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE sectionId = ? AND trashed = 0", [now, id])
+        try db.execute("UPDATE section SET deleted = 1 WHERE id = ?", [id])
         try work.deleteSection(at: s)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GridEngine
 import GalleryCore
 
@@ -46,52 +45,53 @@ enum CatchUpLog {
 
     /// Writes the checkpoint of a version, and drops the checkpoints that fell out of the window
     /// (all but the newest `maxCheckpoints + 1`: the interval depends on the gallery's size).
-    static func writeCheckpoint(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)")
-            .execute(arguments: [gallery, version, encode(snapshot)])
-        try db.cachedStatement(sql: """
-            DELETE FROM checkpoint WHERE galleryId = ?1 AND version < (
-              SELECT MIN(version) FROM (SELECT version FROM checkpoint WHERE galleryId = ?1 ORDER BY version DESC LIMIT ?2))
-            """).execute(arguments: [gallery, LiveGallery.maxCheckpoints + 1])
+    static func writeCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot) throws {
+        try db.execute("""
+            INSERT INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)
+            ON CONFLICT (galleryId, version) DO UPDATE SET snapshot = excluded.snapshot
+            """, [gallery, version, encode(snapshot)])
+        try db.execute("""
+            DELETE FROM checkpoint WHERE galleryId = ? AND version < (
+              SELECT MIN(version) FROM (SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version DESC LIMIT ?) AS newest)
+            """, [gallery, gallery, LiveGallery.maxCheckpoints + 1])
         // The log is compacted behind the window: versions up to the oldest checkpoint kept are
         // never replayed again (catch-up from further back answers the snapshot), so their rows
         // go, and the log stays at about `window` rows per gallery however long it lives.
-        try db.cachedStatement(sql: """
-            DELETE FROM operation WHERE galleryId = ?1 AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?1)
-            """).execute(arguments: [gallery])
+        try db.execute("""
+            DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)
+            """, [gallery, gallery])
     }
 
     /// A checkpoint's snapshot; nil when there is none at `version` or its blob does not decode.
-    static func loadCheckpoint(_ db: Database, gallery: Int64, version: Int64) throws -> Snapshot? {
-        guard let data = try Data.fetchOne(db, sql: "SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?",
-                                           arguments: [gallery, version]) else { return nil }
+    static func loadCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64) throws -> Snapshot? {
+        guard let data = try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?",
+                                      [gallery, version], as: Data.self) else { return nil }
         return decode(data)
     }
 
     // MARK: Rebuilding the window (a gallery's first load in this process)
 
     /// The live gallery at `version` with as much of the window as the database holds.
-    static func restore(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery {
+    static func restore(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery {
         // The version found at load is a checkpoint of its own, so that after the next restart
         // catch-up reaches back at least to here. Written first: it may push the oldest checkpoint
         // out, and the rebuilt window must not name a checkpoint that is gone.
-        if try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM checkpoint WHERE galleryId = ? AND version = ?)",
-                              arguments: [gallery, version])! {
+        if try !db.exists("SELECT 1 FROM checkpoint WHERE galleryId = ? AND version = ?", [gallery, version]) {
             try writeCheckpoint(db, gallery: gallery, version: version, snapshot: snapshot)
         }
         return try rebuild(db, gallery: gallery, version: version, snapshot: snapshot) ?? LiveGallery(version: version, snapshot: snapshot)
     }
 
-    static func rebuild(_ db: Database, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery? {
+    static func rebuild(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery? {
         // The newest checkpoints at or before now (writeCheckpoint keeps maxCheckpoints + 1).
-        let versions = try Int64.fetchAll(db, sql: """
+        let versions = try db.values("""
             SELECT version FROM checkpoint WHERE galleryId = ? AND version <= ? ORDER BY version DESC LIMIT ?
-            """, arguments: [gallery, version, LiveGallery.maxCheckpoints + 1]).reversed()
+            """, [gallery, version, LiveGallery.maxCheckpoints + 1], as: Int64.self).reversed()
         guard let oldest = versions.first else { return nil }
         // The complete tail of the log: every version from `complete + 1` to now, with its stages.
-        let rows = try Row.fetchAll(db, sql: """
+        let rows = try db.fetchAll("""
             SELECT version, stages FROM operation WHERE galleryId = ? AND version > ? AND version <= ? ORDER BY version
-            """, arguments: [gallery, oldest, version])
+            """, [gallery, oldest, version])
         var log: [(version: Int64, stages: [StageJSON])] = []
         var expected = version
         for row in rows.reversed() {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import GridEngine
 import GalleryCore
 
@@ -18,13 +17,13 @@ extension GalleryStore {
         // transaction, each in a savepoint — was built and measured for issue 15: with WAL and
         // synchronous=NORMAL a commit costs no fsync, so there was nothing to share, and answering
         // a group at once raised p90/p99 under 50 clients by 25–40 %. BENCHMARKS.md, "Moves".)
-        return try await pool.writeWithoutTransaction { db in try self.commit(db, batch) }
+        return try await database.writeWithoutTransaction { db in try self.commit(db, batch) }
     }
 
     /// Runs a batch in one write transaction; memory (the live snapshot, the catch-up window,
     /// live streams) follows only after the commit. If the transaction fails, nothing of it is
     /// in memory.
-    func commit(_ db: Database, _ batch: PendingBatch) throws -> BatchResult {
+    func commit(_ db: any SQLConnection, _ batch: PendingBatch) throws -> BatchResult {
         let gallery = batch.gallery
         var before = try _loadLive(db, gallery)
         // Taken out of the live map meanwhile, so that a single move is made in place without a
@@ -33,9 +32,8 @@ extension GalleryStore {
         live.withLock { state in state[gallery]?.snapshot = Snapshot() }
         var outcome: (CommittedBatch, Snapshot)?
         do {
-            try db.inTransaction {
+            try db.transaction {
                 outcome = try self.run(db, batch, before: &before)
-                return .commit
             }
         } catch {
             // `before` is intact unless the batch ran to its end (then the commit itself failed):
@@ -63,7 +61,7 @@ extension GalleryStore {
     /// A batch inside its transaction: the rows, the new version, the log row (the stages with
     /// their ids), the previous version's checkpoint when it was one, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
     /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
-    func run(_ db: Database, _ batch: PendingBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
+    func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
         let pendingCheckpoint = live.withLock { $0[gallery]?.pendingCheckpoint }
         var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
@@ -80,8 +78,10 @@ extension GalleryStore {
             default: break
             }
         }
-        let startChanges = db.totalChangesCount
-        guard let current = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM gallery WHERE id = ?"), arguments: [gallery]) else {
+        let startChanges = db.totalChanges
+        // PostgreSQL: the gallery's row is locked until the commit, so versions stay serial
+        // whatever else writes (SQLite has one writer anyway).
+        guard let current = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         if let baseVersion = batch.baseVersion, baseVersion != current {
@@ -114,15 +114,15 @@ extension GalleryStore {
             try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: current, snapshot: before)
         }
         let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: before.itemCount)
-        try db.cachedStatement(sql: "UPDATE gallery SET version = ? WHERE id = ?").execute(arguments: [newVersion, gallery])
+        try db.execute("UPDATE gallery SET version = ? WHERE id = ?", [newVersion, gallery])
         // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
-        try db.cachedStatement(sql: "INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)").execute(
-            arguments: [gallery, newVersion, batch.payload, ctx.now, try CatchUpLog.encodeStages(stages)])
-        let rows = db.totalChangesCount - startChanges
+        try db.execute("INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
+                       [gallery, newVersion, batch.payload, ctx.now, try CatchUpLog.encodeStages(stages)])
+        let rows = db.totalChanges - startChanges
         let changes = try Self.changesJSON(db, gallery, from: current, to: newVersion, stages: stages, touched: ctx.touched)
         var orphaned: [String] = []
         for hash in ctx.purgedHashes.sorted() {
-            if try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? true) {
+            if try !db.exists("SELECT 1 FROM item WHERE fileHash = ?", [hash]) {
                 orphaned.append(hash)
             }
         }
@@ -154,9 +154,9 @@ extension GalleryStore {
 
     /// The live engine snapshot of a gallery, loaded from rows on first use. Runs on the writer
     /// queue, so no commit can slip between the read and the cache.
-    func _loadLive(_ db: Database, _ gallery: Int64) throws -> Snapshot {
+    func _loadLive(_ db: any SQLConnection, _ gallery: Int64) throws -> Snapshot {
         if let s = live.withLock({ $0[gallery]?.snapshot }) { return s }
-        guard let version = try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery]) else {
+        guard let version = try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         let snapshot = try Self.engineSnapshot(db, gallery)
@@ -168,16 +168,17 @@ extension GalleryStore {
         return snapshot
     }
 
-    static func changesJSON(_ db: Database, _ gallery: Int64, from: Int64, to: Int64, stages: [StageJSON], touched: Set<Int64>) throws -> ChangesJSON {
+    static func changesJSON(_ db: any SQLConnection, _ gallery: Int64, from: Int64, to: Int64, stages: [StageJSON], touched: Set<Int64>) throws -> ChangesJSON {
         let items: [ItemJSON]
         if touched.isEmpty {
             items = []
         } else {
-            items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE id IN (\(touched.sorted().map(String.init).joined(separator: ",")))").map(\.json)
+            items = try db.fetchAll("SELECT * FROM item WHERE id IN (\(touched.sorted().map(String.init).joined(separator: ","))) ORDER BY id",
+                                    [], cached: false).map { ItemRecord($0).json }
         }
-        let sections = try Row.fetchAll(db.cachedStatement(sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id"), arguments: [gallery])
+        let sections = try db.fetchAll("SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [gallery])
             .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
-        let name = try String.fetchOne(db.cachedStatement(sql: "SELECT name FROM gallery WHERE id = ?"), arguments: [gallery])
+        let name = try db.value("SELECT name FROM gallery WHERE id = ?", [gallery], as: String.self)
         return ChangesJSON(fromVersion: from, toVersion: to, stages: stages, items: items, sections: sections, name: name)
     }
 
@@ -186,19 +187,19 @@ extension GalleryStore {
     /// reload — O(changes), not O(gallery) — or nil when the version is outside the window.
     public func changes(gallery: Int64, since version: Int64) async throws -> ChangesJSON? {
         guard try await checkHistory(gallery: gallery, from: version) else { return nil }
-        return try await pool.writeWithoutTransaction { db in try self.catchUp(db, gallery, since: version) }
+        return try await database.writeWithoutTransaction { db in try self.catchUp(db, gallery, since: version) }
     }
 
     /// The catch-up from `version` to now, on the writer's queue (nothing commits meanwhile);
     /// nil outside the window.
-    func catchUp(_ db: Database, _ gallery: Int64, since version: Int64) throws -> ChangesJSON? {
+    func catchUp(_ db: any SQLConnection, _ gallery: Int64, since version: Int64) throws -> ChangesJSON? {
         let (current, _) = try self.current(db, gallery)
         guard let (stages, arriving) = live.withLock({ $0[gallery]?.stages(since: version) }) else { return nil }
         return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: arriving)
     }
 
     /// The version and engine snapshot of a gallery now (on the writer's queue: nothing commits meanwhile).
-    func current(_ db: Database, _ gallery: Int64) throws -> (Int64, Snapshot) {
+    func current(_ db: any SQLConnection, _ gallery: Int64) throws -> (Int64, Snapshot) {
         _ = try _loadLive(db, gallery)
         guard let now = live.withLock({ state in state[gallery].map { ($0.version, $0.snapshot) } }) else {
             throw StoreError.galleryNotFound(gallery)
@@ -213,7 +214,7 @@ extension GalleryStore {
     /// and off the writer's queue — the history below the current version never changes — and
     /// what the replay learned (a stretch checked, or cut) is kept.
     func checkHistory(gallery: Int64, from version: Int64) async throws -> Bool {
-        try await pool.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
+        try await database.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
         guard let window = live.withLock({ state in state[gallery].map { ($0.oldestVersion, $0.verifiedFrom, $0.version) } }) else {
             throw StoreError.galleryNotFound(gallery)
         }
@@ -227,7 +228,7 @@ extension GalleryStore {
             return c
         }) else { throw StoreError.galleryNotFound(gallery) }
         let checked = try copy.verifyHistory(from: version) { v in
-            try pool.read { db in try CatchUpLog.loadCheckpoint(db, gallery: gallery, version: v) }
+            try database.readNow { db in try CatchUpLog.loadCheckpoint(db, gallery: gallery, version: v) }
         }
         live.withLock { state in state[gallery]?.learn(from: copy) }
         return checked
@@ -240,7 +241,7 @@ extension GalleryStore {
         let id = nextSubscriber.add(1, ordering: .relaxed).newValue
         let (stream, continuation) = AsyncStream<GalleryEvent>.makeStream(bufferingPolicy: .unbounded)
         if let since { _ = try await checkHistory(gallery: gallery, from: since) }
-        try await pool.writeWithoutTransaction { db in
+        try await database.writeWithoutTransaction { db in
             // On the writer queue: no commit can happen between the catch-up and the registration.
             let (current, _) = try self.current(db, gallery)
             if let since, since != current {

@@ -19,6 +19,9 @@ extension GalleryStore {
     /// finds every file it names, unless a purge removed one meanwhile (reported in `missing`).
     /// `destination` must not hold a data folder already.
     public func backup(to destination: URL, progress: ((Int, Int) -> Void)? = nil) throws -> BackupSummary {
+        guard let sqlite = database as? SQLiteDatabase else {
+            throw StoreError.invalid("this store is on PostgreSQL: back its database up with pg_dump (docs/storage.md)")
+        }
         let fm = FileManager.default
         let databaseURL = destination.appendingPathComponent("gallery.sqlite")
         guard !fm.fileExists(atPath: databaseURL.path) else {
@@ -27,7 +30,7 @@ extension GalleryStore {
         try fm.createDirectory(at: destination, withIntermediateDirectories: true)
         var summary = BackupSummary()
         let copy = try DatabaseQueue(path: databaseURL.path)
-        try pool.backup(to: copy)
+        try sqlite.pool.backup(to: copy)
         let hashes = try copy.read { db -> [String] in
             summary.galleries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM gallery") ?? 0
             summary.items = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item") ?? 0

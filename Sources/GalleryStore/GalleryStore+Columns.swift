@@ -1,4 +1,3 @@
-import GRDB
 import GridEngine
 import GalleryCore
 
@@ -22,17 +21,18 @@ extension GalleryStore {
         }
         // On the writer's queue: the version, the order and the rows read agree. Only the
         // sections' id arrays are kept (shared, copy-on-write), never the live snapshot itself.
-        let now: Now? = try await pool.writeWithoutTransaction { db in
+        let now: Now? = try await database.writeWithoutTransaction { db in
             let (version, snapshot) = try self.current(db, id)
             guard let (_, arriving) = self.live.withLock({ $0[id]?.stages(since: since) }) else { return nil }
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, name, version, createdAt FROM gallery WHERE id = ?"),
-                                             arguments: [id]) else { throw StoreError.galleryNotFound(id) }
+            guard let row = try db.fetchOne("SELECT id, name, version, createdAt FROM gallery WHERE id = ?", [id]) else {
+                throw StoreError.galleryNotFound(id)
+            }
             var info = Self.galleryInfo(row)
             guard info.version == version else { return nil }
             info.itemCount = snapshot.itemCount
             var out = Now(info: info)
-            let titles = Dictionary(uniqueKeysWithValues: try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0"), arguments: [id])
+            let titles = Dictionary(uniqueKeysWithValues: try db.fetchAll(
+                "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0", [id])
                 .map { ($0["id"] as Int64, $0["title"] as String) })
             for s in 0..<snapshot.sectionCount {
                 let sid = Int64(snapshot.sectionID(at: s).rawValue)
@@ -42,12 +42,12 @@ extension GalleryStore {
             let ids = arriving.sorted()
             for start in stride(from: 0, to: ids.count, by: 500) {
                 let chunk = ids[start ..< min(start + 500, ids.count)]
-                for r in try Row.fetchAll(db, sql: """
+                for r in try db.fetchAll("""
                     SELECT id, title, sourceURL, width, height, aspect, state, reason, contentVersion
                     FROM item WHERE galleryId = ? AND trashed = 0 AND id IN (\(chunk.map(String.init).joined(separator: ",")))
-                    """, arguments: [id]) {
+                    """, [id], cached: false) {
                     let state = ItemState(rawValue: r["state"]) ?? .failed
-                    out.fresh[r["id"]] = FreshItem(title: r["title"] ?? "", sourceURL: r["sourceURL"],
+                    out.fresh[r["id"]] = FreshItem(title: (r["title"] as String?) ?? "", sourceURL: r["sourceURL"],
                                                    width: Int32(clamping: r["width"] as Int64? ?? 0),
                                                    height: Int32(clamping: r["height"] as Int64? ?? 0),
                                                    aspect: state == .ready ? (r["aspect"] as Double? ?? 0) : 1,

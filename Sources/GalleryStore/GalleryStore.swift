@@ -1,12 +1,12 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import GridEngine
 import GalleryCore
 import Synchronization
 
-/// Galleries, sections and items in SQLite (WAL, through a GRDB `DatabasePool`) plus
-/// content-addressed image files, in one data folder:
+/// Galleries, sections and items in a database — SQLite (WAL, through a GRDB `DatabasePool`) in
+/// the data folder by default, or PostgreSQL (`StoreDatabase`, docs/storage.md) — plus
+/// content-addressed image files in the data folder:
 ///
 ///     let store = try GalleryStore(folder: URL(fileURLWithPath: "gallery-data"))
 ///     let g = try await store.createGallery(name: "Fruit")
@@ -16,7 +16,7 @@ import Synchronization
 /// operation log; memory (snapshots, live streams) is updated only after the commit, on the
 /// writer's queue, so versions reach subscribers in order.
 public final class GalleryStore: Sendable {
-    public let pool: DatabasePool
+    public let database: any StoreDatabase
     public let files: ImageFiles
     let live = Mutex<[Int64: LiveGallery]>([:])
     let nextSubscriber = Atomic<Int>(0)
@@ -25,38 +25,52 @@ public final class GalleryStore: Sendable {
     /// request (a COUNT over a million items takes ~0.1 s; the page waits for the list).
     let counts = Mutex<[Int64: (version: Int64, createdAt: Double, count: Int)]>([:])
 
-    let checkpointer: WALCheckpointer
-
-    /// `checkpoints`: where the write-ahead log is copied back (`WALCheckpointer`); `.onWriter`
-    /// is SQLite's default, kept for the benchmark's same-run baseline.
-    public init(folder: URL, checkpoints: WALCheckpoints = .background) throws {
+    /// The default: SQLite in `folder/gallery.sqlite`, images in `folder/images`. `checkpoints`:
+    /// where SQLite's write-ahead log is copied back (`WALCheckpointer`); `.onWriter` is SQLite's
+    /// default, kept for the benchmark's same-run baseline.
+    public convenience init(folder: URL, checkpoints: WALCheckpoints = .background) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("gallery.sqlite").path
-        let checkpointer = WALCheckpointer(mode: checkpoints, path: path)
-        self.checkpointer = checkpointer
-        var config = Configuration()
-        config.prepareDatabase { db in
-            // NORMAL is durable against a killed process in WAL mode (the OS keeps the log);
-            // only a power cut can drop the newest commits.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            if !db.configuration.readonly { checkpointer.install(on: db) }
-        }
-        config.busyMode = .timeout(10)
-        pool = try DatabasePool(path: path, configuration: config)
-        try Migrations.migrator.migrate(pool)
+        try self.init(folder: folder, database: SQLiteDatabase(path: folder.appendingPathComponent("gallery.sqlite").path, checkpoints: checkpoints))
+    }
+
+    /// The rows in `database` (migrated already), the images in `folder/images`.
+    public init(folder: URL, database: any StoreDatabase) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        self.database = database
         files = try ImageFiles(root: folder.appendingPathComponent("images"))
+    }
+
+    /// The store on `databaseURL` when given (`postgres://…`: PostgreSQL, see `PostgresDatabase`),
+    /// else SQLite in the data folder; images in the data folder either way.
+    public convenience init(folder: URL, databaseURL: String?, checkpoints: WALCheckpoints = .background) throws {
+        guard let databaseURL else { try self.init(folder: folder, checkpoints: checkpoints); return }
+        try self.init(folder: folder, database: PostgresDatabase(url: databaseURL))
+    }
+
+    /// The SQLite pool (SQLite only: backups, benchmarks and tests that read SQLite itself).
+    public var pool: DatabasePool {
+        guard let sqlite = database as? SQLiteDatabase else { preconditionFailure("the store is on \(database.kind), not SQLite") }
+        return sqlite.pool
+    }
+
+    /// Closes the database's connections (tests reopen a store; shutdown).
+    public func close() throws { try database.close() }
+
+    /// Answers when the database answers (/readyz).
+    public func ping() async throws {
+        _ = try await database.read { c in try c.value("SELECT 1", as: Int64.self) }
     }
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
-    /// How many WAL checkpoints ran since the store opened and what they cost.
-    public var walCheckpointStats: WALCheckpointStats { checkpointer.stats }
+    /// How many WAL checkpoints ran since the store opened and what they cost (SQLite; none on PostgreSQL).
+    public var walCheckpointStats: WALCheckpointStats { (database as? SQLiteDatabase)?.checkpointer.stats ?? WALCheckpointStats() }
 
     // MARK: Galleries (documents, F25)
 
     public func listGalleries() async throws -> [GalleryInfo] {
-        try await pool.read { db in
-            var list = try Row.fetchAll(db, sql: "SELECT id, name, version, createdAt FROM gallery ORDER BY id").map(Self.galleryInfo)
+        try await database.read { db in
+            var list = try db.fetchAll("SELECT id, name, version, createdAt FROM gallery ORDER BY id").map(Self.galleryInfo)
             for k in list.indices { list[k].itemCount = try self.itemCount(db, list[k]) }
             return list
         }
@@ -65,21 +79,22 @@ public final class GalleryStore: Sendable {
     /// A gallery's item count at the version `g` names: from memory when the gallery is loaded
     /// at that version (a stream of uploads makes a version every few milliseconds: a COUNT over a
     /// million rows each time cost ~30 ms), else counted once per version.
-    func itemCount(_ db: Database, _ g: GalleryInfo) throws -> Int {
+    func itemCount(_ db: any SQLConnection, _ g: GalleryInfo) throws -> Int {
         if let l = live.withLock({ $0[g.id].map { (version: $0.version, count: $0.itemCount) } }), l.version == g.version { return l.count }
         if let c = counts.withLock({ $0[g.id] }), c.version == g.version, c.createdAt == g.createdAt { return c.count }
-        let n = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ? AND trashed = 0", arguments: [g.id]) ?? 0
+        let n = try db.value("SELECT COUNT(*) FROM item WHERE galleryId = ? AND trashed = 0", [g.id], as: Int.self) ?? 0
         counts.withLock { $0[g.id] = (g.version, g.createdAt, n) }
         return n
     }
 
-    static func galleryInfo(_ row: Row) -> GalleryInfo {
-        GalleryInfo(id: row["id"], name: row["name"], version: row["version"], itemCount: row["itemCount"] ?? 0, createdAt: row["createdAt"])
+    static func galleryInfo(_ row: SQLRow) -> GalleryInfo {
+        GalleryInfo(id: row["id"], name: row["name"], version: row["version"],
+                    itemCount: row.names.count > 4 ? row["itemCount"] : 0, createdAt: row["createdAt"])
     }
 
     public func gallery(_ id: Int64) async throws -> GalleryInfo {
-        try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT id, name, version, createdAt FROM gallery WHERE id = ?", arguments: [id]) else {
+        try await database.read { db in
+            guard let row = try db.fetchOne("SELECT id, name, version, createdAt FROM gallery WHERE id = ?", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
             var g = Self.galleryInfo(row)
@@ -88,32 +103,30 @@ public final class GalleryStore: Sendable {
         }
     }
 
-    static func galleryInfo(_ db: Database, _ id: Int64) throws -> GalleryInfo {
-        guard let row = try Row.fetchOne(db, sql: """
+    static func galleryInfo(_ db: any SQLConnection, _ id: Int64) throws -> GalleryInfo {
+        guard let row = try db.fetchOne("""
             SELECT g.id, g.name, g.version, g.createdAt,
                    (SELECT COUNT(*) FROM item i WHERE i.galleryId = g.id AND i.trashed = 0) AS itemCount
             FROM gallery g WHERE g.id = ?
-            """, arguments: [id]) else { throw StoreError.galleryNotFound(id) }
+            """, [id]) else { throw StoreError.galleryNotFound(id) }
         return galleryInfo(row)
     }
 
     /// A new gallery with one empty section, owned by `owner` when given.
     public func createGallery(name: String, firstSection: String = "Section 1", owner: Int64? = nil) async throws -> GalleryInfo {
         let name = try Self.checkName(name)
-        return try await pool.write { db in
-            var g = GalleryRecord(id: nil, name: name, version: 0, createdAt: Self.now())
-            try g.insert(db)
-            g.id = db.lastInsertedRowID
-            let s = SectionRecord(id: nil, galleryId: g.id!, title: firstSection, rank: RankKey.between(nil, nil), deleted: false)
-            try s.insert(db)
-            try Self.makeOwner(db, gallery: g.id!, account: owner)
-            return try Self.galleryInfo(db, g.id!)
+        return try await database.write { db in
+            let g = try db.insert("INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?) RETURNING id", [name, Self.now()])
+            _ = try db.insert("INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0) RETURNING id",
+                              [g, firstSection, RankKey.between(nil, nil)])
+            try Self.makeOwner(db, gallery: g, account: owner)
+            return try Self.galleryInfo(db, g)
         }
     }
 
-    static func makeOwner(_ db: Database, gallery: Int64, account: Int64?) throws {
+    static func makeOwner(_ db: any SQLConnection, gallery: Int64, account: Int64?) throws {
         guard let account else { return }
-        try db.execute(sql: "INSERT INTO member (galleryId, accountId, role) VALUES (?, ?, 'owner')", arguments: [gallery, account])
+        try db.execute("INSERT INTO member (galleryId, accountId, role) VALUES (?, ?, 'owner')", [gallery, account])
     }
 
     static func checkName(_ name: String) throws -> String {
@@ -133,16 +146,15 @@ public final class GalleryStore: Sendable {
 
     /// A copy of the gallery: same sections, items (with new ids), ranks and images; the trash is not copied.
     public func duplicateGallery(_ id: Int64, name: String?, owner: Int64? = nil) async throws -> GalleryInfo {
-        try await pool.write { db in
+        try await database.write { db in
             let source = try Self.galleryInfo(db, id)
             let newName = try Self.checkName(name ?? "\(source.name) copy")
-            try db.execute(sql: "INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?)", arguments: [newName, Self.now()])
-            let newId = db.lastInsertedRowID
-            let sections = try SectionRecord.fetchAll(db, sql: "SELECT * FROM section WHERE galleryId = ? AND deleted = 0", arguments: [id])
+            let newId = try db.insert("INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?) RETURNING id", [newName, Self.now()])
+            let sections = try db.fetchAll("SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY id", [id]).map(SectionRecord.init)
             for s in sections {
-                try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [newId, s.title, s.rank])
-                let newSection = db.lastInsertedRowID
-                try ItemRows.copy(db, gallery: "?", section: "?", rank: "rank", where: "sectionId = ? AND trashed = 0",
+                let newSection = try db.insert("INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0) RETURNING id",
+                                               [newId, s.title, s.rank])
+                try ItemRows.copy(db, gallery: "?", section: "?", rank: "rank", where: "sectionId = ? AND trashed = 0 ORDER BY id",
                                   arguments: [newId, newSection, Self.now(), s.id])
             }
             try Self.makeOwner(db, gallery: newId, account: owner)
@@ -151,9 +163,8 @@ public final class GalleryStore: Sendable {
     }
 
     public func deleteGallery(_ id: Int64) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM gallery WHERE id = ?", arguments: [id])
-            guard db.changesCount == 1 else { throw StoreError.galleryNotFound(id) }
+        try await database.write { db in
+            guard try db.execute("DELETE FROM gallery WHERE id = ?", [id]) == 1 else { throw StoreError.galleryNotFound(id) }
         }
         let subscribers = live.withLock { state in state.removeValue(forKey: id)?.subscribers ?? [:] }
         for (_, c) in subscribers { c.yield(.deleted); c.finish() }
@@ -164,24 +175,24 @@ public final class GalleryStore: Sendable {
     /// The gallery's last section (where a drop or upload without a destination goes), nil when
     /// it has none. One row, whatever the gallery's size.
     public func lastSection(_ id: Int64) async throws -> Int64? {
-        try await pool.read { db in
-            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM gallery WHERE id = ?)", arguments: [id]) == true else {
+        try await database.read { db in
+            guard try db.exists("SELECT 1 FROM gallery WHERE id = ?", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
-            return try Int64.fetchOne(db, sql: "SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank DESC, id DESC LIMIT 1",
-                                      arguments: [id])
+            return try db.value("SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank DESC, id DESC LIMIT 1",
+                                [id], as: Int64.self)
         }
     }
 
     /// The whole gallery at its current version, in one read transaction.
     public func snapshot(_ id: Int64) async throws -> GallerySnapshotJSON {
-        try await pool.read { db in try Self.snapshot(db, id) }
+        try await database.read { db in try Self.snapshot(db, id) }
     }
 
-    static func snapshot(_ db: Database, _ id: Int64) throws -> GallerySnapshotJSON {
+    static func snapshot(_ db: any SQLConnection, _ id: Int64) throws -> GallerySnapshotJSON {
         let info = try galleryInfo(db, id)
-        let sections = try SectionRecord.fetchAll(db, sql: "SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [id])
-        let items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? AND trashed = 0 ORDER BY sectionId, rank, id", arguments: [id])
+        let sections = try db.fetchAll("SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [id]).map(SectionRecord.init)
+        let items = try db.fetchAll("SELECT * FROM item WHERE galleryId = ? AND trashed = 0 ORDER BY sectionId, rank, id", [id]).map(ItemRecord.init)
         var bySection: [Int64: [ItemJSON]] = [:]
         for item in items { bySection[item.sectionId, default: []].append(item.json) }
         return GallerySnapshotJSON(gallery: info, version: info.version,
@@ -190,8 +201,8 @@ public final class GalleryStore: Sendable {
 
     /// A gallery's version and name (cheap: one row), to check a cached snapshot.
     public func head(_ id: Int64) async throws -> (version: Int64, name: String) {
-        try await pool.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT version, name FROM gallery WHERE id = ?", arguments: [id]) else {
+        try await database.read { db in
+            guard let row = try db.fetchOne("SELECT version, name FROM gallery WHERE id = ?", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
             return (row[0], row[1])
@@ -201,9 +212,9 @@ public final class GalleryStore: Sendable {
     /// The whole gallery at its current version as parallel columns (the page's first load), in
     /// one read transaction; rows are read with a cursor, not decoded into records.
     public func columns(_ id: Int64) async throws -> SnapshotColumns {
-        try await pool.read { db in
+        try await database.read { db in
             var out = SnapshotColumns(gallery: try Self.galleryInfo(db, id))
-            let sections = try Row.fetchAll(db, sql: "SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [id])
+            let sections = try db.fetchAll("SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [id])
             out.ids.reserveCapacity(out.gallery.itemCount)
             out.contentVersions.reserveCapacity(out.gallery.itemCount)
             out.aspects.reserveCapacity(out.gallery.itemCount)
@@ -211,47 +222,30 @@ public final class GalleryStore: Sendable {
             out.titles.reserveCapacity(out.gallery.itemCount)
             out.widths.reserveCapacity(out.gallery.itemCount)
             out.heights.reserveCapacity(out.gallery.itemCount)
-            // SQLite's C API directly: 100k rows through GRDB's Row cost ~10× the JSON writing.
-            var statement: OpaquePointer?
-            let sql = """
-                SELECT id, title, sourceURL, width, height, aspect, state, reason, contentVersion
-                FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id
-                """
-            guard sqlite3_prepare_v2(db.sqliteConnection, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-                throw DatabaseError(resultCode: .SQLITE_ERROR, message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
-            defer { sqlite3_finalize(statement) }
-            func text(_ column: Int32) -> String? {
-                guard let p = sqlite3_column_text(statement, column) else { return nil }
-                return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
-            }
             for s in sections {
                 let sectionId: Int64 = s[0]
                 let before = out.ids.count
-                sqlite3_reset(statement)
-                sqlite3_bind_int64(statement, 1, sectionId)
-                while true {
-                    let rc = sqlite3_step(statement)
-                    if rc == SQLITE_DONE { break }
-                    guard rc == SQLITE_ROW else {
-                        throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-                    }
-                    let itemId = sqlite3_column_int64(statement, 0)
+                // A cursor, not rows decoded into records (SQLite: its C API directly).
+                try db.forEach("""
+                    SELECT id, title, sourceURL, width, height, aspect, state, reason, contentVersion
+                    FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id
+                    """, [sectionId]) { row in
+                    let itemId = row.int64(0)
                     let state: ItemState
-                    switch sqlite3_column_text(statement, 6)?.pointee {
+                    switch row.firstByte(6) {
                     case UInt8(ascii: "r"): state = .ready
                     case UInt8(ascii: "p"): state = .pending
                     default: state = .failed
                     }
                     out.ids.append(itemId)
-                    out.titles.append(text(1) ?? "")
-                    if let url = text(2) { out.sourceURLs[itemId] = url }
-                    out.widths.append(Int32(clamping: sqlite3_column_int64(statement, 3)))
-                    out.heights.append(Int32(clamping: sqlite3_column_int64(statement, 4)))
-                    out.aspects.append(state == .ready ? sqlite3_column_double(statement, 5) : 1)
+                    out.titles.append(row.text(1) ?? "")
+                    if let url = row.text(2) { out.sourceURLs[itemId] = url }
+                    out.widths.append(Int32(clamping: row.int64(3)))
+                    out.heights.append(Int32(clamping: row.int64(4)))
+                    out.aspects.append(state == .ready ? row.double(5) : 1)
                     out.states.append(state)
-                    if let reason = text(7) { out.reasons[itemId] = reason }
-                    out.contentVersions.append(UInt32(truncatingIfNeeded: sqlite3_column_int64(statement, 8)))
+                    if let reason = row.text(7) { out.reasons[itemId] = reason }
+                    out.contentVersions.append(UInt32(truncatingIfNeeded: row.int64(8)))
                 }
                 out.sections.append(.init(id: sectionId, title: s[1], count: out.ids.count - before))
             }
@@ -260,62 +254,61 @@ public final class GalleryStore: Sendable {
     }
 
     public func item(_ id: Int64) async throws -> ItemJSON {
-        try await pool.read { db in
-            guard let r = try ItemRecord.fetchOne(db, sql: "SELECT * FROM item WHERE id = ?", arguments: [id]) else { throw StoreError.itemNotFound(id) }
+        try await database.read { db in
+            guard let r = try db.fetchOne("SELECT * FROM item WHERE id = ?", [id]).map(ItemRecord.init) else { throw StoreError.itemNotFound(id) }
             return r.json
         }
     }
 
     /// Trashed items of a gallery, newest first (F21).
     public func trash(_ id: Int64) async throws -> [ItemJSON] {
-        try await pool.read { db in
+        try await database.read { db in
             _ = try Self.galleryInfo(db, id)
-            return try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? AND trashed = 1 ORDER BY trashedAt DESC, id", arguments: [id]).map(\.json)
+            return try db.fetchAll("SELECT * FROM item WHERE galleryId = ? AND trashed = 1 ORDER BY trashedAt DESC, id", [id]).map { ItemRecord($0).json }
         }
     }
 
     /// Items still pending (after a restart: fetches and thumbnails that were interrupted).
     public func pendingItems() async throws -> [ItemJSON] {
-        try await pool.read { db in
-            try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE state = 'pending' ORDER BY id").map(\.json)
+        try await database.read { db in
+            try db.fetchAll("SELECT * FROM item WHERE state = 'pending' ORDER BY id").map { ItemRecord($0).json }
         }
     }
 
     /// Whether a maintenance task (migration "v4 maintenance") is still to do.
     public func maintenancePending(_ task: String) async throws -> Bool {
-        try await pool.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM maintenance WHERE task = ?)", arguments: [task]) ?? false }
+        try await database.read { db in try db.exists("SELECT 1 FROM maintenance WHERE task = ?", [task]) }
     }
 
     public func maintenanceDone(_ task: String) async throws {
-        try await pool.write { db in try db.execute(sql: "DELETE FROM maintenance WHERE task = ?", arguments: [task]) }
+        try await database.write { db in try db.execute("DELETE FROM maintenance WHERE task = ?", [task]) }
     }
 
     /// Ready items with a stored file, after `id`, in id order: (id, gallery, hash, width, height).
     public func readyItems(after id: Int64, limit: Int) async throws -> [(id: Int64, gallery: Int64, hash: String, width: Int, height: Int)] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: """
+        try await database.read { db in
+            try db.fetchAll("""
                 SELECT id, galleryId, fileHash, width, height FROM item
                 WHERE state = 'ready' AND fileHash IS NOT NULL AND id > ? ORDER BY id LIMIT ?
-                """, arguments: [id, limit]).map { ($0["id"], $0["galleryId"], $0["fileHash"], $0["width"] ?? 0, $0["height"] ?? 0) }
+                """, [id, limit]).map { ($0["id"], $0["galleryId"], $0["fileHash"], ($0["width"] as Int?) ?? 0, ($0["height"] as Int?) ?? 0) }
         }
     }
 
     /// True when some item still refers to this image.
     public func isReferenced(hash: String) async throws -> Bool {
-        try await pool.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM item WHERE fileHash = ?)", arguments: [hash]) ?? false
+        try await database.read { db in
+            try db.exists("SELECT 1 FROM item WHERE fileHash = ?", [hash])
         }
     }
 
     /// The engine snapshot of the live items, read from the database (cold start of a gallery).
-    static func engineSnapshot(_ db: Database, _ id: Int64) throws -> Snapshot {
-        let sectionIds = try Int64.fetchAll(db, sql: "SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", arguments: [id])
+    static func engineSnapshot(_ db: any SQLConnection, _ id: Int64) throws -> Snapshot {
+        let sectionIds = try db.values("SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [id], as: Int64.self)
         var items: [Int64: ([ItemID], [UInt32])] = [:]
-        let rows = try Row.fetchCursor(db, sql: "SELECT id, sectionId, contentVersion FROM item WHERE galleryId = ? AND trashed = 0 ORDER BY sectionId, rank, id", arguments: [id])
-        while let row = try rows.next() {
-            let s: Int64 = row[1]
-            items[s, default: ([], [])].0.append(ItemID(UInt64(row[0] as Int64)))
-            items[s, default: ([], [])].1.append(UInt32(truncatingIfNeeded: row[2] as Int64))
+        try db.forEach("SELECT id, sectionId, contentVersion FROM item WHERE galleryId = ? AND trashed = 0 ORDER BY sectionId, rank, id", [id]) { row in
+            let s = row.int64(1)
+            items[s, default: ([], [])].0.append(ItemID(UInt64(row.int64(0))))
+            items[s, default: ([], [])].1.append(UInt32(truncatingIfNeeded: row.int64(2)))
         }
         do {
             return try Snapshot(sectionIds.map { s in (id: SectionID(UInt64(s)), items: items[s]?.0 ?? [], versions: items[s]?.1 ?? []) })
@@ -328,8 +321,8 @@ public final class GalleryStore: Sendable {
 extension GalleryStore {
     /// The gallery an item belongs to (trashed or not).
     public func galleryOf(item: Int64) async throws -> Int64 {
-        try await pool.read { db in
-            guard let g = try Int64.fetchOne(db, sql: "SELECT galleryId FROM item WHERE id = ?", arguments: [item]) else {
+        try await database.read { db in
+            guard let g = try db.value("SELECT galleryId FROM item WHERE id = ?", [item], as: Int64.self) else {
                 throw StoreError.itemNotFound(item)
             }
             return g
@@ -338,9 +331,9 @@ extension GalleryStore {
 
     /// Galleries with items waiting for this URL's fetch.
     public func galleriesWaiting(for url: String) async throws -> [Int64] {
-        try await pool.read { db in
-            try Int64.fetchAll(db, sql: "SELECT DISTINCT galleryId FROM item WHERE sourceURL = ? AND state = 'pending' AND fileHash IS NULL",
-                               arguments: [url])
+        try await database.read { db in
+            try db.values("SELECT DISTINCT galleryId FROM item WHERE sourceURL = ? AND state = 'pending' AND fileHash IS NULL",
+                          [url], as: Int64.self)
         }
     }
 
@@ -368,19 +361,18 @@ extension GalleryStore {
     public func importGallery(name: String, sections: [(title: String, items: [NewItem])]) async throws -> (GalleryInfo, [ItemJSON]) {
         let name = try Self.checkName(name)
         let sections = sections.isEmpty ? [(title: "Section 1", items: [NewItem]())] : sections
-        return try await pool.write { db in
-            try db.execute(sql: "INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?)", arguments: [name, Self.now()])
-            let gallery = db.lastInsertedRowID
+        return try await database.write { db in
+            let gallery = try db.insert("INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?) RETURNING id", [name, Self.now()])
             let sectionKeys = RankKey.keys(sections.count, between: nil, and: nil)
             var created: [Int64] = []
             for (section, key) in zip(sections, sectionKeys) {
-                try db.execute(sql: "INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0)", arguments: [gallery, section.title, key])
-                let sectionId = db.lastInsertedRowID
+                let sectionId = try db.insert("INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0) RETURNING id",
+                                              [gallery, section.title, key])
                 for (item, rank) in zip(section.items, RankKey.keys(section.items.count, between: nil, and: nil)) {
                     created.append(try ItemRows.insert(db, gallery: gallery, section: sectionId, rank: rank, title: item.title, item, at: Self.now()))
                 }
             }
-            let items = try ItemRecord.fetchAll(db, sql: "SELECT * FROM item WHERE galleryId = ? ORDER BY id", arguments: [gallery]).map(\.json)
+            let items = try db.fetchAll("SELECT * FROM item WHERE galleryId = ? ORDER BY id", [gallery]).map { ItemRecord($0).json }
             return (try Self.galleryInfo(db, gallery), items)
         }
     }

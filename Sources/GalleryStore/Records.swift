@@ -1,26 +1,20 @@
-import GRDB
 import GalleryCore
 
-/// Rows as plain structs; the SQL that reads and writes them stays in the store's files.
-struct GalleryRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "gallery"
-    var id: Int64?
-    var name: String
-    var version: Int64
-    var createdAt: Double
-}
-
-struct SectionRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "section"
+/// Rows as plain structs, read from either backend's rows; the SQL that reads and writes them
+/// stays in the store's files.
+struct SectionRecord: Sendable {
     var id: Int64?
     var galleryId: Int64
     var title: String
     var rank: String
     var deleted: Bool
+
+    init(_ row: SQLRow) {
+        id = row["id"]; galleryId = row["galleryId"]; title = row["title"]; rank = row["rank"]; deleted = row["deleted"]
+    }
 }
 
-struct ItemRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
-    static let databaseTableName = "item"
+struct ItemRecord: Sendable {
     var id: Int64?
     var galleryId: Int64
     var sectionId: Int64
@@ -38,6 +32,13 @@ struct ItemRecord: Codable, FetchableRecord, PersistableRecord, Sendable {
     var trashedAt: Double?
     var createdAt: Double
 
+    init(_ row: SQLRow) {
+        id = row["id"]; galleryId = row["galleryId"]; sectionId = row["sectionId"]; rank = row["rank"]; title = row["title"]
+        sourceURL = row["sourceURL"]; fileHash = row["fileHash"]; width = row["width"]; height = row["height"]
+        aspect = row["aspect"]; state = row["state"]; reason = row["reason"]; contentVersion = row["contentVersion"]
+        trashed = row["trashed"]; trashedAt = row["trashedAt"]; createdAt = row["createdAt"]
+    }
+
     var json: ItemJSON {
         let itemState = ItemState(rawValue: state) ?? .failed
         return ItemJSON(id: id ?? 0, sectionId: sectionId, title: title, sourceURL: sourceURL, fileHash: fileHash,
@@ -52,21 +53,29 @@ enum ItemRows {
     static let columns = "galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt"
 
     /// A new item (content version 0, not in the trash); answers its id.
-    static func insert(_ db: Database, gallery: Int64, section: Int64, rank: String, title: String, _ item: NewItem, at now: Double) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO item (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)",
-                       arguments: [gallery, section, rank, title, item.sourceURL, item.fileHash, item.width, item.height,
-                                   item.aspect, item.state.rawValue, item.reason, now])
-        return db.lastInsertedRowID
+    static func insert(_ db: any SQLConnection, gallery: Int64, section: Int64, rank: String, title: String, _ item: NewItem, at now: Double) throws -> Int64 {
+        try db.insert("INSERT INTO item (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?) RETURNING id",
+                      [gallery, section, rank, title, item.sourceURL, item.fileHash, item.width, item.height,
+                       item.aspect, item.state.rawValue, item.reason, now])
     }
 
     /// Copies of the live items `condition` selects: same content, content version 0, not in the
     /// trash. `gallery`, `section` and `rank` are SQL expressions (a `?` or a column); their
     /// arguments come first, then the creation time, then the condition's.
-    static func copy(_ db: Database, gallery: String, section: String, rank: String, where condition: String, arguments: StatementArguments) throws {
-        try db.execute(sql: """
-            INSERT INTO item (\(columns))
-            SELECT \(gallery), \(section), \(rank), title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ?
-            FROM item WHERE \(condition)
-            """, arguments: arguments)
+    static func copy(_ db: any SQLConnection, gallery: String, section: String, rank: String, where condition: String, arguments: SQLArguments) throws {
+        try db.execute(copySQL(gallery: gallery, section: section, rank: rank, where: condition), arguments)
+    }
+
+    /// The copy of the one item `condition` selects; answers its id.
+    static func copyOne(_ db: any SQLConnection, gallery: String, section: String, rank: String, where condition: String, arguments: SQLArguments) throws -> Int64 {
+        try db.insert(copySQL(gallery: gallery, section: section, rank: rank, where: condition) + " RETURNING id", arguments)
+    }
+
+    static func copySQL(gallery: String, section: String, rank: String, where condition: String) -> String {
+        """
+        INSERT INTO item (\(columns))
+        SELECT \(gallery), \(section), \(rank), title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ?
+        FROM item WHERE \(condition)
+        """
     }
 }

@@ -8,6 +8,10 @@ public enum StoreError: Error, Equatable, Sendable {
     /// The client's baseVersion is not the gallery's version.
     case stale(baseVersion: Int64, currentVersion: Int64)
     case corrupt(String)
+    /// The database cannot be reached (PostgreSQL down, a wrong URL): a 503, try again later.
+    case unavailable(String)
+    /// The database refused a statement (a constraint, a server-side error).
+    case database(String)
 
     public var message: String {
         switch self {
@@ -17,6 +21,13 @@ public enum StoreError: Error, Equatable, Sendable {
         case let .invalid(text): return text
         case let .stale(base, current): return "baseVersion \(base) is stale: the gallery is at version \(current)"
         case let .corrupt(text): return "store inconsistency: \(text)"
+        case let .unavailable(text): return "database unavailable: \(text)"
+        case let .database(text): return "database error: \(text)"
         }
     }
+}
+
+extension StoreError: CustomStringConvertible {
+    /// The message (a command line that fails on a wrong database URL says why, plainly).
+    public var description: String { message }
 }

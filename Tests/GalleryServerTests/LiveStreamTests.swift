@@ -7,6 +7,7 @@ import NIOCore
 import GridEngine
 import GalleryCore
 import GalleryServer
+import StoreTestSupport
 
 func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Data) {
     var request = HTTPClientRequest(url: "http://localhost:\(port)\(path)")
@@ -19,9 +20,10 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
     return (response.status.code, Data(bytes.readableBytesView))
 }
 
+/// On SQLite and on PostgreSQL (a real server each time: HTTP, the live stream, ingestion).
 @Suite(.serialized) struct LiveStreamTests {
-    @Test func aReconnectingClientGetsTheStagedDiffNotAReload() async throws {
-        let server = try await makeServer()
+    @Test(arguments: Backend.tested) func aReconnectingClientGetsTheStagedDiffNotAReload(_ backend: Backend) async throws {
+        let server = try await makeServer(backend)
         let start = try await seeded(server, n: 5)
         let g = start.gallery.id
         let ids = start.sections.flatMap { $0.items.map(\.id) }
@@ -50,10 +52,10 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
         }
     }
 
-    @Test func pendingToReadyTransitionsArriveOnTheStream() async throws {
+    @Test(arguments: Backend.tested) func pendingToReadyTransitionsArriveOnTheStream(_ backend: Backend) async throws {
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
-        let server = try await makeServer()
+        let server = try await makeServer(backend)
         try await server.test(.live) { client in
             let port = try #require(client.port)
             let g = try await client.newGallery()
@@ -69,8 +71,8 @@ func post(_ port: Int, _ path: String, _ body: String) async throws -> (UInt, Da
     }
 
     /// B2: four clients, 250 random operations each, on one gallery at once.
-    @Test func fourClientsTimes250RandomOperationsKeepEveryItemExactlyOnce() async throws {
-        let server = try await makeServer()
+    @Test(arguments: Backend.tested) func fourClientsTimes250RandomOperationsKeepEveryItemExactlyOnce(_ backend: Backend) async throws {
+        let server = try await makeServer(backend)
         let start = try await seeded(server, n: 20)
         let g = start.gallery.id
         let initialIds = Set(start.sections.flatMap { $0.items.map(\.id) })

@@ -11,6 +11,7 @@ import GalleryCore
 import GalleryServer
 import GalleryStore
 import HummingbirdBcrypt
+import StoreTestSupport
 
 /// Every test folder lives under one root that each run of the suite empties first, so runs do
 /// not pile up data folders in /tmp.
@@ -51,8 +52,10 @@ let quietLogger: Logger = {
     return l
 }()
 
-func makeServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> GalleryServer {
+/// A server on a fresh data folder; its rows in SQLite there, or in a new PostgreSQL database.
+func makeServer(_ backend: Backend = .sqlite, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> GalleryServer {
     var c = testConfiguration()
+    c.databaseURL = try backend.databaseURL()
     configure(&c)
     return try await GalleryServer(configuration: c, logger: quietLogger)
 }

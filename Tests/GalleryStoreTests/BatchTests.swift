@@ -3,10 +3,11 @@ import Foundation
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
+import StoreTestSupport
 
 @Suite struct BatchTests {
-    @Test func moveOneItemWritesOneItemRowPlusVersionAndLog() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func moveOneItemWritesOneItemRowPlusVersionAndLog(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 50)
         let snap = try await store.snapshot(g.id)
         let moved = snap.sections[0].items[3].id
@@ -22,8 +23,8 @@ import GalleryCore
         #expect(s == (try Snapshot(gallery: after)))
     }
 
-    @Test func moveSeveralBeforeAndAfterAnAnchorKeepsTheirOrder() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func moveSeveralBeforeAndAfterAnAnchorKeepsTheirOrder(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 1, perSection: 10)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.move(items: [ids[8], ids[1]], to: .before(item: ids[5]))])
@@ -32,8 +33,8 @@ import GalleryCore
         #expect(titles(try await store.snapshot(g.id))[0].last == "0-0")
     }
 
-    @Test func swapExchangesPlacesAcrossSections() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func swapExchangesPlacesAcrossSections(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 3)
         let snap = try await store.snapshot(g.id)
         let r = try await store.apply(gallery: g.id, [.swap(snap.sections[0].items[0].id, snap.sections[1].items[2].id)])
@@ -41,8 +42,8 @@ import GalleryCore
         #expect(titles(try await store.snapshot(g.id)) == [["1-2", "0-1", "0-2"], ["1-0", "1-1", "0-0"]])
     }
 
-    @Test func copyMakesNewItemsInOrderAndLeavesOriginals() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func copyMakesNewItemsInOrderAndLeavesOriginals(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 3)
         let snap = try await store.snapshot(g.id)
         let r = try await store.apply(gallery: g.id, [.copy(items: [snap.sections[0].items[2].id, snap.sections[0].items[0].id], to: .index(section: sections[1], index: 1))])
@@ -53,8 +54,8 @@ import GalleryCore
     /// The gallery list (and one gallery's info) counts a gallery once per version, or takes the
     /// count of its live snapshot: every change of the count — insert, copy, trash, restore, a
     /// section trashed — is a new version.
-    @Test func theListedItemCountFollowsEveryVersion() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func theListedItemCountFollowsEveryVersion(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 4)
         func listed() async throws -> Int {
             let n = try #require(try await store.listGalleries().first { $0.id == g.id }).itemCount
@@ -77,8 +78,8 @@ import GalleryCore
         #expect(try await listed() == shown && shown == 3)
     }
 
-    @Test func trashRestoreAndPurgeKeepThePlace() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func trashRestoreAndPurgeKeepThePlace(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 1, perSection: 5)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.trash(items: [ids[1], ids[3]])])
@@ -94,8 +95,8 @@ import GalleryCore
         await #expect(throws: StoreError.invalid("purge: item \(ids[0]) is not in the trash")) { try await store.apply(gallery: g.id, [.purge(items: [ids[0]])]) }
     }
 
-    @Test func deletedSectionComesBackWithARestoredItem() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func deletedSectionComesBackWithARestoredItem(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 2)
         let middle = try await store.snapshot(g.id).sections[1].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.deleteSection(sections[1])])
@@ -106,8 +107,8 @@ import GalleryCore
         #expect(titles(s) == [["0-0", "0-1"], ["1-1"], ["2-0", "2-1"]])
     }
 
-    @Test func aFailingOperationLeavesTheWholeBatchUnapplied() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func aFailingOperationLeavesTheWholeBatchUnapplied(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 1, perSection: 4)
         let before = try await store.snapshot(g.id)
         let ids = before.sections[0].items.map(\.id)
@@ -128,8 +129,8 @@ import GalleryCore
         #expect(s == (try Snapshot(gallery: try await store.snapshot(g.id))))
     }
 
-    @Test func randomBatchesKeepMemoryRowsAndCatchUpInStep() async throws {
-        let (store, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func randomBatchesKeepMemoryRowsAndCatchUpInStep(_ backend: Backend) async throws {
+        let (store, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 3, perSection: 20)
         var rng = SeededGenerator(seed: 7)
         let start = try await store.snapshot(g.id)
@@ -151,7 +152,7 @@ import GalleryCore
         try replay(try #require(try await store.changes(gallery: g.id, since: start.version)), on: &caught)
         #expect(caught == shown)
         // A second store on the same file (a restart) reads the same gallery.
-        let reopened = try GalleryStore(folder: folder)
+        let reopened = try place.open()
         #expect(try Snapshot(gallery: try await reopened.snapshot(g.id)) == shown)
         // …and still catches up from a version of the first run (CatchUpLog), to the same state.
         var afterRestart = try Snapshot(gallery: start)
@@ -198,8 +199,8 @@ extension BatchEdit {
 }
 
 @Suite struct CatchUpWindowTests {
-    @Test func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot() async throws {
-        let (store, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot(_ backend: Backend) async throws {
+        let (store, place) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap { $0.items.map(\.id) }
@@ -226,8 +227,8 @@ extension BatchEdit {
         }
         // After a restart the window is rebuilt from SQLite: it starts at a persisted checkpoint
         // (every 250th version) no older than the window, and answers the same way.
-        try store.pool.close()
-        let reopened = try GalleryStore(folder: folder)
+        try store.close()
+        let reopened = try place.open()
         #expect(try await reopened.changes(gallery: g.id, since: start.version) == nil)
         let rebuilt = reopened.live.withLock { $0[g.id]!.oldestVersion }
         let version = try await reopened.gallery(g.id).version

@@ -1,17 +1,17 @@
 import Testing
 import Foundation
-import GRDB
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
+import StoreTestSupport
 
 /// The catch-up window outlives the process: stages are logged with every version and
 /// checkpoints are kept in SQLite, so a reopened store answers `changes(since:)` with the staged
 /// diff — and never with a wrong one when the persisted history does not add up.
 @Suite struct CatchUpTests {
-    /// Opens a store on `folder`, runs `body`, and lets the store (and its database pool) go.
-    func withStore<T>(_ folder: URL, _ body: (GalleryStore) async throws -> T) async throws -> T {
-        let store = try GalleryStore(folder: folder)
+    /// Opens a store on `place` (a restart), runs `body`, and lets the store go.
+    func withStore<T>(_ place: StorePlace, _ body: (GalleryStore) async throws -> T) async throws -> T {
+        let store = try place.open()
         return try await body(store)
     }
 
@@ -31,15 +31,15 @@ import GalleryCore
         _ = try await store.renameGallery(g, name: "Renamed gallery")
     }
 
-    @Test func aReopenedStoreAnswersCatchUpWithTheStagedDiff() async throws {
-        let (first, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func aReopenedStoreAnswersCatchUpWithTheStagedDiff(_ backend: Backend) async throws {
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
         let old = try await first.snapshot(g.id)
         try await mixedBatches(first, g.id)
         let middle = try await first.snapshot(g.id)
-        try first.pool.close()
+        try first.close()
 
-        try await withStore(folder) { store in
+        try await withStore(place) { store in
             let now = try await store.snapshot(g.id)
             #expect(now.version == old.version + 10)
             for from in [old, middle] {
@@ -59,18 +59,18 @@ import GalleryCore
         }
     }
 
-    @Test func catchUpReachesAcrossTwoRestarts() async throws {
-        let (first, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func catchUpReachesAcrossTwoRestarts(_ backend: Backend) async throws {
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
         let early = try await first.snapshot(g.id)
         let ids = early.sections[0].items.map(\.id)
         _ = try await first.apply(gallery: g.id, [.move(items: [ids[0]], to: .end(section: early.sections[1].id))])
-        try first.pool.close()
-        try await withStore(folder) { store in
+        try first.close()
+        try await withStore(place) { store in
             _ = try await store.apply(gallery: g.id, [.trash(items: [ids[1]])])
-            try store.pool.close()
+            try store.close()
         }
-        try await withStore(folder) { store in
+        try await withStore(place) { store in
             _ = try await store.apply(gallery: g.id, [.swap(ids[2], ids[3])])
             let now = try await store.snapshot(g.id)
             let changes = try #require(try await store.changes(gallery: g.id, since: early.version))
@@ -80,55 +80,55 @@ import GalleryCore
         }
     }
 
-    @Test func aHoleInTheLogOrABadCheckpointGivesTheSnapshotNeverAWrongDiff() async throws {
-        let (first, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func aHoleInTheLogOrABadCheckpointGivesTheSnapshotNeverAWrongDiff(_ backend: Backend) async throws {
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
         let old = try await first.snapshot(g.id)
         try await mixedBatches(first, g.id)
-        try first.pool.close()
+        try first.close()
 
         // A version whose stages are missing (as for versions logged before migration v2).
-        try await withStore(folder) { store in
-            try await store.pool.write { db in
-                try db.execute(sql: "UPDATE operation SET stages = NULL WHERE galleryId = ? AND version = ?", arguments: [g.id, old.version + 4])
+        try await withStore(place) { store in
+            try await store.database.write { db in
+                try db.execute("UPDATE operation SET stages = NULL WHERE galleryId = ? AND version = ?", [g.id, old.version + 4])
             }
             #expect(try await store.changes(gallery: g.id, since: old.version) == nil, "before the hole: full snapshot")
             #expect(try await store.changes(gallery: g.id, since: old.version + 3) == nil)
-            try store.pool.close()
+            try store.close()
         }
         // The run with the hole checkpointed the version it loaded at (old + 10): after another
         // version and a restart, catch-up reaches back to there, not past the hole.
-        try await withStore(folder) { store in
+        try await withStore(place) { store in
             let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
             _ = try await store.apply(gallery: g.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g.id).sections[0].id))])
-            try store.pool.close()
+            try store.close()
         }
-        try await withStore(folder) { store in
+        try await withStore(place) { store in
             let now = try await store.snapshot(g.id)
             #expect(now.version == old.version + 11)
             #expect(try await store.changes(gallery: g.id, since: old.version + 5) == nil)
             let c = try #require(try await store.changes(gallery: g.id, since: old.version + 10))
             #expect(c.stages.count == 1 && c.stages[0].itemMoves.count == 1)
-            try store.pool.close()
+            try store.close()
         }
 
         // Stages that do not lead where the checkpoints say (tampered). Run 1 makes versions from
         // its load checkpoint (v0); run 2 loads at old + 10 (a checkpoint) and adds one version.
-        let (other, folder2) = try makeStore()
+        let (other, place2) = try makeStore(backend)
         let (g2, _) = try await makeGallery(other, sections: 2, perSection: 8)
         let old2 = try await other.snapshot(g2.id)
         try await mixedBatches(other, g2.id)
-        try other.pool.close()
-        try await withStore(folder2) { store in
+        try other.close()
+        try await withStore(place2) { store in
             let ids = try await store.snapshot(g2.id).sections[0].items.map(\.id)
             _ = try await store.apply(gallery: g2.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g2.id).sections[0].id))])
-            try await store.pool.write { db in
-                let swapStages = try String.fetchOne(db, sql: "SELECT stages FROM operation WHERE galleryId = ? AND version = ?", arguments: [g2.id, old2.version + 2])!
-                try db.execute(sql: "UPDATE operation SET stages = ? WHERE galleryId = ? AND version = ?", arguments: [swapStages, g2.id, old2.version + 1])
+            try await store.database.write { db in
+                let swapStages = try db.value("SELECT stages FROM operation WHERE galleryId = ? AND version = ?", [g2.id, old2.version + 2], as: String.self)!
+                try db.execute("UPDATE operation SET stages = ? WHERE galleryId = ? AND version = ?", [swapStages, g2.id, old2.version + 1])
             }
-            try store.pool.close()
+            try store.close()
         }
-        try await withStore(folder2) { store in
+        try await withStore(place2) { store in
             let now = try await store.snapshot(g2.id)
             // The newest stretch (checked at load) serves catch-up…
             let recent = try #require(try await store.changes(gallery: g2.id, since: old2.version + 10))
@@ -142,17 +142,17 @@ import GalleryCore
             #expect(again.toVersion == now.version)
         }
         // Untampered, the same older stretch is checked once and then serves catch-up.
-        let (third, folder3) = try makeStore()
+        let (third, place3) = try makeStore(backend)
         let (g3, _) = try await makeGallery(third, sections: 2, perSection: 8)
         let old3 = try await third.snapshot(g3.id)
         try await mixedBatches(third, g3.id)
-        try third.pool.close()
-        try await withStore(folder3) { store in
+        try third.close()
+        try await withStore(place3) { store in
             let ids = try await store.snapshot(g3.id).sections[0].items.map(\.id)
             _ = try await store.apply(gallery: g3.id, [.move(items: [ids[0]], to: .end(section: try await store.snapshot(g3.id).sections[0].id))])
-            try store.pool.close()
+            try store.close()
         }
-        try await withStore(folder3) { store in
+        try await withStore(place3) { store in
             let now = try await store.snapshot(g3.id)
             for _ in 0..<2 {
                 var s = try Snapshot(gallery: old3)
@@ -162,8 +162,8 @@ import GalleryCore
         }
     }
 
-    @Test func checkpointsEvery250VersionsAndTheWindowAfterRestart() async throws {
-        let (first, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func checkpointsEvery250VersionsAndTheWindowAfterRestart(_ backend: Backend) async throws {
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         var snapshots: [Int64: GallerySnapshotJSON] = [:]
@@ -171,15 +171,15 @@ import GalleryCore
             let r = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
             if r.version == 100 || r.version == 251 { snapshots[r.version] = try await first.snapshot(g.id) }
         }
-        let versions = try await first.pool.read { db in
-            try Int64.fetchAll(db, sql: "SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", arguments: [g.id])
+        let versions = try await first.database.read { db in
+            try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g.id], as: Int64.self)
         }
         #expect(versions == [0, 250], "the load checkpoint of this run and the 250th version")
-        try first.pool.close()
+        try first.close()
 
         // Without the load checkpoint, the window starts at version 250.
-        try await withStore(folder) { store in
-            try await store.pool.write { db in try db.execute(sql: "DELETE FROM checkpoint WHERE version = 0") }
+        try await withStore(place) { store in
+            try await store.database.write { db in try db.execute("DELETE FROM checkpoint WHERE version = 0") }
             let now = try await store.snapshot(g.id)
             #expect(try await store.changes(gallery: g.id, since: 100) == nil, "older than the oldest checkpoint")
             let c = try #require(try await store.changes(gallery: g.id, since: 251))
@@ -191,8 +191,8 @@ import GalleryCore
 
     /// Issue 15: the log is compacted behind the checkpoints — bounded on disk however many
     /// versions a gallery sees — and catch-up inside the window still replays exactly, after a restart too.
-    @Test func theLogStaysBoundedBehindTheWindow() async throws {
-        let (first, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func theLogStaysBoundedBehindTheWindow(_ backend: Backend) async throws {
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         var kept: GallerySnapshotJSON?
@@ -200,9 +200,9 @@ import GalleryCore
             let r = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
             if r.version == 1_900 { kept = try await first.snapshot(g.id) }
         }
-        let (rows, oldest) = try await first.pool.read { db in
-            (try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [g.id])!,
-             try Int64.fetchOne(db, sql: "SELECT MIN(version) FROM operation WHERE galleryId = ?", arguments: [g.id])!)
+        let (rows, oldest) = try await first.database.read { db in
+            (try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ?", [g.id], as: Int.self)!,
+             try db.value("SELECT MIN(version) FROM operation WHERE galleryId = ?", [g.id], as: Int64.self)!)
         }
         let now = try await first.snapshot(g.id)
         // Checkpoints at every 250th version; the last one (2,500) keeps those down to 500.
@@ -213,8 +213,8 @@ import GalleryCore
             try replay(c, on: &s)
             #expect(s == (try Snapshot(gallery: now)))
         }
-        try first.pool.close()
-        try await withStore(folder) { store in
+        try first.close()
+        try await withStore(place) { store in
             let c = try #require(try await store.changes(gallery: g.id, since: 1_900), "the window survives the restart")
             var s = try Snapshot(gallery: kept!)
             try replay(c, on: &s)
@@ -225,8 +225,8 @@ import GalleryCore
 
     /// The hot path (one item moved, made on the live snapshot in place after the commit) across
     /// sections and checkpoints: the live snapshot, the rows, the checkpoints and catch-up agree.
-    @Test func changesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp() async throws {
-        let (first, folder) = try makeStore()
+    @Test(arguments: Backend.tested) func changesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp(_ backend: Backend) async throws {
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 3, perSection: 5)
         var rng = SystemRandomNumberGenerator()
         var at: [Int64: GallerySnapshotJSON] = [:]
@@ -265,12 +265,12 @@ import GalleryCore
             try replay(c, on: &s)
             #expect(s == (try Snapshot(gallery: final)), "catch-up from \(since) in this process")
         }
-        let checkpoints = try await first.pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT version, snapshot FROM checkpoint WHERE galleryId = ? AND version IN (250, 500)", arguments: [g.id])
+        let checkpoints = try await first.database.read { db in
+            try db.fetchAll("SELECT version, snapshot FROM checkpoint WHERE galleryId = ? AND version IN (250, 500)", [g.id])
         }
         #expect(checkpoints.count == 2)
-        try first.pool.close()
-        try await withStore(folder) { store in
+        try first.close()
+        try await withStore(place) { store in
             #expect(try await store.snapshot(g.id) == final, "the rows hold what the live snapshot held")
             let c = try #require(try await store.changes(gallery: g.id, since: 251), "replayed from the checkpoint at 250 after a restart")
             var s = try Snapshot(gallery: at[251]!)
@@ -283,7 +283,7 @@ import GalleryCore
     /// batch's snapshot before (no copy of the live snapshot at the checkpoint); a process stopped
     /// in between loses nothing (the next load writes a checkpoint at the version it finds); the
     /// interval grows with the gallery.
-    @Test func aCheckpointIsWrittenByTheNextBatchAndTheIntervalGrowsWithTheGallery() async throws {
+    @Test(arguments: Backend.tested) func aCheckpointIsWrittenByTheNextBatchAndTheIntervalGrowsWithTheGallery(_ backend: Backend) async throws {
         #expect(LiveGallery.checkpointInterval(itemCount: 0) == 250)
         #expect(LiveGallery.checkpointInterval(itemCount: 100_000) == 250)
         #expect(LiveGallery.checkpointInterval(itemCount: 199_999) == 250)
@@ -291,12 +291,12 @@ import GalleryCore
         #expect(LiveGallery.checkpointInterval(itemCount: 1_000_000) == 2_000)
         #expect(LiveGallery.checkpointInterval(itemCount: 1_600_000) == 4_000)
 
-        let (first, folder) = try makeStore()
+        let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         func versions(_ store: GalleryStore) async throws -> [Int64] {
-            try await store.pool.read { db in
-                try Int64.fetchAll(db, sql: "SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", arguments: [g.id])
+            try await store.database.read { db in
+                try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g.id], as: Int64.self)
             }
         }
         var at250: GallerySnapshotJSON?
@@ -310,7 +310,7 @@ import GalleryCore
         #expect(first.live.withLock { $0[g.id]!.checkpoints } == [0, 250])
         _ = try await first.apply(gallery: g.id, [.swap(ids[0], ids[3])])
         #expect(try await versions(first) == [0, 250])
-        let blob = try await first.pool.read { db in try CatchUpLog.loadCheckpoint(db, gallery: g.id, version: 250) }
+        let blob = try await first.database.read { db in try CatchUpLog.loadCheckpoint(db, gallery: g.id, version: 250) }
         #expect(blob == (try Snapshot(gallery: at250!)), "the checkpoint holds the snapshot at 250, not at 251")
 
         // Stopped right after a checkpoint version: the next load writes it.
@@ -319,8 +319,8 @@ import GalleryCore
             k += 1
         }
         let at500 = try await first.snapshot(g.id)
-        try first.pool.close()
-        try await withStore(folder) { store in
+        try first.close()
+        try await withStore(place) { store in
             let c = try #require(try await store.changes(gallery: g.id, since: 250), "catch-up from the checkpoint written by the next batch")
             #expect(try await versions(store) == [0, 250, 500], "the load wrote version 500's checkpoint")
             var s = try Snapshot(gallery: at250!)

@@ -3,13 +3,14 @@ import Foundation
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
+import StoreTestSupport
 
 /// Issue 15.2: a gallery's columns at a newer version are made from older columns and what
 /// changed since (the live order and the changed items' rows), and are exactly what a read of
 /// the whole gallery gives — after every kind of change.
 @Suite struct ColumnsUpdateTests {
-    @Test func updatedColumnsEqualAFullReadAfterEveryKindOfChange() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func updatedColumnsEqualAFullReadAfterEveryKindOfChange(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 6)
         var rng = SeededGenerator(seed: 15)
         var old = try await store.columns(g.id)
@@ -62,8 +63,8 @@ import GalleryCore
         #expect(checked == 40)
     }
 
-    @Test func columnsOutsideTheWindowAreNotUpdated() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func columnsOutsideTheWindowAreNotUpdated(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 4)
         let old = try await store.columns(g.id)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)

@@ -1,16 +1,16 @@
 import Testing
 import Foundation
-import GRDB
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
+import StoreTestSupport
 
 /// Issue 15: many batches at once on one gallery — each its own version with its own answer, a
 /// refused one changes nothing, single moves made in place — and memory, rows, the live stream
 /// and catch-up agree afterwards.
 @Suite struct ConcurrentBatchTests {
-    @Test func concurrentBatchesEachGetTheirOwnVersionAndAnswer() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func concurrentBatchesEachGetTheirOwnVersionAndAnswer(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 3, perSection: 40)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap(\.items).map(\.id)
@@ -72,7 +72,7 @@ import GalleryCore
         cancel()
         let rows = try Snapshot(gallery: try await store.snapshot(g.id))
         #expect(shown == rows)
-        let live = try await store.pool.writeWithoutTransaction { db in try store.current(db, g.id).1 }
+        let live = try await store.database.writeWithoutTransaction { db in try store.current(db, g.id).1 }
         #expect(live == rows, "the live snapshot is the rows")
         var caught = try Snapshot(gallery: start)
         try replay(try #require(try await store.changes(gallery: g.id, since: start.version)), on: &caught)

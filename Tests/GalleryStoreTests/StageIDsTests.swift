@@ -3,6 +3,7 @@ import Foundation
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
+import StoreTestSupport
 
 /// Every stage a client receives names the items it deletes, moves and reloads, so a client
 /// that keeps no arrangement (the page: its engine holds the order) knows what a change
@@ -25,8 +26,8 @@ import GalleryCore
         }
     }
 
-    @Test func everyBatchKindNamesTheItemsItsStagesTouch() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func everyBatchKindNamesTheItemsItsStagesTouch(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 8)
         let start = try await store.snapshot(g.id)
         let a = start.sections[0].items.map(\.id), b = start.sections[1].items.map(\.id)
@@ -52,8 +53,8 @@ import GalleryCore
         #expect(one.changes.stages.map { $0.movedIDs } == [[UInt64(b[2])]])
     }
 
-    @Test func aCatchUpDiffNamesItsItemsStageByStage() async throws {
-        let (store, _) = try makeStore()
+    @Test(arguments: Backend.tested) func aCatchUpDiffNamesItsItemsStageByStage(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 3, perSection: 12)
         let old = try await store.snapshot(g.id)
         let a = old.sections[0].items.map(\.id), c = old.sections[2].items.map(\.id)

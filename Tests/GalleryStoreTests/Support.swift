@@ -5,8 +5,9 @@ import Glibc
 import GridEngine
 import GalleryCore
 @testable import GalleryStore
+import StoreTestSupport
 
-/// A store on a real SQLite file in a fresh temporary folder.
+/// Stores on real SQLite files in fresh temporary folders (images there for both backends).
 let storeTestRoot: URL = {
     // One folder per test process under a shared base: runs from several worktrees may go on at
     // the same time on one machine, so a run removes only the folders of processes that ended.
@@ -22,9 +23,18 @@ let storeTestRoot: URL = {
     return root
 }()
 
-func makeStore() throws -> (GalleryStore, URL) {
+func makeStore(_ backend: Backend = .sqlite) throws -> (GalleryStore, StorePlace) {
     let folder = storeTestRoot.appendingPathComponent(UUID().uuidString)
-    return (try GalleryStore(folder: folder), folder)
+    let place = StorePlace(folder: folder, databaseURL: try backend.databaseURL())
+    return (try place.open(), place)
+}
+
+/// Where a test store's rows and images are: reopened by `open()` (a restart).
+struct StorePlace {
+    let folder: URL
+    let databaseURL: String?
+
+    func open() throws -> GalleryStore { try GalleryStore(folder: folder, databaseURL: databaseURL) }
 }
 
 /// A gallery with `sections` sections of `perSection` pending items titled "s-i".

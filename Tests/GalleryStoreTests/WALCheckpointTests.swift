@@ -8,7 +8,8 @@ import GRDB
     /// 20,000 commits in a row, as fast as the writer goes: the log is copied back by the checkpointer's own connection, it
     /// starts over instead of growing with every commit, and every row is there after a reopen.
     @Test func theLogIsCopiedBackOffTheWriterAndStaysBounded() async throws {
-        let (store, folder) = try makeStore()
+        let (store, place) = try makeStore()  // SQLite only: its write-ahead log
+        let folder = place.folder
         try await store.pool.write { db in try db.execute(sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, v BLOB)") }
         for _ in 0..<20_000 {
             try await store.pool.write { db in try db.execute(sql: "INSERT INTO scratch (v) VALUES (zeroblob(3000))") }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import GRDB
 
 /// Health checks for whoever runs the server (B14): `/healthz` says the process answers,
 /// `/readyz` that it can do its work: the database answers and the images folder takes a file.
@@ -20,7 +19,7 @@ struct HealthRoutes {
             var ready = Readiness(database: "ok", images: "ok")
             // Anyone may ask: the answer names what fails, the log says why (paths, errors).
             do {
-                _ = try await server.store.pool.read { db in try Int.fetchOne(db, sql: "SELECT 1") }
+                try await server.store.ping()
             } catch {
                 ready.database = "unreachable"
                 problems.append("the database does not answer")

@@ -36,7 +36,8 @@ public struct APIError: HTTPResponseError {
             case .invalid: return APIError(.unprocessableContent, e.message)
             case let .stale(base, current):
                 return APIError(.conflict, e.message, extra: ["baseVersion": .number(Double(base)), "currentVersion": .number(Double(current))])
-            case .corrupt: return APIError(.internalServerError, e.message)
+            case .corrupt, .database: return APIError(.internalServerError, e.message)
+            case .unavailable: return APIError(.serviceUnavailable, e.message)
             }
         case let e as DecodingError: return APIError(.badRequest, "malformed JSON: " + describe(e))
         case let e as HTTPError:

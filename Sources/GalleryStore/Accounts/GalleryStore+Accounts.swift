@@ -1,24 +1,23 @@
 import Foundation
-import GRDB
 import GalleryCore
 
 /// Accounts, their galleries (members) and second factor. Secrets arrive already hashed: the
 /// store never sees a password or a token.
 extension GalleryStore {
-    static func account(_ row: Row) -> Account {
+    static func account(_ row: SQLRow) -> Account {
         Account(id: row["id"], name: row["name"], admin: row["admin"], createdAt: row["createdAt"], totp: row["totpSecret"] as String? != nil)
     }
 
     public func accountCount() async throws -> Int {
-        try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") ?? 0 }
+        try await database.read { db in try db.value("SELECT COUNT(*) FROM account", as: Int.self) ?? 0 }
     }
 
     public func accounts() async throws -> [Account] {
-        try await pool.read { db in try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY id").map(Self.account) }
+        try await database.read { db in try db.fetchAll("SELECT * FROM account ORDER BY id").map(Self.account) }
     }
 
     public func account(_ id: Int64) async throws -> Account? {
-        try await pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM account WHERE id = ?", arguments: [id]).map(Self.account) }
+        try await database.read { db in try db.fetchOne("SELECT * FROM account WHERE id = ?", [id]).map(Self.account) }
     }
 
     public func account(named name: String) async throws -> Account? {
@@ -26,14 +25,14 @@ extension GalleryStore {
     }
 
     public func secrets(named name: String) async throws -> AccountSecrets? {
-        try await pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM account WHERE name = ?", arguments: [name]).map(Self.secrets) }
+        try await database.read { db in try db.fetchOne("SELECT * FROM account WHERE lower(name) = lower(?)", [name]).map(Self.secrets) }
     }
 
     public func secrets(_ id: Int64) async throws -> AccountSecrets? {
-        try await pool.read { db in try Row.fetchOne(db, sql: "SELECT * FROM account WHERE id = ?", arguments: [id]).map(Self.secrets) }
+        try await database.read { db in try db.fetchOne("SELECT * FROM account WHERE id = ?", [id]).map(Self.secrets) }
     }
 
-    static func secrets(_ row: Row) -> AccountSecrets {
+    static func secrets(_ row: SQLRow) -> AccountSecrets {
         AccountSecrets(account: account(row), passwordHash: row["passwordHash"], totpSecret: row["totpSecret"],
                        totpPending: row["totpPending"], totpLastStep: row["totpLastStep"])
     }
@@ -53,58 +52,56 @@ extension GalleryStore {
     /// owner (a data folder from before accounts keeps all its galleries).
     public func createAccount(name: String, passwordHash: String, admin: Bool, onlyIfFirst: Bool = false) async throws -> Account {
         let name = try Self.checkAccountName(name)
-        return try await pool.write { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account") ?? 0
+        return try await database.write { db in
+            let count = try db.value("SELECT COUNT(*) FROM account", as: Int.self) ?? 0
             if onlyIfFirst && count > 0 { throw StoreError.invalid("the first account exists already") }
-            if try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE name = ?", arguments: [name])! > 0 {
+            if try db.value("SELECT COUNT(*) FROM account WHERE lower(name) = lower(?)", [name], as: Int.self)! > 0 {
                 throw StoreError.invalid("an account named \"\(name)\" exists already")
             }
-            try db.execute(sql: "INSERT INTO account (name, passwordHash, admin, createdAt) VALUES (?, ?, ?, ?)",
-                           arguments: [name, passwordHash, admin || count == 0, Self.now()])
-            let id = db.lastInsertedRowID
+            let id = try db.insert("INSERT INTO account (name, passwordHash, admin, createdAt) VALUES (?, ?, ?, ?) RETURNING id",
+                                   [name, passwordHash, admin || count == 0, Self.now()])
             if count == 0 { try Self.adoptOwnerlessGalleries(db, account: id) }
-            return Self.account(try Row.fetchOne(db, sql: "SELECT * FROM account WHERE id = ?", arguments: [id])!)
+            return Self.account(try db.fetchOne("SELECT * FROM account WHERE id = ?", [id])!)
         }
     }
 
     /// Galleries nobody owns go to `account` (the first admin): after an upgrade, an import, or
     /// the sample gallery made before anyone signed up.
-    static func adoptOwnerlessGalleries(_ db: Database, account: Int64) throws {
-        try db.execute(sql: """
+    static func adoptOwnerlessGalleries(_ db: any SQLConnection, account: Int64) throws {
+        try db.execute("""
             INSERT INTO member (galleryId, accountId, role)
             SELECT g.id, ?, 'owner' FROM gallery g
             WHERE NOT EXISTS (SELECT 1 FROM member m WHERE m.galleryId = g.id AND m.role = 'owner')
             ON CONFLICT (galleryId, accountId) DO UPDATE SET role = 'owner'
-            """, arguments: [account])
+            """, [account])
     }
 
     /// Gives galleries without an owner to the first admin, if there is one.
     public func adoptOwnerlessGalleries() async throws {
-        try await pool.write { db in
-            if let admin = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE admin = 1 ORDER BY id LIMIT 1") {
+        try await database.write { db in
+            if let admin = try db.value("SELECT id FROM account WHERE admin = 1 ORDER BY id LIMIT 1", as: Int64.self) {
                 try Self.adoptOwnerlessGalleries(db, account: admin)
             }
         }
     }
 
     public func setPassword(account: Int64, passwordHash: String) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, account])
-            guard db.changesCount == 1 else { throw StoreError.invalid("unknown user \(account)") }
+        try await database.write { db in
+            guard try db.execute("UPDATE account SET passwordHash = ? WHERE id = ?", [passwordHash, account]) == 1 else { throw StoreError.invalid("unknown user \(account)") }
         }
     }
 
     /// Removes an account with its sessions, tokens and memberships. The last admin stays.
     /// Galleries it alone owned go to the first remaining admin, so nothing becomes unreachable.
     public func deleteAccount(_ id: Int64) async throws {
-        try await pool.write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT admin FROM account WHERE id = ?", arguments: [id]) else {
+        try await database.write { db in
+            guard let row = try db.fetchOne("SELECT admin FROM account WHERE id = ?", [id]) else {
                 throw StoreError.invalid("unknown user \(id)")
             }
-            let admins = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE admin = 1")!
+            let admins = try db.value("SELECT COUNT(*) FROM account WHERE admin = 1", as: Int.self)!
             if (row["admin"] as Bool) && admins == 1 { throw StoreError.invalid("the last admin cannot be removed") }
-            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [id])
-            if let admin = try Int64.fetchOne(db, sql: "SELECT id FROM account WHERE admin = 1 ORDER BY id LIMIT 1") {
+            try db.execute("DELETE FROM account WHERE id = ?", [id])
+            if let admin = try db.value("SELECT id FROM account WHERE admin = 1 ORDER BY id LIMIT 1", as: Int64.self) {
                 try Self.adoptOwnerlessGalleries(db, account: admin)
             }
         }
@@ -113,44 +110,38 @@ extension GalleryStore {
     // MARK: Second factor
 
     public func setPendingTOTP(account: Int64, secret: String?) async throws {
-        try await pool.write { db in try db.execute(sql: "UPDATE account SET totpPending = ? WHERE id = ?", arguments: [secret, account]) }
+        try await database.write { db in try db.execute("UPDATE account SET totpPending = ? WHERE id = ?", [secret, account]) }
     }
 
     /// Turns the pending secret on and replaces the recovery codes.
     public func confirmTOTP(account: Int64, step: Int64, recoveryCodeHashes: [String]) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE account SET totpSecret = totpPending, totpPending = NULL, totpLastStep = ? WHERE id = ? AND totpPending IS NOT NULL",
-                           arguments: [step, account])
-            guard db.changesCount == 1 else { throw StoreError.invalid("no second factor is being set up") }
-            try db.execute(sql: "DELETE FROM recovery_code WHERE accountId = ?", arguments: [account])
+        try await database.write { db in
+            guard try db.execute("UPDATE account SET totpSecret = totpPending, totpPending = NULL, totpLastStep = ? WHERE id = ? AND totpPending IS NOT NULL", [step, account]) == 1 else { throw StoreError.invalid("no second factor is being set up") }
+            try db.execute("DELETE FROM recovery_code WHERE accountId = ?", [account])
             for h in recoveryCodeHashes {
-                try db.execute(sql: "INSERT INTO recovery_code (accountId, codeHash) VALUES (?, ?)", arguments: [account, h])
+                try db.execute("INSERT INTO recovery_code (accountId, codeHash) VALUES (?, ?)", [account, h])
             }
         }
     }
 
     public func disableTOTP(account: Int64) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE account SET totpSecret = NULL, totpPending = NULL, totpLastStep = NULL WHERE id = ?", arguments: [account])
-            try db.execute(sql: "DELETE FROM recovery_code WHERE accountId = ?", arguments: [account])
+        try await database.write { db in
+            try db.execute("UPDATE account SET totpSecret = NULL, totpPending = NULL, totpLastStep = NULL WHERE id = ?", [account])
+            try db.execute("DELETE FROM recovery_code WHERE accountId = ?", [account])
         }
     }
 
     /// Records a used time step; false when that step (or a later one) was used already (replay).
     public func useTOTPStep(account: Int64, step: Int64) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE account SET totpLastStep = ? WHERE id = ? AND (totpLastStep IS NULL OR totpLastStep < ?)",
-                           arguments: [step, account, step])
-            return db.changesCount == 1
+        try await database.write { db in
+            return try db.execute("UPDATE account SET totpLastStep = ? WHERE id = ? AND (totpLastStep IS NULL OR totpLastStep < ?)", [step, account, step]) == 1
         }
     }
 
     /// Spends a recovery code; false when it is unknown or spent.
     public func useRecoveryCode(account: Int64, codeHash: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE recovery_code SET usedAt = ? WHERE accountId = ? AND codeHash = ? AND usedAt IS NULL",
-                           arguments: [Self.now(), account, codeHash])
-            return db.changesCount == 1
+        try await database.write { db in
+            return try db.execute("UPDATE recovery_code SET usedAt = ? WHERE accountId = ? AND codeHash = ? AND usedAt IS NULL", [Self.now(), account, codeHash]) == 1
         }
     }
 
@@ -158,17 +149,17 @@ extension GalleryStore {
 
     /// The account's role in the gallery, nil when it has none.
     public func role(account: Int64, gallery: Int64) async throws -> GalleryRole? {
-        try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT role FROM member WHERE galleryId = ? AND accountId = ?", arguments: [gallery, account])
+        try await database.read { db in
+            try db.value("SELECT role FROM member WHERE galleryId = ? AND accountId = ?", [gallery, account], as: String.self)
                 .flatMap(GalleryRole.init(rawValue:))
         }
     }
 
     /// Every gallery the account may see, with its role there.
     public func roles(account: Int64) async throws -> [Int64: GalleryRole] {
-        try await pool.read { db in
+        try await database.read { db in
             var out: [Int64: GalleryRole] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT galleryId, role FROM member WHERE accountId = ?", arguments: [account]) {
+            for row in try db.fetchAll("SELECT galleryId, role FROM member WHERE accountId = ?", [account]) {
                 out[row["galleryId"]] = GalleryRole(rawValue: row["role"])
             }
             return out
@@ -176,30 +167,30 @@ extension GalleryStore {
     }
 
     public func members(gallery: Int64) async throws -> [Member] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: """
+        try await database.read { db in
+            try db.fetchAll("""
                 SELECT a.id, a.name, m.role FROM member m JOIN account a ON a.id = m.accountId
                 WHERE m.galleryId = ? ORDER BY a.name
-                """, arguments: [gallery]).map { Member(user: .init(id: $0["id"], name: $0["name"]), role: GalleryRole(rawValue: $0["role"])!) }
+                """, [gallery]).map { Member(user: .init(id: $0["id"], name: $0["name"]), role: GalleryRole(rawValue: $0["role"])!) }
         }
     }
 
     /// Gives `account` the role (owner, editor, viewer); a gallery keeps at least one owner.
     public func setMember(gallery: Int64, account: Int64, role: GalleryRole?) async throws {
-        try await pool.write { db in
+        try await database.write { db in
             _ = try Self.galleryInfo(db, gallery)
-            guard try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account WHERE id = ?", arguments: [account])! == 1 else {
+            guard try db.value("SELECT COUNT(*) FROM account WHERE id = ?", [account], as: Int.self)! == 1 else {
                 throw StoreError.invalid("unknown user \(account)")
             }
             if let role {
-                try db.execute(sql: """
+                try db.execute("""
                     INSERT INTO member (galleryId, accountId, role) VALUES (?, ?, ?)
                     ON CONFLICT (galleryId, accountId) DO UPDATE SET role = excluded.role
-                    """, arguments: [gallery, account, role.rawValue])
+                    """, [gallery, account, role.rawValue])
             } else {
-                try db.execute(sql: "DELETE FROM member WHERE galleryId = ? AND accountId = ?", arguments: [gallery, account])
+                try db.execute("DELETE FROM member WHERE galleryId = ? AND accountId = ?", [gallery, account])
             }
-            let owners = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM member WHERE galleryId = ? AND role = 'owner'", arguments: [gallery])!
+            let owners = try db.value("SELECT COUNT(*) FROM member WHERE galleryId = ? AND role = 'owner'", [gallery], as: Int.self)!
             if owners == 0 { throw StoreError.invalid("a gallery needs an owner: make someone else owner first") }
         }
     }

@@ -38,7 +38,7 @@ func message(_ r: TestResponse) -> String {
 @Suite struct SessionTests {
     /// A server whose owner "ana" has the password "correct horse" (bcrypt cost 12, as in production).
     func serverWithAna(_ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> GalleryServer {
-        let server = try await makeServer(configure)
+        let server = try await makeServer(.sqlite, configure)
         _ = try await server.store.createAccount(name: "ana", passwordHash: try await Secrets.hashPassword("correct horse"), admin: true)
         return server
     }

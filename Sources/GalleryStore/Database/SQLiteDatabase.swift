@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+
+/// SQLite in WAL mode through a GRDB `DatabasePool`: one writer (GRDB's serial writer queue),
+/// concurrent readers on snapshots. The default backend: `gallery.sqlite` in the data folder.
+public final class SQLiteDatabase: StoreDatabase {
+    public let pool: DatabasePool
+    public var kind: String { "sqlite" }
+
+    /// Copies the write-ahead log back (off the writer by default: `WALCheckpointer`).
+    let checkpointer: WALCheckpointer
+
+    public init(path: String, checkpoints: WALCheckpoints = .background) throws {
+        let checkpointer = WALCheckpointer(mode: checkpoints, path: path)
+        self.checkpointer = checkpointer
+        var config = Configuration()
+        config.prepareDatabase { db in
+            // NORMAL is durable against a killed process in WAL mode (the OS keeps the log);
+            // only a power cut can drop the newest commits.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            if !db.configuration.readonly { checkpointer.install(on: db) }
+        }
+        config.busyMode = .timeout(10)
+        pool = try DatabasePool(path: path, configuration: config)
+        try Migrations.migrator.migrate(pool)
+    }
+
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await pool.read { db in try body(GRDBConnection(db)) }
+    }
+
+    public func readNow<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        try pool.read { db in try body(GRDBConnection(db)) }
+    }
+
+    @discardableResult public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await pool.write { db in try body(GRDBConnection(db)) }
+    }
+
+    @discardableResult public func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        try await pool.writeWithoutTransaction { db in try body(GRDBConnection(db)) }
+    }
+
+    public func close() throws { try pool.close() }
+}
+
+/// A GRDB `Database` as an `SQLConnection`: statements are GRDB's cached statements; the
+/// cursor read steps SQLite's C API directly (100k rows through GRDB's `Row` cost ~10× the
+/// JSON writing).
+final class GRDBConnection: SQLConnection {
+    let db: Database
+    init(_ db: Database) { self.db = db }
+
+    var dialect: SQLDialect { .sqlite }
+    var totalChanges: Int { db.totalChangesCount }
+
+    static func arguments(_ arguments: SQLArguments) -> StatementArguments {
+        StatementArguments(arguments.values.map { v -> (any DatabaseValueConvertible)? in
+            switch v {
+            case .null: return nil
+            case let .int(i): return i
+            case let .double(d): return d
+            case let .text(s): return s
+            case let .blob(b): return b
+            }
+        })
+    }
+
+    static func value(_ v: DatabaseValue) -> SQLValue {
+        switch v.storage {
+        case .null: return .null
+        case let .int64(i): return .int(i)
+        case let .double(d): return .double(d)
+        case let .string(s): return .text(s)
+        case let .blob(b): return .blob(b)
+        }
+    }
+
+    func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
+        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        return db.changesCount
+    }
+
+    func fetchAll(_ sql: String, _ arguments: SQLArguments, cached: Bool) throws -> [SQLRow] {
+        let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
+        let names = statement.columnNames
+        return try Row.fetchAll(statement, arguments: Self.arguments(arguments)).map { row in
+            SQLRow(names: names, values: row.databaseValues.map(Self.value))
+        }
+    }
+
+    func insert(_ sql: String, _ arguments: SQLArguments) throws -> Int64 {
+        // `… RETURNING id` (SQLite ≥ 3.35): the same statement on both backends.
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: Self.arguments(arguments)) else {
+            throw StoreError.corrupt("\(sql): no id returned")
+        }
+        return id
+    }
+
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        var out: T?
+        try db.inTransaction {
+            out = try body()
+            return .commit
+        }
+        return out!
+    }
+
+    func forEach(_ sql: String, _ arguments: SQLArguments, _ body: (any SQLRowView) throws -> Void) throws {
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(Self.arguments(arguments))
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        defer { sqlite3_reset(handle) }
+        let view = SQLiteRowView(statement: handle)
+        while true {
+            let rc = sqlite3_step(handle)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else {
+                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+            }
+            try body(view)
+        }
+    }
+}
+
+struct SQLiteRowView: SQLRowView {
+    let statement: SQLiteStatement
+    func int64(_ column: Int) -> Int64 { sqlite3_column_int64(statement, Int32(column)) }
+    func double(_ column: Int) -> Double { sqlite3_column_double(statement, Int32(column)) }
+    func text(_ column: Int) -> String? {
+        guard let p = sqlite3_column_text(statement, Int32(column)) else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(statement, Int32(column)))), as: UTF8.self)
+    }
+    func firstByte(_ column: Int) -> UInt8 { sqlite3_column_text(statement, Int32(column))?.pointee ?? 0 }
+}

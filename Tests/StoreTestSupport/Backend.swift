@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import GalleryStore
+
+/// The store suite and the server's store-heavy tests run on both backends: each test that opens
+/// a store takes the backend as its argument (`@Test(arguments: Backend.tested)`), so every case
+/// runs on SQLite and on PostgreSQL — one suite, not a copy (docs/storage.md).
+///
+/// PostgreSQL: the server `GALLERY_TEST_POSTGRES` names (scripts/test.sh starts a private
+/// cluster and sets it: scripts/pg-test-cluster.sh); each store gets a new database there.
+/// Without it the PostgreSQL cases FAIL — the test command must not pass with one backend
+/// untested. Only `GALLERY_TEST_POSTGRES=skip`, set by hand for a quick local run, leaves them out.
+public enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    public static var tested: [Backend] {
+        ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"] == "skip" ? [.sqlite] : allCases
+    }
+
+    public var testDescription: String { rawValue }
+
+    /// nil for SQLite (the data folder's file); for PostgreSQL, a new database's URL.
+    public func databaseURL() throws -> String? {
+        switch self {
+        case .sqlite: return nil
+        case .postgres: return try Self.makePostgresDatabase()
+        }
+    }
+
+    /// A new PostgreSQL database beside `GALLERY_TEST_POSTGRES`'s; answers its URL.
+    public static func makePostgresDatabase() throws -> String {
+        guard let base = ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"], base.hasPrefix("postgres") else {
+            throw TestSetupError(description: """
+                GALLERY_TEST_POSTGRES is not set: the store tests run on PostgreSQL too. Run scripts/test.sh \
+                (it starts a private cluster), or `eval "$(scripts/pg-test-cluster.sh start)"` first; \
+                GALLERY_TEST_POSTGRES=skip leaves the PostgreSQL cases out of a local run.
+                """)
+        }
+        let name = "gt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        return try PostgresDatabase.createDatabase(beside: base, named: name)
+    }
+}
+
+public struct TestSetupError: Error, CustomStringConvertible {
+    public let description: String
+}
