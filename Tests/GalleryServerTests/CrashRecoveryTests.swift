@@ -7,6 +7,7 @@ import GridEngine
 import GalleryCore
 import GalleryStore
 import Synchronization
+import StoreTestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,11 +31,13 @@ import Glibc
         return Int(UInt16(bigEndian: addr.sin_port))
     }
 
-    static func spawn(data: URL, port: Int, extra: [String] = []) throws -> Process {
+    /// `gallery serve` on `data`, its rows in PostgreSQL when `database` is given (`--database`).
+    static func spawn(data: URL, port: Int, database: String? = nil, extra: [String] = []) throws -> Process {
         let p = Process()
         p.executableURL = binary
         p.arguments = ["serve", "--port", "\(port)", "--data", data.path, "--web", data.appendingPathComponent("web").path,
-                       "--allow-private-addresses", "--no-sample", "--log-level", "warning"] + extra
+                       "--allow-private-addresses", "--no-sample", "--log-level", "warning"]
+            + (database.map { ["--database", $0] } ?? []) + extra
         let log = FileHandle(forWritingAtPath: data.appendingPathComponent("server.log").path)
         p.standardOutput = log
         p.standardError = log
@@ -62,7 +65,8 @@ import Glibc
         return try JSONDecoder().decode(T.self, from: Data(try await r.body.collect(upTo: 16 << 20).readableBytesView))
     }
 
-    @Test func killDashNineLosesNoAcknowledgedItemAndLeavesNoHalfAppliedBatch() async throws {
+    /// On SQLite and on PostgreSQL (`gallery serve --database postgres://…`).
+    @Test(arguments: Backend.tested) func killDashNineLosesNoAcknowledgedItemAndLeavesNoHalfAppliedBatch(_ backend: Backend) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
@@ -70,8 +74,9 @@ import Glibc
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
         let port = Self.freePort()
-        try await seedOwner(folder: data)
-        var child = try Self.spawn(data: data, port: port)
+        let database = try backend.databaseURL()
+        try await seedOwner(folder: data, database: database)
+        var child = try Self.spawn(data: data, port: port, database: database)
         try await Self.waitReady(port)
 
         let (_, created) = try await post(port, "/api/galleries", #"{"name": "Crash"}"#)
@@ -110,7 +115,7 @@ import Glibc
         acknowledged += copies.withLock { $0 }
         #expect(acknowledged.count >= seedIds.count + 30, "batches were acknowledged before the kill (\(acknowledged.count))")
 
-        child = try Self.spawn(data: data, port: port)
+        child = try Self.spawn(data: data, port: port, database: database)
         try await Self.waitReady(port)
         // Every acknowledged item is there.
         let snapshot: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
@@ -142,16 +147,36 @@ import Glibc
         #expect(child.terminationReason == .exit && child.terminationStatus == 0, "SIGTERM is a clean shutdown")
 
         // No half-applied batch: one log row per version, and exactly three items per logged copy batch.
-        let pool = try DatabasePool(path: data.appendingPathComponent("gallery.sqlite").path)
-        let (version, logged, copyBatches, items, unstaged) = try await pool.read { db in
-            (try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])!,
-             try Int64.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery])!,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ? AND payload LIKE '%\"copy\"%'", arguments: [gallery])!,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM item WHERE galleryId = ?", arguments: [gallery])!,
-             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ? AND stages IS NULL", arguments: [gallery])!)
+        // The rows where --database put them: no SQLite file in the data folder on PostgreSQL.
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("gallery.sqlite").path) == (database == nil))
+        let store = try GalleryStore(folder: data, databaseURL: database)
+        let (version, logged, copyBatches, items, unstaged) = try await store.database.read { db in
+            (try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self)!,
+             try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ?", [gallery], as: Int64.self)!,
+             try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ? AND payload LIKE '%\"copy\"%'", [gallery], as: Int.self)!,
+             try db.value("SELECT COUNT(*) FROM item WHERE galleryId = ?", [gallery], as: Int.self)!,
+             try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ? AND stages IS NULL", [gallery], as: Int.self)!)
         }
         #expect(version == logged)
         #expect(unstaged == 0, "every logged version carries its stages")
         #expect(items == seedIds.count + 3 * copyBatches)
+    }
+
+    /// A wrong database URL, or PostgreSQL not there, stops `gallery serve` at once with a
+    /// message that says so (not a hang, not a stack trace).
+    @Test func aDatabaseThatCannotBeReachedStopsServeWithAClearMessage() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
+        for (url, says) in [("postgres://gallery@127.0.0.1:\(Self.freePort())/gallery", "cannot be reached"),
+                            ("mysql://somewhere/db", "is not postgres://"),
+                            ("postgres://127.0.0.1:5432/", "names no database")] {
+            let data = testFolder("baddb")
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
+            let child = try Self.spawn(data: data, port: Self.freePort(), database: url)
+            child.waitUntilExit()
+            let log = try String(contentsOf: data.appendingPathComponent("server.log"), encoding: .utf8)
+            #expect(child.terminationReason == .exit && child.terminationStatus != 0, "\(url)")
+            #expect(log.contains(says), "\(url): \(log)")
+        }
     }
 }

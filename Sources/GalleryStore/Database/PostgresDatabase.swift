@@ -177,7 +177,9 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
             return [info[.sqlState].map { "\($0): " } ?? "", message, info[.detail].map { " (\($0))" } ?? ""].joined()
         }
         switch e.code {
-        case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
+        case .connectionError:
+            return e.underlying.map { "\($0)" } ?? "no connection"
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown:
             return "the connection was lost (\(e.code))"
         default:
             return "\(e.code)" + (e.underlying.map { ": \($0)" } ?? "")
