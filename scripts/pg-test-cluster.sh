@@ -7,6 +7,8 @@
 #
 #   eval "$(scripts/pg-test-cluster.sh start)"   # sets GALLERY_PG_DIR and GALLERY_TEST_POSTGRES
 #   scripts/pg-test-cluster.sh stop "$GALLERY_PG_DIR"
+#   scripts/pg-test-cluster.sh down|up DIR        # the server stopped / started again, data kept
+#                                                 # (the outage test: PostgreSQL going away mid-run)
 #
 # `start` prints the two assignments (the URL names a new database `gallery_test`; the store
 # tests create one database per test beside it).
@@ -27,12 +29,20 @@ case "${1:-}" in
     port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_owner "$bin/initdb" -D "$dir/data" -U gallery --auth=trust --no-locale -E UTF8 >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
-      start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    echo "$port" >"$dir/port"
+    "$0" up "$dir"
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U gallery gallery_test
     echo "export GALLERY_PG_DIR=$dir"
     echo "export GALLERY_TEST_POSTGRES=postgres://gallery@127.0.0.1:$port/gallery_test"
+    ;;
+  up)
+    dir=$2; port=$(cat "$dir/port")
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+      start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
+  down)
+    as_owner "$bin/pg_ctl" -D "$2/data" -m fast -w stop >/dev/null
     ;;
   stop)
     dir=${2:-${GALLERY_PG_DIR:-}}
@@ -41,5 +51,5 @@ case "${1:-}" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: scripts/pg-test-cluster.sh start | stop DIR" >&2; exit 2 ;;
+    echo "usage: scripts/pg-test-cluster.sh start | stop DIR | down DIR | up DIR" >&2; exit 2 ;;
 esac

@@ -43,4 +43,5 @@ public enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible
 
 public struct TestSetupError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
