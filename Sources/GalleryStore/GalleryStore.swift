@@ -89,7 +89,7 @@ public final class GalleryStore: Sendable {
 
     static func galleryInfo(_ row: SQLRow) -> GalleryInfo {
         GalleryInfo(id: row["id"], name: row["name"], version: row["version"],
-                    itemCount: row.names.count > 4 ? row["itemCount"] : 0, createdAt: row["createdAt"])
+                    itemCount: row.index(of: "itemCount").map { row[$0] } ?? 0, createdAt: row["createdAt"])
     }
 
     public func gallery(_ id: Int64) async throws -> GalleryInfo {

@@ -118,10 +118,13 @@ public struct SQLRow: Sendable {
     }
 
     public subscript<T: SQLColumn>(_ name: String) -> T {
-        guard let index = names.firstIndex(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) else {
-            preconditionFailure("no column \(name) in \(names)")
-        }
+        guard let index = index(of: name) else { preconditionFailure("no column \(name) in \(names)") }
         return self[index]
+    }
+
+    /// The column's index, nil when the row has no such column.
+    public func index(of name: String) -> Int? {
+        names.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
     }
 }
 
