@@ -43,6 +43,9 @@ final class WALCheckpointer: Sendable {
     /// transactions, and its next one starts the log over: one short stall every 10,000 frames
     /// instead of a full copy (two fsyncs) every 1,000. `WALCheckpointTests` holds the bound.
     static let restartPages: Int32 = 10_000
+    // Tried and measured (BENCHMARKS.md, "WAL checkpoints off the writer"): a restart at 30,000
+    // frames, and background passes every 4,000 (fewer, cheaper in all) — neither lowered p99:
+    // the writer's finishing copy grows with the pass interval.
 
     let mode: WALCheckpoints
     let path: String
