@@ -80,12 +80,20 @@ public final class GalleryStore: Sendable {
     /// at that version (a stream of uploads makes a version every few milliseconds: a COUNT over a
     /// million rows each time cost ~30 ms), else counted once per version.
     func itemCount(_ db: any SQLConnection, _ g: GalleryInfo) throws -> Int {
-        if let l = live.withLock({ $0[g.id].map { (version: $0.version, count: $0.itemCount) } }), l.version == g.version { return l.count }
+        // The live count also when the row read is a few versions from it: a batch's commit is
+        // in the row before it is in memory (and a read that began before it sees the row's
+        // older version). Counting instead took ~100 ms at 1M items — the gallery list's one
+        // slow answer in three of four runs while 1,000 photos arrived (BENCHMARKS.md, "Limits").
+        if let l = live.withLock({ $0[g.id].map { (version: $0.version, count: $0.itemCount) } }),
+           abs(l.version - g.version) <= Self.liveCountSlack { return l.count }
         if let c = counts.withLock({ $0[g.id] }), c.version == g.version, c.createdAt == g.createdAt { return c.count }
         let n = try db.value("SELECT COUNT(*) FROM item WHERE galleryId = ? AND trashed = 0", [g.id], as: Int.self) ?? 0
         counts.withLock { $0[g.id] = (g.version, g.createdAt, n) }
         return n
     }
+
+    /// How many versions apart the live count may be from the row read and still stand for it.
+    static let liveCountSlack: Int64 = 16
 
     static func galleryInfo(_ row: SQLRow) -> GalleryInfo {
         GalleryInfo(id: row["id"], name: row["name"], version: row["version"],
