@@ -26,18 +26,8 @@ func runAccessBenchmarks(_ o: BenchOptions) async throws {
     let ownerSession = Secrets.token()
     try await store.createSession(idHash: Secrets.digest(ownerSession), owner: .account(owner.id))
 
-    let port = 19_000 + Int.random(in: 0..<1000)
-    var config = ServerConfiguration()
-    config.port = port
-    config.dataFolder = folder
-    config.createSampleGallery = false
-    var logger = Logger(label: "bench")
-    logger.logLevel = .error
-    let server = try await GalleryServer(configuration: config, logger: logger)
-    let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
-    let task = Task { try await group.run() }
-    try await Task.sleep(for: .seconds(1))
-    let base = "http://127.0.0.1:\(port)"
+    let running = try await BenchServer.start(folder: folder, portBase: 19_000)
+    let base = running.base
 
     func request(_ method: HTTPMethod, _ path: String, cookie: String, body: String? = nil) async throws -> HTTPClientResponse {
         var r = HTTPClientRequest(url: base + path)
@@ -111,8 +101,7 @@ func runAccessBenchmarks(_ o: BenchOptions) async throws {
         outsideTimes.append(try await stream.value - removed)
     }
     rows.append(("account removed outside the server (the stream's own check, every 1 s)", outsideTimes))
-    await group.triggerGracefulShutdown()
-    _ = try? await task.value
+    await running.stop()
 
     print("")
     print("| access ended by | streams | p50 | max |")

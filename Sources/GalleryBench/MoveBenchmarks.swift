@@ -93,19 +93,8 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     // then with them on the checkpointer's queue; `--rounds` pairs.
     for round in 1...o.rounds {
         for mode in [WALCheckpoints.onWriter, .background] {
-            let port = 18_000 + Int.random(in: 0..<1000)
-            var config = ServerConfiguration()
-            config.port = port
-            config.dataFolder = folder
-            config.createSampleGallery = false
-            config.walCheckpoints = mode
-            var logger = Logger(label: "bench")
-            logger.logLevel = .error
-            let server = try await GalleryServer(configuration: config, logger: logger)
-            let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
-            let task = Task { try await group.run() }
-            try await Task.sleep(for: .seconds(1))
-            let base = "http://127.0.0.1:\(port)"
+            let running = try await BenchServer.start(folder: folder, portBase: 18_000) { $0.walCheckpoints = mode }
+            let server = running.server, base = running.base
             let login = try await benchLogins(base: base, password: password)
             print("")
             print("round \(round), WAL checkpoints \(mode == .onWriter ? "on the writer (SQLite's default)" : "in the background"):")
@@ -118,8 +107,7 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
             for (side, x) in [("on the writer", c.onWriter), ("in the background", c.background)] where x.count > 0 {
                 print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms")
             }
-            await group.triggerGracefulShutdown()
-            _ = try? await task.value
+            await running.stop()
         }
     }
     // Every committed move wrote 1 item row + the version + the log row.

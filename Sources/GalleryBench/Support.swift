@@ -1,4 +1,7 @@
 import Foundation
+import Logging
+import GalleryServer
+import ServiceLifecycle
 
 struct BenchOptions {
     var items = 100_000
@@ -71,4 +74,31 @@ func temporaryFolder(_ name: String) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-bench-\(name)-\(UUID().uuidString)")
     try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// A real server on a loopback port over `folder` (no sample gallery, errors only in the log),
+/// running until `stop` is called.
+struct BenchServer {
+    let server: GalleryServer
+    let base: String
+    let stop: () async -> Void
+
+    static func start(folder: URL, portBase: Int, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> BenchServer {
+        let port = portBase + Int.random(in: 0..<1000)
+        var config = ServerConfiguration()
+        config.port = port
+        config.dataFolder = folder
+        config.createSampleGallery = false
+        configure(&config)
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let server = try await GalleryServer(configuration: config, logger: logger)
+        let group = ServiceGroup(configuration: .init(services: [server.application()], logger: logger))
+        let task = Task { try await group.run() }
+        try await Task.sleep(for: .seconds(1))
+        return BenchServer(server: server, base: "http://127.0.0.1:\(port)") {
+            await group.triggerGracefulShutdown()
+            _ = try? await task.value
+        }
+    }
 }
