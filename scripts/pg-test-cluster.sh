@@ -7,6 +7,8 @@
 #
 #   eval "$(scripts/pg-test-cluster.sh start)"   # sets GALLERY_PG_DIR and GALLERY_TEST_POSTGRES
 #   scripts/pg-test-cluster.sh stop "$GALLERY_PG_DIR"
+#   PG_DURABLE=1 scripts/pg-test-cluster.sh start # PostgreSQL's durable defaults (fsync, synchronous_commit on):
+#                                                 # for benchmarks (gallery-bench backends), not test speed
 #   scripts/pg-test-cluster.sh down|up DIR        # the server stopped / started again, data kept
 #                                                 # (the outage test: PostgreSQL going away mid-run)
 #
@@ -30,6 +32,7 @@ case "${1:-}" in
     as_owner "$bin/initdb" -D "$dir/data" -U gallery --auth=trust --no-locale -E UTF8 >"$dir/initdb.log" 2>&1 \
       || { cat "$dir/initdb.log" >&2; exit 1; }
     echo "$port" >"$dir/port"
+    [[ "${PG_DURABLE:-}" == 1 ]] && touch "$dir/durable"
     "$0" up "$dir"
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U gallery gallery_test
     echo "export GALLERY_PG_DIR=$dir"
@@ -37,8 +40,10 @@ case "${1:-}" in
     ;;
   up)
     dir=$2; port=$(cat "$dir/port")
+    fast="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    [[ -e "$dir/durable" ]] && fast=""
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 $fast -c max_connections=300" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     ;;
   down)

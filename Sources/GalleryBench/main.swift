@@ -1,7 +1,9 @@
 // gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
-//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|catchup|limits|import|all]
+//   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|backends|access|hash|thumbs|snapshot|catchup|limits|import|all]
 //   move [--items N --sections S --clients C --seconds T --moves M --rounds R]: R pairs of HTTP runs, WAL checkpoints
 //     on the writer (SQLite's default) then in the background (the server's default), in one run
+//   backends [--items N --sections S --clients C --seconds T --rounds R --postgres URL]: SQLite, PostgreSQL × 1 and
+//     PostgreSQL × 2 instances (real `gallery serve` processes beside this binary): moves under wrk and the columnar read
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
@@ -14,6 +16,7 @@ if which == "seed" {
 }
 print("gallery-bench on \(machineDescription())")
 if which == "move" || which == "all" { try await runMoveBenchmarks(options) }
+if which == "backends" || which == "all" { try await runBackendBenchmarks(options, CommandLine.arguments) }
 if which == "access" || which == "all" { try await runAccessBenchmarks(options) }
 if which == "hash" || which == "all" { runHashBenchmarks(options) }
 if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
