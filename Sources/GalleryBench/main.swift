@@ -2,6 +2,8 @@
 //   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|catchup|limits|import|all]
 //   move [--items N --sections S --clients C --seconds T --moves M --rounds R]: R pairs of HTTP runs, WAL checkpoints
 //     on the writer (SQLite's default) then in the background (the server's default), in one run
+//   fanout --database postgres://… --moves M: a move on one `gallery serve` reaching a live stream on a second one
+//     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
@@ -21,3 +23,4 @@ if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(optio
 if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
 if which == "limits" || which == "all" { try await runLimitsBenchmarks(options) }
 if which == "import" || which == "all" { try runImportBenchmarks(options) }
+if which == "fanout" { try await runFanoutBenchmark(options) }
