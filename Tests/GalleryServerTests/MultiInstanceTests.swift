@@ -5,6 +5,7 @@ import NIOCore
 import GridEngine
 import GalleryCore
 import GalleryStore
+import GalleryServer
 import Synchronization
 import StoreTestSupport
 #if canImport(Glibc)
@@ -107,6 +108,13 @@ import Glibc
         return out
     }
 
+    /// The columns body an instance serves (from its columns cache, brought up to date from memory).
+    static func columns(_ port: Int, _ gallery: Int64) async throws -> [UInt8] {
+        let r = try await HTTPClient.shared.execute(CrashRecoveryTests.authorized("http://127.0.0.1:\(port)/api/galleries/\(gallery)/columns"), timeout: .seconds(30))
+        #expect(r.status == .ok)
+        return Array(try await r.body.collect(upTo: 64 << 20).readableBytesView)
+    }
+
     static func snapshot(_ port: Int, _ gallery: Int64) async throws -> GallerySnapshotJSON {
         try await CrashRecoveryTests.get(port, "/api/galleries/\(gallery)")
     }
@@ -125,6 +133,8 @@ import Glibc
         try await instances.start(1)
         let views = try (0..<4).map { _ in try StreamReplayer(start: start) }
         for (n, v) in views.enumerated() { v.connect(port: instances.ports[n % 2], gallery: g) }
+        // Each instance's columns cache holds the gallery now, and follows its versions from here.
+        for port in instances.ports { _ = try await Self.columns(port, g) }
         let outcomes = await withTaskGroup(of: ClientOutcome.self) { group in
             for (n, view) in views.enumerated() {
                 let port = instances.ports[n % 2]
@@ -142,6 +152,8 @@ import Glibc
         #expect(onA.version == start.version + Int64(versions.count) && onB.version == onA.version)
         #expect(onA.sections.map { $0.items.map(\.id) } == onB.sections.map { $0.items.map(\.id) }, "the same order seen from both")
         #expect(titles(onA) == titles(onB))
+        let columnsA = try await Self.columns(instances.ports[0], g), columnsB = try await Self.columns(instances.ports[1], g)
+        #expect(columnsA == columnsB, "the columns both instances serve are the same")
         let trash: [ItemJSON] = try await CrashRecoveryTests.get(instances.ports[1], "/api/galleries/\(g)/trash")
         let live = onA.sections.flatMap { $0.items.map(\.id) }
         #expect(Set(live).count == live.count, "every item once")
@@ -264,4 +276,83 @@ import Glibc
         #expect(instances.log(1).contains("listening again"), "B reconnected its listening connection")
         onB.disconnect()
     }
+
+    /// List and access changes made on one instance wake the other's streams at once: two
+    /// servers (each its own store, as two instances) on one database, both re-checking on their
+    /// own only every 10 minutes — what B's streams learn, they learn from A through the database.
+    @Test func listAndAccessChangesOnOneInstanceWakeTheOthersStreams() async throws {
+        guard Self.enabled else { return }
+        let database = try Backend.makePostgresDatabase()
+        let a = try await makeServer { $0.databaseURL = database; $0.streamAccessRecheck = .seconds(600) }
+        let b = try await makeServer { $0.databaseURL = database; $0.streamAccessRecheck = .seconds(600) }
+        let owner = try await a.owner()
+        let g = try await a.store.createGallery(name: "Shared", owner: owner.account.id)
+        let second = "gat_second_test_token"
+        let token = try await a.store.createToken(account: owner.account.id, name: "second", scope: .write, tokenHash: Secrets.digest(second))
+        #expect(await FanoutWait.until { a.store.followingSessions >= 1 && b.store.followingSessions >= 1 }, "both listen")
+        try await a.test(.live) { ca in
+            try await b.test(.live) { cb in
+                let portA = try #require(ca.port), portB = try #require(cb.port)
+                let list = RawSSE(url: "http://127.0.0.1:\(portB)/api/galleries/events", authorization: testOwnerAuthorization)
+                let gallery = RawSSE(url: "http://127.0.0.1:\(portB)/api/galleries/\(g.id)/events", authorization: "Bearer \(second)")
+                defer { list.stop(); gallery.stop() }
+                #expect(await FanoutWait.until { list.events.count >= 1 && gallery.events.count >= 1 }, "both streams opened on B")
+                let (status, _) = try await post(portA, "/api/galleries", #"{"name": "Made on A"}"#)
+                #expect(status == 200 || status == 201)
+                #expect(await FanoutWait.until { list.events.contains { $0.name == "galleries" && $0.data.contains("Made on A") } },
+                        "B's gallery-list stream shows the gallery made on A: \(list.events.map(\.name))")
+                var revoke = HTTPClientRequest(url: "http://127.0.0.1:\(portA)/api/tokens/\(token.id)")
+                revoke.method = .DELETE
+                revoke.headers.add(name: "Authorization", value: testOwnerAuthorization)
+                #expect(try await HTTPClient.shared.execute(revoke, timeout: .seconds(10)).status == .noContent)
+                #expect(await FanoutWait.until { gallery.events.contains { $0.name == "revoked" } },
+                        "B's stream opened with the token revoked on A ends with revoked: \(gallery.events.map(\.name))")
+            }
+        }
+    }
+}
+
+enum FanoutWait {
+    static func until(_ timeout: Duration = .seconds(30), _ condition: () async -> Bool) async -> Bool {
+        let clock = ContinuousClock(), deadline = clock.now + timeout
+        while clock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return await condition()
+    }
+}
+
+/// A server-sent-events stream read as it comes: each event's name and data.
+final class RawSSE: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _events: [(name: String, data: String)] = []
+    private var task: Task<Void, Never>?
+    var events: [(name: String, data: String)] { lock.withLock { _events } }
+
+    init(url: String, authorization: String) {
+        task = Task { [weak self] in
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Accept", value: "text/event-stream")
+            request.headers.add(name: "Authorization", value: authorization)
+            guard let response = try? await HTTPClient.shared.execute(request, timeout: .seconds(300)) else { return }
+            var buffer = ""
+            do {
+                for try await chunk in response.body {
+                    buffer += String(buffer: chunk)
+                    while let end = buffer.range(of: "\n\n") {
+                        var name = "message", data = ""
+                        for line in buffer[..<end.lowerBound].split(separator: "\n") {
+                            if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
+                            if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+                        }
+                        buffer.removeSubrange(..<end.upperBound)
+                        if !name.isEmpty, !(name == "message" && data.isEmpty) { self?.lock.withLock { self?._events.append((name, data)) } }
+                    }
+                }
+            } catch {}
+        }
+    }
+
+    func stop() { task?.cancel() }
 }
