@@ -287,8 +287,11 @@ import Glibc
         let b = try await makeServer { $0.databaseURL = database; $0.streamAccessRecheck = .seconds(600) }
         let owner = try await a.owner()
         let g = try await a.store.createGallery(name: "Shared", owner: owner.account.id)
-        let second = "gat_second_test_token"
-        let token = try await a.store.createToken(account: owner.account.id, name: "second", scope: .write, tokenHash: Secrets.digest(second))
+        // A member of the gallery watching it on B with a token of hers; the owner takes her out on A.
+        let member = try await a.store.createAccount(name: "member", passwordHash: testPasswordHash, admin: false)
+        try await a.store.setMember(gallery: g.id, account: member.id, role: .viewer)
+        let second = "gat_member_test_token"
+        _ = try await a.store.createToken(account: member.id, name: "member", scope: .read, tokenHash: Secrets.digest(second))
         #expect(await FanoutWait.until { a.store.followingSessions >= 1 && b.store.followingSessions >= 1 }, "both listen")
         try await a.test(.live) { ca in
             try await b.test(.live) { cb in
@@ -301,12 +304,12 @@ import Glibc
                 #expect(status == 200 || status == 201)
                 #expect(await FanoutWait.until { list.events.contains { $0.name == "galleries" && $0.data.contains("Made on A") } },
                         "B's gallery-list stream shows the gallery made on A: \(list.events.map(\.name))")
-                var revoke = HTTPClientRequest(url: "http://127.0.0.1:\(portA)/api/tokens/\(token.id)")
+                var revoke = HTTPClientRequest(url: "http://127.0.0.1:\(portA)/api/galleries/\(g.id)/members/\(member.id)")
                 revoke.method = .DELETE
                 revoke.headers.add(name: "Authorization", value: testOwnerAuthorization)
                 #expect(try await HTTPClient.shared.execute(revoke, timeout: .seconds(10)).status == .noContent)
                 #expect(await FanoutWait.until { gallery.events.contains { $0.name == "revoked" } },
-                        "B's stream opened with the token revoked on A ends with revoked: \(gallery.events.map(\.name))")
+                        "B's stream of a member taken out on A ends with revoked: \(gallery.events.map(\.name))")
             }
         }
     }
