@@ -137,7 +137,7 @@ func runFanoutBenchmark(_ options: BenchOptions) async throws {
 
     func report(_ label: String, _ values: [Double], of total: Int) {
         let s = values.sorted()
-        print("  \(label.padding(toLength: 42, withPad: " ", startingAt: 0)) n=\(s.count)/\(total)  p50 \(ms(percentile(s, 0.5)))  p90 \(ms(percentile(s, 0.9)))  p99 \(ms(percentile(s, 0.99)))  max \(ms(s.last ?? 0))")
+        print("  \(label.padding(toLength: 46, withPad: " ", startingAt: 0)) n=\(s.count)/\(total)  p50 \(ms(percentile(s, 0.5)))  p90 \(ms(percentile(s, 0.9)))  p99 \(ms(percentile(s, 0.99)))  max \(ms(s.last ?? 0))")
     }
     let versions = Array(startVersion + 1 ... last)
     let onA = arrivals[0].times.withLock { a in versions.compactMap { v in a[v].map { $0 - sent[v]! } } }
