@@ -140,6 +140,34 @@ import StoreTestSupport
         #expect(replayed == rowSnapshot)
     }
 
+    /// A log that does not lead to the row's version (a version's row missing here) is never
+    /// patched over: B reads the gallery again from its rows, and its subscriber, whose version
+    /// the rebuilt window cannot serve, is told to reload.
+    @Test func aGapInTheLogReloadsFromTheRowsAndTellsSubscribersToReload() async throws {
+        guard Self.enabled else { return }
+        let (a, b) = try Self.twoStores()
+        defer { try? a.close(); try? b.close() }
+        let (g, sections) = try await makeGallery(a, sections: 2, perSection: 5)
+        let start = try await b.snapshot(g.id)
+        let (stream, cancel) = try await b.subscribe(gallery: g.id, since: start.version) // B does not listen: it learns at its next read
+        defer { cancel() }
+        let onB = Collector(stream)
+        let ids = start.sections[0].items.map(\.id)
+        for k in 0..<3 { _ = try await a.apply(gallery: g.id, [.move(items: [ids[k]], to: .end(section: sections[1]))]) }
+        let gap = start.version + 2
+        try await a.database.write { db in try db.execute("DELETE FROM operation WHERE galleryId = ? AND version = ?", [g.id, gap]) }
+        // Any read of the live state follows the row first (here a catch-up request).
+        _ = try await b.changes(gallery: g.id, since: start.version)
+        let (rowVersion, rowSnapshot) = try await Self.rows(b, g.id)
+        let mem = try #require(Self.memory(b, g.id))
+        #expect(mem.version == rowVersion && mem.snapshot == rowSnapshot, "B's memory is the rows'")
+        #expect(b.followReloads == 1 && b.followedVersions == 0, "nothing applied from a log with a hole")
+        #expect(await Self.eventually { !onB.events.isEmpty })
+        guard case let .reload(version)? = onB.events.last else { Issue.record("B's subscriber got \(onB.events)"); return }
+        #expect(version == rowVersion)
+        #expect(onB.changes.isEmpty, "no changes event across the hole")
+    }
+
     @Test func aGalleryDeletedOnOneInstanceEndsTheOthersStreamsWithDeleted() async throws {
         guard Self.enabled else { return }
         let (a, b) = try Self.twoStores()
