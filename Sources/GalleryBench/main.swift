@@ -4,6 +4,8 @@
 //     on the writer (SQLite's default) then in the background (the server's default), in one run
 //   backends [--items N --sections S --clients C --seconds T --rounds R --postgres URL]: SQLite, PostgreSQL × 1 and
 //     PostgreSQL × 2 instances (real `gallery serve` processes beside this binary): moves under wrk and the columnar read
+//   fanout --database postgres://… --moves M: a move on one `gallery serve` reaching a live stream on a second one
+//     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
@@ -24,3 +26,4 @@ if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(optio
 if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
 if which == "limits" || which == "all" { try await runLimitsBenchmarks(options) }
 if which == "import" || which == "all" { try runImportBenchmarks(options) }
+if which == "fanout" { try await runFanoutBenchmark(options) }

@@ -28,6 +28,15 @@ public struct GalleryServer: Sendable {
                                  checkpoints: configuration.walCheckpoints)
         ingestor = Ingestor(store: store, configuration: configuration, logger: logger)
         access = AccessControl(store: store, configuration: configuration)
+        // PostgreSQL: several instances may share the database; each follows the others' versions,
+        // and the list and access changes one makes wake the others' streams (docs/storage.md).
+        galleryList.relay { [store] in store.tellOtherInstances(.galleryList) }
+        store.startFollowing { [galleryList, access] signal in
+            switch signal {
+            case .galleryList: galleryList.changedElsewhere()
+            case .access: access.accessChangedElsewhere()
+            }
+        }
         if configuration.createSampleGallery, try await store.listGalleries().isEmpty {
             let g = try await SampleGallery.create(in: store, maxPixels: configuration.maxPixels)
             logger.info("created the sample gallery", metadata: ["gallery": "\(g.id)", "items": "\(g.itemCount)"])

@@ -33,7 +33,9 @@ extension GalleryStore {
         var outcome: (CommittedBatch, Snapshot)?
         do {
             try db.transaction {
+                try self.followRow(db, gallery, snapshot: &before) // PostgreSQL: another instance's versions first
                 outcome = try self.run(db, batch, before: &before)
+                try self.announce(db, gallery: gallery, version: outcome!.0.version) // PostgreSQL: NOTIFY, sent at the commit
             }
         } catch {
             // `before` is intact unless the batch ran to its end (then the commit itself failed):
@@ -156,7 +158,10 @@ extension GalleryStore {
     /// queue, so no commit can slip between the read and the cache.
     func _loadLive(_ db: any SQLConnection, _ gallery: Int64) throws -> Snapshot {
         if let s = live.withLock({ $0[gallery]?.snapshot }) { return s }
-        guard let version = try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self) else {
+        // PostgreSQL: in a transaction holding the row (`FOR SHARE`), so that no other instance
+        // commits between the version read and the rows read.
+        if db.dialect.fansOut, let pg = db as? PGConnection, !pg.inTransaction { return try db.transaction { try self._loadLive(db, gallery) } }
+        guard let version = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.shareRow, [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         let snapshot = try Self.engineSnapshot(db, gallery)
@@ -201,6 +206,7 @@ extension GalleryStore {
     /// The version and engine snapshot of a gallery now (on the writer's queue: nothing commits meanwhile).
     func current(_ db: any SQLConnection, _ gallery: Int64) throws -> (Int64, Snapshot) {
         _ = try _loadLive(db, gallery)
+        try syncWithRow(db, gallery) // PostgreSQL: another instance's versions not followed yet
         guard let now = live.withLock({ state in state[gallery].map { ($0.version, $0.snapshot) } }) else {
             throw StoreError.galleryNotFound(gallery)
         }

@@ -24,6 +24,11 @@ public final class GalleryStore: Sendable {
     /// version): the gallery list counts a gallery's items once per version, not on every
     /// request (a COUNT over a million items takes ~0.1 s; the page waits for the list).
     let counts = Mutex<[Int64: (version: Int64, createdAt: Double, count: Int)]>([:])
+    /// This store's name in the notifications instances on one PostgreSQL database send each
+    /// other (its own are ignored: memory has them already), and its listening side
+    /// (GalleryStore+Fanout.swift).
+    public let instance = String(UInt64.random(in: 1 ... .max), radix: 36)
+    let fanout = Fanout()
 
     /// The default: SQLite in `folder/gallery.sqlite`, images in `folder/images`. `checkpoints`:
     /// where SQLite's write-ahead log is copied back (`WALCheckpointer`); `.onWriter` is SQLite's
@@ -54,7 +59,12 @@ public final class GalleryStore: Sendable {
     }
 
     /// Closes the database's connections (tests reopen a store; shutdown).
-    public func close() throws { try database.close() }
+    public func close() throws {
+        stopFollowing()
+        try database.close()
+    }
+
+    deinit { stopFollowing() }
 
     /// Answers when the database answers (/readyz).
     public func ping() async throws {
@@ -173,6 +183,7 @@ public final class GalleryStore: Sendable {
     public func deleteGallery(_ id: Int64) async throws {
         try await database.write { db in
             guard try db.execute("DELETE FROM gallery WHERE id = ?", [id]) == 1 else { throw StoreError.galleryNotFound(id) }
+            try self.announce(db, deleted: id)
         }
         let subscribers = live.withLock { state in state.removeValue(forKey: id)?.subscribers ?? [:] }
         for (_, c) in subscribers { c.yield(.deleted); c.finish() }

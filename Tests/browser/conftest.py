@@ -44,21 +44,26 @@ def free_port():
 
 
 class Server:
-    def __init__(self, allow_private=True, admin=ADMIN):
+    def __init__(self, allow_private=True, admin=ADMIN, database=None, data=None):
+        """`database`: a postgres:// URL (`--database`); `data`: another server's data folder
+        (a second instance on the same database and images: its admin exists already)."""
         self.allow_private = allow_private
+        self.database = database
         self.port = free_port()
-        self.data = tempfile.mkdtemp(prefix="gallery-test-")
+        shared = data is not None
+        self.data = data or tempfile.mkdtemp(prefix="gallery-test-")
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = None
         self.admin = admin
         self.cookies = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
-        if admin:
+        if admin and not shared:
             self.add_user(*admin, admin=True)
 
     def add_user(self, name, password, admin=False):
         """`gallery user add` on the data folder (the server may be running)."""
-        subprocess.run([str(GALLERY), "user", "add", name, *(["--admin"] if admin else []), "--password-stdin", "--data", self.data],
+        subprocess.run([str(GALLERY), "user", "add", name, *(["--admin"] if admin else []), "--password-stdin", "--data", self.data,
+                        *(["--database", self.database] if self.database else [])],
                        input=password.encode() + b"\n", check=True, capture_output=True, cwd=ROOT, timeout=60)
 
     def log(self):
@@ -69,7 +74,8 @@ class Server:
         self.proc = subprocess.Popen(
             [str(GALLERY), "serve", "--port", str(self.port), "--data", self.data,
              "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"),
-             *(["--allow-private-addresses"] if self.allow_private else [])],
+             *(["--allow-private-addresses"] if self.allow_private else []),
+             *(["--database", self.database] if self.database else [])],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:

@@ -144,8 +144,14 @@ public final class AccessControl: Sendable {
     // MARK: Taking access away
 
     /// Call after any change that can take access away: caches are emptied and open live
-    /// streams re-check their caller.
+    /// streams re-check their caller — here and, on PostgreSQL, in the other instances.
     public func accessChanged() {
+        accessChangedElsewhere()
+        store.tellOtherInstances(.access)
+    }
+
+    /// A change another instance made (told through the database): this process's caches and streams.
+    func accessChangedElsewhere() {
         identities.withLock { $0.removeAll() }
         roles.withLock { $0.removeAll() }
         for c in watchers.withLock({ Array($0.values) }) { c.yield() }

@@ -142,19 +142,30 @@ struct GalleryListRoutes {
 }
 
 /// Tells open gallery-list streams that the list may have changed (a gallery created, renamed,
-/// duplicated, imported or deleted in this process), and ends them all when the server stops
-/// (it is one of the application's services: open streams would keep the server from draining).
+/// duplicated, imported or deleted in this process or, on PostgreSQL, in another instance), and
+/// ends them all when the server stops (it is one of the application's services: open streams
+/// would keep the server from draining).
 public final class GalleryListSignal: Service, Sendable {
     private let watchers = Mutex<(next: Int, open: [Int: AsyncStream<Void>.Continuation], closed: Bool)>((0, [:], false))
     private let counter = Atomic<Int64>(0)
+    /// Passes a change made here on to the other instances (`GalleryStore.tellOtherInstances`).
+    private let relay = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init() {}
 
     /// The number of changes signalled since the server started.
     public var version: Int64 { counter.load(ordering: .relaxed) }
 
+    func relay(to other: @escaping @Sendable () -> Void) { relay.withLock { $0 = other } }
+
     /// Call after a change to the list of galleries.
     public func changed() {
+        changedElsewhere()
+        relay.withLock { $0 }?()
+    }
+
+    /// A change another instance made (told through the database): this process's streams only.
+    func changedElsewhere() {
         counter.add(1, ordering: .relaxed)
         for c in watchers.withLock({ Array($0.open.values) }) { c.yield() }
     }

@@ -34,9 +34,16 @@ public struct SQLDialect: Sendable {
     /// locks the gallery's row for the transaction (versions stay serial whoever writes), SQLite
     /// has one writer anyway.
     public var lockRow: String
+    /// Appended to the SELECT that reads a gallery's version when its live state is loaded:
+    /// PostgreSQL holds other instances' batches on that gallery until the load's transaction
+    /// ends (the version and the rows read agree); nothing on SQLite.
+    public var shareRow: String = ""
+    /// Several instances may write this database: each committed version is announced
+    /// (`NOTIFY`) and the live state follows the gallery's row (GalleryStore+Fanout.swift).
+    public var fansOut = false
 
     public static let sqlite = SQLDialect(lockRow: "")
-    public static let postgres = SQLDialect(lockRow: " FOR UPDATE")
+    public static let postgres = SQLDialect(lockRow: " FOR UPDATE", shareRow: " FOR SHARE", fansOut: true)
 }
 
 /// One value in a row or an argument.
