@@ -23,7 +23,7 @@ extension GalleryStore {
     /// Runs a batch in one write transaction; memory (the live snapshot, the catch-up window,
     /// live streams) follows only after the commit. If the transaction fails, nothing of it is
     /// in memory.
-    func commit(_ db: any SQLConnection, _ batch: PendingBatch) throws -> BatchResult {
+    func commit(_ db: any SQLConnection, _ batch: PendingBatch, again: Bool = false) throws -> BatchResult {
         let gallery = batch.gallery
         var before = try _loadLive(db, gallery)
         // Taken out of the live map meanwhile, so that a single move is made in place without a
@@ -35,6 +35,14 @@ extension GalleryStore {
             try db.transaction {
                 outcome = try self.run(db, batch, before: &before)
             }
+        } catch is LiveBehind where !again {
+            // Another instance wrote the gallery since this process loaded it (several instances
+            // on one PostgreSQL database): forget what memory holds — its streams end and their
+            // clients catch up from the rows — and run the batch on the gallery read again.
+            live.withLock { state in
+                for (_, c) in state.removeValue(forKey: gallery)?.subscribers ?? [:] { c.finish() }
+            }
+            return try commit(db, batch, again: true)
         } catch {
             // `before` is intact unless the batch ran to its end (then the commit itself failed):
             // the rows are as they were, so read them again.
@@ -84,6 +92,7 @@ extension GalleryStore {
         guard let current = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
+        if let known = live.withLock({ $0[gallery]?.version }), known != current { throw LiveBehind() }
         if let baseVersion = batch.baseVersion, baseVersion != current {
             throw StoreError.stale(baseVersion: baseVersion, currentVersion: current)
         }
@@ -282,3 +291,7 @@ struct CommittedBatch {
     let wroteCheckpoint: Int64?
     let result: BatchResult
 }
+
+/// The gallery's version in the database is not the one this process's memory holds: another
+/// instance committed to it (`commit` reads it again and retries once).
+struct LiveBehind: Error {}
