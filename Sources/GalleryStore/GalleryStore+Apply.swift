@@ -25,7 +25,7 @@ extension GalleryStore {
     /// in memory.
     func commit(_ db: any SQLConnection, _ batch: PendingBatch, again: Bool = false) throws -> BatchResult {
         let gallery = batch.gallery
-        var before = try _loadLive(db, gallery)
+        var before = again ? Snapshot() : try _loadLive(db, gallery)
         // Taken out of the live map meanwhile, so that a single move is made in place without a
         // copy (only this writer turn reads a live snapshot; catch-up copies read the window's
         // checkpoints and log). Put back after the commit; after a failure, the one it was.
@@ -33,6 +33,13 @@ extension GalleryStore {
         var outcome: (CommittedBatch, Snapshot)?
         do {
             try db.transaction {
+                if again {
+                    // Read again under the gallery's row lock: no other instance commits to it
+                    // until this transaction ends, so what is read is what the batch applies to.
+                    _ = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self)
+                    before = try _loadLive(db, gallery)
+                    live.withLock { state in state[gallery]?.snapshot = Snapshot() }
+                }
                 outcome = try self.run(db, batch, before: &before)
             }
         } catch is LiveBehind where !again {

@@ -124,6 +124,39 @@ import StoreTestSupport
         #expect(try await a.galleriesWaiting(for: url, lease: lease).isEmpty)
     }
 
+    /// Two instances writing one gallery (an upload on one, finishes on the other): each batch
+    /// applies to the gallery as the database has it, not to what its process loaded earlier, and
+    /// none fails. Before, the second instance's next batch ran on its stale snapshot.
+    @Test(arguments: Backend.tested) func twoStoresWritingOneGalleryEachSeeTheOthersVersions(_ backend: Backend) async throws {
+        let (a, place) = try makeStore(backend)
+        let b = try place.open()
+        let (g, sections) = try await makeGallery(a, sections: 1, perSection: 2)
+        let start = try await a.snapshot(g.id)
+        _ = try await b.snapshot(g.id)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (k, store) in [a, b].enumerated() {
+                group.addTask {
+                    for i in 0..<15 {
+                        _ = try await store.apply(gallery: g.id, [.insert([NewItem(title: "\(k)-\(i)")], at: .end(section: sections[0]))], payload: "insert")
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let now = try await a.snapshot(g.id)
+        #expect(now.version == start.version + 30, "versions gap-free")
+        #expect(now.sections[0].items.count == 32)
+        // Each process's memory follows the rows: its next batch answers the database's next
+        // version, and the count it keeps in memory is the rows' count.
+        var expected = 32
+        for store in [a, b] {
+            let r = try await store.apply(gallery: g.id, [.insert([NewItem(title: "last")], at: .end(section: sections[0]))], payload: "insert")
+            expected += 1
+            #expect(r.version == (try await a.snapshot(g.id)).version)
+            #expect(try await store.gallery(g.id).itemCount == expected)
+        }
+    }
+
     /// Things done once per database: the first caller gets them.
     @Test(arguments: Backend.tested) func aStartUpTaskGoesToOneCaller(_ backend: Backend) async throws {
         let (a, place) = try makeStore(backend)
