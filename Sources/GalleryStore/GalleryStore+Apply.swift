@@ -37,7 +37,7 @@ extension GalleryStore {
                     // Read again under the gallery's row lock: no other instance commits to it
                     // until this transaction ends, so what is read is what the batch applies to.
                     _ = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self)
-                    before = try _loadLive(db, gallery)
+                    before = try _loadLive(db, gallery, checkpoint: false)
                     live.withLock { state in state[gallery]?.snapshot = Snapshot() }
                 }
                 outcome = try self.run(db, batch, before: &before)
@@ -170,14 +170,19 @@ extension GalleryStore {
 
     /// The live engine snapshot of a gallery, loaded from rows on first use. Runs on the writer
     /// queue, so no commit can slip between the read and the cache.
-    func _loadLive(_ db: any SQLConnection, _ gallery: Int64) throws -> Snapshot {
+    /// `checkpoint: false` — read again because another instance committed: the window is rebuilt
+    /// from the checkpoints and stages the instances wrote, without a checkpoint of its own at this
+    /// version when that works (one per reload would push the window's older checkpoints out, and
+    /// the log behind them, while two instances take turns on a gallery).
+    func _loadLive(_ db: any SQLConnection, _ gallery: Int64, checkpoint: Bool = true) throws -> Snapshot {
         if let s = live.withLock({ $0[gallery]?.snapshot }) { return s }
         guard let version = try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         let snapshot = try Self.engineSnapshot(db, gallery)
         // The catch-up window of earlier runs, from the checkpoints and stages in the database.
-        let restored = try CatchUpLog.restore(db, gallery: gallery, version: version, snapshot: snapshot)
+        let restored = try (checkpoint ? nil : CatchUpLog.rebuild(db, gallery: gallery, version: version, snapshot: snapshot))
+            ?? CatchUpLog.restore(db, gallery: gallery, version: version, snapshot: snapshot)
         live.withLock { state in
             if state[gallery] == nil { state[gallery] = restored }
         }

@@ -146,6 +146,13 @@ import StoreTestSupport
         let now = try await a.snapshot(g.id)
         #expect(now.version == start.version + 30, "versions gap-free")
         #expect(now.sections[0].items.count == 32)
+        // Taking turns does not churn the catch-up window: a reload writes no checkpoint of its
+        // own when the instances' checkpoints and stages rebuild it, so no log row is compacted away.
+        let (logged, checkpoints) = try await a.database.read { db in
+            (try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ?", [g.id], as: Int64.self)!,
+             try db.value("SELECT COUNT(*) FROM checkpoint WHERE galleryId = ?", [g.id], as: Int.self)!)
+        }
+        #expect(logged == now.version, "every version's log row is there (\(checkpoints) checkpoints)")
         // Each process's memory follows the rows: its next batch answers the database's next
         // version, and the count it keeps in memory is the rows' count.
         var expected = 32
