@@ -47,6 +47,14 @@ extension GalleryStore {
         return try await database.write { db in try Self.claim(db, owner: owner, lease: lease, limit: limit, item: nil) }
     }
 
+    /// Whether some pending item is free to claim (nobody holds it, or its lease ran out): a
+    /// read, so that an idle instance's look costs no write transaction.
+    public func hasClaimable() async throws -> Bool {
+        try await database.read { db in
+            try db.exists("SELECT 1 FROM item WHERE state = 'pending' AND (leaseUntil IS NULL OR leaseUntil < \(db.dialect.now))")
+        }
+    }
+
     /// Claims one item if it is pending and free (nobody holds it, or the lease ran out): the
     /// start of a job this instance queued itself (an upload, a dropped URL). False: another
     /// instance has it, or it is no longer pending.

@@ -68,29 +68,41 @@ public final class Ingestor: Service, Sendable {
         urlGuard = URLGuard(allowPrivate: configuration.allowPrivateAddresses)
         Self.backgroundNiceValue.store(configuration.ingestNice, ordering: .relaxed)
         (jobs, continuation) = AsyncStream<Job>.makeStream()
-        instanceName = configuration.instanceName ?? "\(ProcessInfo.processInfo.hostName):\(configuration.port)"
+        instanceName = configuration.instanceName ?? "\(Self.hostName()):\(configuration.port)"
         leaseOwner = "\(instanceName)/\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
     var lease: Double { configuration.ingestLease }
 
-    func enqueue(_ job: Job) {
+    /// gethostname(2): the machine's name as set, with no name lookup (which may block or fail).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(cString: buffer)
+        return name.isEmpty ? "localhost" : name.replacingOccurrences(of: "/", with: "-")
+    }
+
+    /// Queues a job; false when it was not queued (its URL is being fetched here already, or the
+    /// service stopped).
+    @discardableResult
+    func enqueue(_ job: Job) -> Bool {
         if case let .fetch(item, url, claimed) = job {
             let first = fetching.withLock { $0.insert(url).inserted }
             guard first else {
                 // This process fetches the URL already; that fetch settles this item too. A lease
                 // the poll took on it goes back, so that the settle sees the item as free.
                 if claimed { Task { await self.letGo(item) } }
-                return
+                return false
             }
         }
         inFlight.add(1, ordering: .relaxed)
         if case .enqueued = continuation.yield(job) {
             GalleryMetrics.ingestQueue.increment()
-        } else {
-            inFlight.subtract(1, ordering: .relaxed)
-            if case let .fetch(_, url, _) = job { _ = fetching.withLock { $0.remove(url) } }
+            return true
         }
+        inFlight.subtract(1, ordering: .relaxed)
+        if case let .fetch(_, url, _) = job { _ = fetching.withLock { $0.remove(url) } }
+        return false
     }
 
     /// Lets go of a lease this process took and will not work on (the item is claimable at once).
@@ -154,9 +166,15 @@ public final class Ingestor: Service, Sendable {
             var full = false
             if free > 0 {
                 do {
-                    let claimed = try await store.claimPending(owner: leaseOwner, lease: lease, limit: free)
-                    full = claimed.count == free
-                    for item in claimed { await take(item) }
+                    // A read first: an idle instance takes no write transaction (SQLite: the writer's turn) per tick.
+                    if try await store.hasClaimable() {
+                        let claimed = try await store.claimPending(owner: leaseOwner, lease: lease, limit: free)
+                        var queued = 0
+                        for item in claimed where await take(item) { queued += 1 }
+                        // More may wait: look again when a worker is free. (Items given back — their
+                        // URL is being fetched here — do not count: no quick second look for them.)
+                        full = queued == free
+                    }
                 } catch {
                     logger.warning("could not look for pending items (tried again)", metadata: ["error": "\(error)"])
                 }
@@ -173,16 +191,18 @@ public final class Ingestor: Service, Sendable {
 
     /// A claimed item becomes a job: its stored file thumbnailed, its URL fetched again, or — with
     /// neither — failed (an upload cut off before its file was stored).
-    func take(_ item: ClaimedItem) async {
+    /// True when it became a job (or was settled) here.
+    func take(_ item: ClaimedItem) async -> Bool {
         // Our own job still runs (its lease ran out while the database was away and came back to us).
-        guard held.withLock({ $0.insert(item.id).inserted }) else { return }
+        guard held.withLock({ $0.insert(item.id).inserted }) else { return false }
         if let hash = item.fileHash, store.files.exists(hash, "original") {
-            enqueue(.process(item: item.id, hash: hash, claimed: true))
+            return enqueue(.process(item: item.id, hash: hash, claimed: true))
         } else if let url = item.sourceURL {
-            enqueue(.fetch(item: item.id, url: url, claimed: true))
+            return enqueue(.fetch(item: item.id, url: url, claimed: true))
         } else {
             await finish(item.id, .failed(reason: "interrupted before the file was stored"), lease: .held(by: leaseOwner))
             _ = held.withLock { $0.remove(item.id) }
+            return true
         }
     }
 
