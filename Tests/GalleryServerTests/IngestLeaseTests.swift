@@ -3,7 +3,10 @@ import Testing
 import AsyncHTTPClient
 import NIOCore
 import GalleryCore
-import GalleryStore
+@testable import GalleryStore
+import GalleryServer
+import GRDB
+import HummingbirdTesting
 import Imaging
 import StoreTestSupport
 #if canImport(Glibc)
@@ -182,6 +185,36 @@ import Glibc
         #expect(after.values.allSatisfy { $0.state == "ready" && $0.version == 1 && $0.owner == nil }, "\(after.values.filter { $0.state != "ready" || $0.version != 1 })")
         child.terminate()
         child.waitUntilExit()
+    }
+
+    /// A data folder from before the leases (schema v4) with an upload left pending: it upgrades
+    /// (the item's lease columns empty: free to claim) and the item finishes at the first start.
+    @Test func aDataFolderFromBeforeLeasesUpgradesAndItsPendingItemFinishes() async throws {
+        var configuration = testConfiguration()
+        let folder = configuration.dataFolder
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files = try ImageFiles(root: folder.appendingPathComponent("images"))
+        let hash = try files.storeOriginal(try SampleImages.jpeg(width: 360, height: 240, red: 10, green: 120, blue: 200, title: "v4"))
+        do {
+            let pool = try DatabasePool(path: folder.appendingPathComponent("gallery.sqlite").path)
+            try Migrations.migrator.migrate(pool, upTo: "v4 maintenance: re-probe stored sizes for EXIF orientation")
+            try await pool.write { db in
+                try db.execute(sql: "INSERT INTO gallery (id, name, version, createdAt) VALUES (1, 'Old', 1, 0)")
+                try db.execute(sql: "INSERT INTO section (id, galleryId, title, rank) VALUES (1, 1, 'S', 'a0')")
+                try db.execute(sql: "INSERT INTO item (id, galleryId, sectionId, rank, title, fileHash, state, createdAt) VALUES (1, 1, 1, 'a0', 'old upload', ?, 'pending', 0)",
+                               arguments: [hash])
+                try db.execute(sql: "INSERT INTO operation (galleryId, version, payload, createdAt) VALUES (1, 1, '{}', 0)")
+            }
+            try pool.close()
+        }
+        configuration.ingestPoll = 0.5
+        let server = try await GalleryServer(configuration: configuration, logger: quietLogger)
+        #expect(try await server.store.lease(of: 1).owner == nil)
+        try await server.test(.router) { client in
+            let item = try await client.settled(1, timeout: .seconds(60))
+            #expect(item.state == .ready && item.width == 360, "\(item.reason ?? "")")
+        }
+        #expect(try await server.store.lease(of: 1) == (nil, nil))
     }
 
     /// A URL several items wait for (two galleries, dropped while its fetch runs) is fetched once
