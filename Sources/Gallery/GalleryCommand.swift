@@ -44,6 +44,14 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not create the sample gallery on first start.") var noSample = false
     @Option(name: .long, help: "CPU priority (nice 0-19) of thumbnailing, below answering requests; 0 for the same.") var ingestNice: Int32 = 10
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
+    @Option(name: .long, help: "This instance's name in ingestion leases (default: host name and port); a restart with the same name takes its leases back at once. See docs/storage.md.")
+    var instance: String?
+    @Option(name: .long, help: "Seconds a claimed pending item stays this instance's without renewal (renewed every third of it while it is worked on); a killed instance's items finish elsewhere after this.")
+    var ingestLease: Double = 30
+    @Option(name: .long, help: "Seconds between looks for pending items nobody holds (a killed instance's) while a worker is free.")
+    var ingestPoll: Double = 5
+    @Option(name: .long, help: "Milliseconds each ingestion job waits after claiming its item (tests and demonstrations of several instances; 0 for none).")
+    var ingestDelayMs: Int = 0
     @Option(name: .long, help: "The address people use, e.g. https://photos.example.org behind a proxy: accepted as Host and Origin; https makes the session cookie Secure.")
     var publicUrl: String?
     @Option(name: .long, help: "Seconds a graceful stop (SIGTERM, SIGINT) waits for requests in flight before it cancels what is left (a stalled upload).")
@@ -67,6 +75,17 @@ struct Serve: AsyncParsableCommand {
         config.createSampleGallery = !noSample
         guard (0...19).contains(ingestNice) else { throw ValidationError("--ingest-nice must be 0...19") }
         config.ingestNice = ingestNice
+        guard ingestLease >= 1, ingestPoll > 0, ingestPoll <= ingestLease else {
+            throw ValidationError("--ingest-lease must be at least 1 second and --ingest-poll between 0 and the lease")
+        }
+        guard ingestDelayMs >= 0 else { throw ValidationError("--ingest-delay-ms must be 0 or more") }
+        config.ingestLease = ingestLease
+        config.ingestPoll = ingestPoll
+        config.ingestDelay = .milliseconds(ingestDelayMs)
+        if let instance {
+            guard !instance.isEmpty, !instance.contains("/") else { throw ValidationError("--instance must be a non-empty name without \"/\"") }
+            config.instanceName = instance
+        }
         if let publicUrl {
             guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("--public-url must be an http or https URL, e.g. https://photos.example.org")

@@ -37,7 +37,11 @@ public struct GalleryServer: Sendable {
             case .access: access.accessChangedElsewhere()
             }
         }
-        if configuration.createSampleGallery, try await store.listGalleries().isEmpty {
+        // Once per database: two instances starting at once on an empty one make one sample
+        // (the first to claim it; the other goes on without). A database whose galleries were all
+        // deleted after its sample does not get a new one.
+        if configuration.createSampleGallery, try await store.listGalleries().isEmpty,
+           try await store.claimOnce("sample-gallery", by: ingestor.leaseOwner) {
             let g = try await SampleGallery.create(in: store, maxPixels: configuration.maxPixels)
             logger.info("created the sample gallery", metadata: ["gallery": "\(g.id)", "items": "\(g.itemCount)"])
         }

@@ -43,6 +43,25 @@ public struct ServerConfiguration: Sendable {
     public var ingestNice: Int32 = 10
     /// Fetches and thumbnails running at once.
     public var ingestWorkers = 4
+    /// This instance's name in ingestion leases (docs/storage.md "Several instances"); nil: the
+    /// host name and port. A restarted instance with the same name takes its dead predecessor's
+    /// leases back at once instead of waiting for them to run out.
+    public var instanceName: String?
+    /// How long (seconds) a claimed pending item stays this instance's without a renewal. The
+    /// holder renews every third of it while the work runs, so only an instance that died (or
+    /// lost the database that long) loses its items; they finish elsewhere after at most this
+    /// plus `ingestPoll`. 30 s: a few missed renewals (a database failover, a stalled machine)
+    /// do not hand a live job to a second instance, and a killed instance's uploads wait half a
+    /// minute, not a restart.
+    public var ingestLease: Double = 30
+    /// How often (seconds) an instance with a free worker looks for pending items nobody holds
+    /// (a killed instance's, an item whose storage failed and waits to be tried again). One
+    /// indexed query per idle instance per tick; its own uploads start at once, not on a tick.
+    public var ingestPoll: Double = 5
+    /// A pause after each ingestion job claims its item, before the fetch or thumbnails (0: none).
+    /// For tests and demonstrations of several instances (`--ingest-delay-ms`): it keeps items
+    /// pending and leased long enough to kill the instance that holds them.
+    public var ingestDelay: Duration = .zero
     /// Create the sample gallery when the store has no gallery at all.
     public var createSampleGallery = true
     /// Where SQLite's write-ahead log is copied back: off the writer (the default) or, as SQLite does

@@ -28,12 +28,13 @@ struct BatchContext {
         switch op {
         case let .client(o): try apply(o)
         case let .insert(items, dest): try insert(items, at: dest)
-        case let .finish(id, outcome): try finish(id, outcome)
-        case let .finishURL(url, outcome):
+        case let .finish(id, outcome, lease): try finish(id, outcome, lease)
+        case let .finishURL(url, outcome, lease):
+            let (held, args) = lease.sql(db.dialect)
             let ids = try db.values("""
-                SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL ORDER BY id
-                """, [gallery, url], as: Int64.self)
-            for id in ids { try finish(id, outcome) }
+                SELECT id FROM item WHERE galleryId = ? AND sourceURL = ? AND state = 'pending' AND fileHash IS NULL\(held) ORDER BY id
+                """, [gallery, url] + args, as: Int64.self)
+            for id in ids { try finish(id, outcome, lease) }
         case let .renameGallery(name):
             try db.execute("UPDATE gallery SET name = ? WHERE id = ?", [name, gallery])
         case let .resize(id, width, height):
@@ -298,17 +299,24 @@ struct BatchContext {
         }
     }
 
-    mutating func finish(_ id: Int64, _ outcome: IngestOutcome) throws {
+    /// Settles a pending item once: the UPDATE is conditional on it still being pending and, with
+    /// a lease condition, on the caller holding it (PostgreSQL re-checks both on the row it locks,
+    /// so a finish racing another instance's claim or finish changes nothing).
+    mutating func finish(_ id: Int64, _ outcome: IngestOutcome, _ lease: LeaseCondition = .none) throws {
         let changed: Int
+        let (held, args) = lease.sql(db.dialect)
         switch outcome {
         case let .ready(hash, width, height):
             changed = try db.execute("""
-                UPDATE item SET state = 'ready', reason = NULL, fileHash = ?, width = ?, height = ?, aspect = ?, contentVersion = contentVersion + 1
-                WHERE id = ? AND state = 'pending'
-                """, [hash, width, height, Double(width) / Double(max(1, height)), id])
+                UPDATE item SET state = 'ready', reason = NULL, fileHash = ?, width = ?, height = ?, aspect = ?, contentVersion = contentVersion + 1,
+                    leaseOwner = NULL, leaseUntil = NULL
+                WHERE id = ? AND state = 'pending'\(held)
+                """, [hash, width, height, Double(width) / Double(max(1, height)), id] + args)
         case let .failed(reason):
-            changed = try db.execute("UPDATE item SET state = 'failed', reason = ?, aspect = 1, contentVersion = contentVersion + 1 WHERE id = ? AND state = 'pending'",
-                                     [reason, id])
+            changed = try db.execute("""
+                UPDATE item SET state = 'failed', reason = ?, aspect = 1, contentVersion = contentVersion + 1, leaseOwner = NULL, leaseUntil = NULL
+                WHERE id = ? AND state = 'pending'\(held)
+                """, [reason, id] + args)
         }
         if changed == 1 { try bumpVersion(id) }
     }

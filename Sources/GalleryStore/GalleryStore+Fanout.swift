@@ -321,7 +321,10 @@ extension GalleryStore {
         fanout.reloads.add(1, ordering: .relaxed)
         Fanout.logger.notice("the log does not lead to the gallery's version: read it again", metadata: ["gallery": "\(gallery)", "version": "\(row)"])
         let fresh = try Self.engineSnapshot(db, gallery)
-        var restored = try CatchUpLog.restore(db, gallery: gallery, version: row, snapshot: fresh)
+        // The window the instances wrote, without a checkpoint of this reload's own when that works
+        // (one per reload would push the window's older checkpoints out, and the log behind them).
+        var restored = try CatchUpLog.rebuild(db, gallery: gallery, version: row, snapshot: fresh)
+            ?? CatchUpLog.restore(db, gallery: gallery, version: row, snapshot: fresh)
         let memory = live.withLock { $0[gallery]?.version }
         var event: GalleryEvent?
         if let memory, memory != row {

@@ -349,10 +349,12 @@ extension GalleryStore {
     }
 
     /// Galleries with items waiting for this URL's fetch.
-    public func galleriesWaiting(for url: String) async throws -> [Int64] {
+    /// Galleries with items waiting for this URL's fetch that `lease` lets the caller settle.
+    public func galleriesWaiting(for url: String, lease: LeaseCondition = .none) async throws -> [Int64] {
         try await database.read { db in
-            try db.values("SELECT DISTINCT galleryId FROM item WHERE sourceURL = ? AND state = 'pending' AND fileHash IS NULL",
-                          [url], as: Int64.self)
+            let (held, args) = lease.sql(db.dialect)
+            return try db.values("SELECT DISTINCT galleryId FROM item WHERE sourceURL = ? AND state = 'pending' AND fileHash IS NULL" + held,
+                                 [url] + args, as: Int64.self)
         }
     }
 

@@ -150,6 +150,23 @@ enum Migrations {
                     SELECT 'reprobe-orientation', strftime('%s', 'now') WHERE EXISTS (SELECT 1 FROM item WHERE state = 'ready');
                 """)
         }
+        m.registerMigration("v5 ingestion leases, start-up claims, setup tokens") { db in
+            try db.execute(sql: """
+                -- Several instances on one database (issue 14): a pending item is worked on by the
+                -- instance that claimed it (leaseOwner: its instance name and process token) until
+                -- leaseUntil (seconds since 1970, the database's clock); the holder renews it while
+                -- the work runs, and the finish clears both. NULL: nobody holds it. An expired
+                -- lease is claimed by any instance (a killed instance's items finish elsewhere).
+                ALTER TABLE item ADD COLUMN leaseOwner TEXT;
+                ALTER TABLE item ADD COLUMN leaseUntil REAL;
+                -- Things done once per database whoever starts first (the sample gallery): the
+                -- first instance to insert the row does it.
+                CREATE TABLE startup_claim (task TEXT PRIMARY KEY, claimedBy TEXT NOT NULL, claimedAt REAL NOT NULL);
+                -- The first-account links each instance printed while no account exists (SHA-256
+                -- of the token): any instance accepts any of them, once; all go with the first account.
+                CREATE TABLE setup_token (tokenHash TEXT PRIMARY KEY, createdAt REAL NOT NULL);
+                """)
+        }
         return m
     }
 }

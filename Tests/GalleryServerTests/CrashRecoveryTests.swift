@@ -32,13 +32,17 @@ import Glibc
     }
 
     /// `gallery serve` on `data`, its rows in PostgreSQL when `database` is given (`--database`).
-    static func spawn(data: URL, port: Int, database: String? = nil, extra: [String] = []) throws -> Process {
+    static func spawn(data: URL, port: Int, database: String? = nil, extra: [String] = [], log logName: String = "server.log",
+                      sample: Bool = false) throws -> Process {
         let p = Process()
         p.executableURL = binary
         p.arguments = ["serve", "--port", "\(port)", "--data", data.path, "--web", data.appendingPathComponent("web").path,
-                       "--allow-private-addresses", "--no-sample", "--log-level", "warning"]
+                       "--allow-private-addresses", "--log-level", "warning"] + (sample ? [] : ["--no-sample"])
             + (database.map { ["--database", $0] } ?? []) + extra
-        let log = FileHandle(forWritingAtPath: data.appendingPathComponent("server.log").path)
+        let logPath = data.appendingPathComponent(logName).path
+        if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
+        let log = FileHandle(forWritingAtPath: logPath)
+        _ = try? log?.seekToEnd()
         p.standardOutput = log
         p.standardError = log
         try p.run()

@@ -25,7 +25,7 @@ import GalleryStore
             try Data().write(to: tmp) // a file where the folder was: nothing can be written into it
             let notReady = try await client.execute(uri: "/readyz", method: .get)
             #expect(notReady.status == .serviceUnavailable)
-            #expect(message(notReady) == "not ready: the images folder cannot take a file")
+            #expect(message(notReady) == "not ready: the images folder cannot take a file (Not a directory)")
             #expect(!message(notReady).contains(server.store.files.root.path), "no paths to anonymous callers")
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok, "the process still answers")
             try FileManager.default.removeItem(at: tmp)

@@ -29,7 +29,7 @@ import Imaging
         let server = try await GalleryServer(configuration: configuration, logger: quietLogger)
         try await server.test(.router) { client in
             let settled = try await created.asyncMap { try await client.settled($0) }
-            #expect(settled.map(\.state) == [.ready, .ready, .failed])
+            #expect(settled.map(\.state) == [.ready, .ready, .failed], "\(settled.map { $0.reason ?? "" })")
             #expect(settled[0].width == 320 && settled[1].width == 300)
             #expect(settled[2].reason == "interrupted before the file was stored")
         }

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Imaging
+import Synchronization
 
 /// A real local HTTP server for the URL-drop tests: good, slow, huge, truncated, bomb,
 /// non-image and redirecting responses. Runs on 127.0.0.1 on a free port.
@@ -12,12 +13,29 @@ final class TestImageServer: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, Error>
     static let good: [UInt8] = try! SampleImages.jpeg(width: 300, height: 200, red: 200, green: 50, blue: 50, title: "Good")
+    /// Requests of `counted.jpg` so far, by their `key`.
+    private let counts: Counts
+
+    final class Counts: Sendable {
+        let byKey = Mutex<[String: Int]>([:])
+    }
+
+    /// How many times `counted.jpg?key=` was asked for.
+    func hits(_ key: String) -> Int { counts.byKey.withLock { $0[key] ?? 0 } }
 
     var base: String { "http://127.0.0.1:\(port)" }
 
     static func start() async throws -> TestImageServer {
         let router = Router()
         let jpeg = good
+        let counts = Counts()
+        // Counts its requests by `key` (a fetch made once or twice), after `ms` of delay.
+        router.get("counted.jpg") { request, _ in
+            let key = request.uri.queryParameters.get("key") ?? ""
+            counts.byKey.withLock { $0[key, default: 0] += 1 }
+            try await Task.sleep(for: .milliseconds(Int(request.uri.queryParameters.get("ms") ?? "0") ?? 0))
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
         router.get("good.jpg") { _, _ in Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg))) }
         router.get("slow.jpg") { request, _ in
             let ms = Int(request.uri.queryParameters.get("ms") ?? "1500") ?? 1500
@@ -72,11 +90,11 @@ final class TestImageServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
         let task = Task { try await group.run() }
         let port = await portBox.wait()
-        return TestImageServer(port: port, group: group, task: task)
+        return TestImageServer(port: port, group: group, task: task, counts: counts)
     }
 
-    private init(port: Int, group: ServiceGroup, task: Task<Void, Error>) {
-        self.port = port; self.group = group; self.task = task
+    private init(port: Int, group: ServiceGroup, task: Task<Void, Error>, counts: Counts) {
+        self.port = port; self.group = group; self.task = task; self.counts = counts
     }
 
     func stop() async {

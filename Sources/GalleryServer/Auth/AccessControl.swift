@@ -34,24 +34,29 @@ public final class AccessControl: Sendable {
     // MARK: First start
 
     /// With no account yet: a one-time setup token for the first account (nil once one exists).
+    ///
+    /// Each instance makes its own and prints its link; the database keeps their SHA-256 (migration
+    /// v5 `setup_token`), so behind a proxy the form may be sent to any instance, and a token is
+    /// spent once whichever instance takes it. All go when the first account is made.
     public func prepareSetup() async throws -> String? {
         guard try await store.accountCount() == 0 else { return nil }
-        return setup.withLock { token in
+        let token = setup.withLock { token in
             if token == nil { token = Secrets.token() }
-            return token
+            return token!
         }
+        try await store.addSetupToken(hash: Secrets.digest(token))
+        return token
     }
 
-    /// Spends the setup token; false when it is wrong or spent.
-    func spendSetupToken(_ candidate: String) -> Bool {
-        setup.withLock { token in
-            guard let t = token, Secrets.constantTimeEquals(t, candidate) else { return false }
-            token = nil
-            return true
-        }
+    /// Spends a setup token (this instance's or another's); false when it is wrong or spent.
+    func spendSetupToken(_ candidate: String) async throws -> Bool {
+        try await store.spendSetupToken(hash: Secrets.digest(candidate))
     }
 
-    func restoreSetupToken(_ t: String) { setup.withLock { if $0 == nil { $0 = t } } }
+    /// The first account could not be made after all: the token works again.
+    func restoreSetupToken(_ t: String) async {
+        try? await store.addSetupToken(hash: Secrets.digest(t))
+    }
 
     // MARK: Who is asking
 

@@ -10,13 +10,33 @@ import Imaging
 
 /// Background ingestion: fetch a dropped URL, or take an uploaded file, then probe it, make the
 /// two thumbnails once, and mark the item ready — or failed with the reason (F16, F19).
-/// Runs as a service: on start it resumes items left pending by a crash; on shutdown it stops
-/// taking jobs, cancels those in flight (their items stay pending and resume next start) and
-/// closes the live streams so the HTTP server can drain.
+///
+/// Several instances share the work through the database (docs/storage.md, "Several
+/// instances"): a job first claims its item's lease (`GalleryStore.claim`), renews it every
+/// third of `ingestLease` while it runs, and its finish counts only while it still holds it.
+/// A job this instance queued itself (an upload, a drop, a copy) starts at once; an instance
+/// with a free worker also claims, every `ingestPoll`, pending items nobody holds — a killed
+/// instance's once their lease ran out, so they finish on another instance.
+/// Runs as a service: on start it takes back the leases of its own earlier run (SQLite: all of
+/// them) and claims what is pending; on shutdown it stops taking jobs, cancels those in flight
+/// and lets go of their leases (their items stay pending for the next claim, here or on another
+/// instance), and closes the live streams so the HTTP server can drain.
 public final class Ingestor: Service, Sendable {
     enum Job: Sendable {
-        case fetch(item: Int64, url: String)
-        case process(item: Int64, hash: String)
+        /// `claimed`: the lease is taken already (the poll claimed it); otherwise the job claims it first.
+        case fetch(item: Int64, url: String, claimed: Bool = false)
+        case process(item: Int64, hash: String, claimed: Bool = false)
+
+        var item: Int64 {
+            switch self {
+            case let .fetch(item, _, _), let .process(item, _, _): return item
+            }
+        }
+        var claimed: Bool {
+            switch self {
+            case let .fetch(_, _, c), let .process(_, _, c): return c
+            }
+        }
     }
 
     let store: GalleryStore
@@ -31,6 +51,15 @@ public final class Ingestor: Service, Sendable {
     private let fetching = Mutex<Set<String>>([])
     private let jobs: AsyncStream<Job>
     private let continuation: AsyncStream<Job>.Continuation
+    /// This instance's name (`--instance`; default host:port): a restart under the same name takes
+    /// its predecessor's leases back at start.
+    public let instanceName: String
+    /// Who holds this process's leases: the instance name, "/", the process id and a random part.
+    public let leaseOwner: String
+    /// Items this process holds a lease on and works on (or is about to): renewed every third of the lease.
+    private let held = Mutex<Set<Int64>>([])
+    /// Jobs queued or running: the poll claims more only while it is under `ingestWorkers`.
+    private let inFlight = Atomic<Int>(0)
 
     public init(store: GalleryStore, configuration: ServerConfiguration, logger: Logger) {
         self.store = store
@@ -39,14 +68,49 @@ public final class Ingestor: Service, Sendable {
         urlGuard = URLGuard(allowPrivate: configuration.allowPrivateAddresses)
         Self.backgroundNiceValue.store(configuration.ingestNice, ordering: .relaxed)
         (jobs, continuation) = AsyncStream<Job>.makeStream()
+        instanceName = configuration.instanceName ?? "\(Self.hostName()):\(configuration.port)"
+        leaseOwner = "\(instanceName)/\(getpid())-\(UUID().uuidString.prefix(8).lowercased())"
     }
 
-    func enqueue(_ job: Job) {
-        if case let .fetch(_, url) = job {
+    var lease: Double { configuration.ingestLease }
+
+    /// gethostname(2): the machine's name as set, with no name lookup (which may block or fail).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+        let name = String(cString: buffer)
+        return name.isEmpty ? "localhost" : name.replacingOccurrences(of: "/", with: "-")
+    }
+
+    /// Queues a job; false when it was not queued (its URL is being fetched here already, or the
+    /// service stopped).
+    @discardableResult
+    func enqueue(_ job: Job) -> Bool {
+        if case let .fetch(item, url, claimed) = job {
             let first = fetching.withLock { $0.insert(url).inserted }
-            guard first else { return }
+            guard first else {
+                // This process fetches the URL already; that fetch settles this item too. A lease
+                // the poll took on it goes back, so that the settle sees the item as free.
+                if claimed { Task { await self.letGo(item) } }
+                return false
+            }
         }
-        if case .enqueued = continuation.yield(job) { GalleryMetrics.ingestQueue.increment() }
+        inFlight.add(1, ordering: .relaxed)
+        if case .enqueued = continuation.yield(job) {
+            GalleryMetrics.ingestQueue.increment()
+            return true
+        }
+        inFlight.subtract(1, ordering: .relaxed)
+        if case let .fetch(_, url, _) = job { _ = fetching.withLock { $0.remove(url) } }
+        return false
+    }
+
+    /// Lets go of a lease this process took and will not work on (the item is claimable at once).
+    func letGo(_ item: Int64) async {
+        _ = held.withLock { $0.remove(item) }
+        do { try await store.releaseLeases(owner: leaseOwner, items: [item]) } catch {
+            logger.warning("could not let go of an ingestion lease (it runs out by itself)", metadata: ["item": "\(item)", "error": "\(error)"])
+        }
     }
 
     public func run() async throws {
@@ -54,15 +118,23 @@ public final class Ingestor: Service, Sendable {
         config.timeout = .init(connect: .seconds(5), read: .seconds(10))
         clientConfiguration.withLock { $0 = config }
         defer { clientConfiguration.withLock { $0 = nil } }
-        try await resumePending()
+        // A killed earlier run of this instance left leases nobody renews: its successor takes them
+        // back now. SQLite is one server process per data folder: every lease is from an earlier run.
+        let retaken = try await store.releaseLeasesOfEarlierRuns(instancePrefix: instanceName + "/", all: store.database.kind == "sqlite")
+        if retaken > 0 { logger.info("resuming interrupted ingestion", metadata: ["items": "\(retaken)"]) }
         let reprobe = Task { await self.reprobeOrientation() }
-        defer { reprobe.cancel() }
+        let poll = Task { await self.claimLoop() }
+        let renew = Task { await self.renewLoop() }
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 var running = 0
                 for await job in jobs {
                     if running >= configuration.ingestWorkers { await group.next(); running -= 1 }
-                    group.addTask { await self.handle(job); GalleryMetrics.ingestQueue.decrement() }
+                    group.addTask {
+                        await self.handle(job)
+                        self.inFlight.subtract(1, ordering: .relaxed)
+                        GalleryMetrics.ingestQueue.decrement()
+                    }
                     running += 1
                 }
                 group.cancelAll()
@@ -71,7 +143,107 @@ public final class Ingestor: Service, Sendable {
             self.continuation.finish()
             self.store.closeAllStreams()
         }
+        reprobe.cancel(); poll.cancel(); renew.cancel()
+        _ = await (poll.value, renew.value)
+        // What was cancelled stays pending: another instance (or this one's next start) claims it
+        // at its next look instead of after the lease.
+        do {
+            let left = try await store.releaseLeases(owner: leaseOwner)
+            if left > 0 { logger.info("left pending items to the next claim", metadata: ["items": "\(left)"]) }
+        } catch {
+            logger.warning("could not let go of ingestion leases (they run out by themselves)", metadata: ["error": "\(error)"])
+        }
         logger.info("ingestion stopped")
+    }
+
+    /// Every `ingestPoll` while a worker is free: claims pending items nobody holds (a killed
+    /// instance's once their lease ran out, items waiting to be tried again, anything left
+    /// pending) up to the free workers, and queues them. After a full claim it looks again as
+    /// soon as a worker is free (a backlog is worked through at once, not one batch per tick).
+    func claimLoop() async {
+        while !Task.isCancelled {
+            let free = configuration.ingestWorkers - inFlight.load(ordering: .relaxed)
+            var full = false
+            if free > 0 {
+                do {
+                    // A read first: an idle instance takes no write transaction (SQLite: the writer's turn) per tick.
+                    if try await store.hasClaimable() {
+                        let claimed = try await store.claimPending(owner: leaseOwner, lease: lease, limit: free)
+                        var queued = 0
+                        for item in claimed where await take(item) { queued += 1 }
+                        // More may wait: look again when a worker is free. (Items given back — their
+                        // URL is being fetched here — do not count: no quick second look for them.)
+                        full = queued == free
+                    }
+                } catch {
+                    logger.warning("could not look for pending items (tried again)", metadata: ["error": "\(error)"])
+                }
+            }
+            if full {
+                while !Task.isCancelled && inFlight.load(ordering: .relaxed) >= configuration.ingestWorkers {
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            } else {
+                try? await Task.sleep(for: .seconds(configuration.ingestPoll))
+            }
+        }
+    }
+
+    /// A claimed item becomes a job: its stored file thumbnailed, its URL fetched again, or — with
+    /// neither — failed (an upload cut off before its file was stored).
+    /// True when it became a job (or was settled) here.
+    func take(_ item: ClaimedItem) async -> Bool {
+        // Our own job still runs (its lease ran out while the database was away and came back to us).
+        guard held.withLock({ $0.insert(item.id).inserted }) else { return false }
+        if let hash = item.fileHash, store.files.exists(hash, "original") {
+            return enqueue(.process(item: item.id, hash: hash, claimed: true))
+        } else if let url = item.sourceURL {
+            return enqueue(.fetch(item: item.id, url: url, claimed: true))
+        } else {
+            await finish(item.id, .failed(reason: "interrupted before the file was stored"), lease: .held(by: leaseOwner))
+            _ = held.withLock { $0.remove(item.id) }
+            return true
+        }
+    }
+
+    /// Every third of the lease: pushes the leases of the items this process works on.
+    func renewLoop() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(lease / 3))
+            let items = held.withLock { Array($0) }
+            guard !items.isEmpty, !Task.isCancelled else { continue }
+            do { try await store.renewLeases(owner: leaseOwner, items: items, lease: lease) } catch {
+                logger.warning("could not renew ingestion leases (tried again; past the lease another instance may take the items)",
+                               metadata: ["items": "\(items.count)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The start of a job: its lease (taken now unless the poll took it) and the configured pause.
+    /// False: another instance has the item, it is no longer pending, or the stop came first.
+    func hold(_ job: Job) async -> Bool {
+        if !job.claimed {
+            do {
+                guard try await store.claim(item: job.item, owner: leaseOwner, lease: lease) != nil else { return false }
+            } catch {
+                logger.warning("could not claim an item (the next look takes it)", metadata: ["item": "\(job.item)", "error": "\(error)"])
+                return false
+            }
+            held.withLock { _ = $0.insert(job.item) }
+        }
+        if configuration.ingestDelay > .zero {
+            try? await Task.sleep(for: configuration.ingestDelay)
+        }
+        return !Task.isCancelled
+    }
+
+    /// The images folder could not take a file: the item stays pending, free for a claim after
+    /// `ingestPoll` (tried again then, here or elsewhere), instead of failing for good.
+    func retryLater(_ item: Int64, _ error: ImageFiles.StorageError) async {
+        logger.error("ingestion could not store a file; the item stays pending and is tried again", metadata: ["item": "\(item)", "error": "\(error)"])
+        do { try await store.releaseLeases(owner: leaseOwner, items: [item], retryAfter: configuration.ingestPoll) } catch {
+            logger.warning("could not let go of an ingestion lease (it runs out by itself)", metadata: ["item": "\(item)", "error": "\(error)"])
+        }
     }
 
     /// After an upgrade (migration "v4 maintenance"): items ingested before EXIF orientation was
@@ -111,21 +283,6 @@ public final class Ingestor: Service, Sendable {
         }
     }
 
-    /// Items left pending by an interrupted run: fetch again, process the stored file, or fail cleanly.
-    func resumePending() async throws {
-        let pending = try await store.pendingItems()
-        if !pending.isEmpty { logger.info("resuming interrupted ingestion", metadata: ["items": "\(pending.count)"]) }
-        for item in pending {
-            if let hash = item.fileHash, store.files.exists(hash, "original") {
-                enqueue(.process(item: item.id, hash: hash))
-            } else if let url = item.sourceURL {
-                enqueue(.fetch(item: item.id, url: url))
-            } else {
-                await finish(item.id, .failed(reason: "interrupted before the file was stored"))
-            }
-        }
-    }
-
     /// Thumbnails items whose originals are stored, `ingestWorkers` at a time, as they come, and
     /// returns when the sequence has ended and all are settled (`gallery import` without a server).
     /// `done` is called as each one ends.
@@ -139,7 +296,9 @@ public final class Ingestor: Service, Sendable {
                 group.addTask {
                     let outcome: IngestOutcome
                     do {
-                        outcome = try await Self.inBackground { [self] in thumbnail(stored: hash) }
+                        outcome = try await Self.inBackground { [self] in try thumbnail(stored: hash) }
+                    } catch let e as ImageFiles.StorageError {
+                        outcome = .failed(reason: "could not write thumbnails: \(e)")
                     } catch {
                         outcome = .failed(reason: "stored file unreadable: \(error)")
                     }
@@ -153,10 +312,12 @@ public final class Ingestor: Service, Sendable {
 
     func handle(_ job: Job) async {
         switch job {
-        case let .fetch(item, url):
+        case let .fetch(item, url, _):
             // On every early return the URL is released; a finished fetch releases it in finish(url:).
             var released = false
             defer { if !released { _ = fetching.withLock { $0.remove(url) } } }
+            guard await hold(job) else { return }
+            defer { _ = held.withLock { $0.remove(item) } }
             var outcome: IngestOutcome
             do {
                 guard let clientConfiguration = clientConfiguration.withLock({ $0 }) else { return }
@@ -167,12 +328,15 @@ public final class Ingestor: Service, Sendable {
                 if Task.isCancelled { return }
                 outcome = try await Self.inBackground { [self] in
                     let hash = try store.files.storeOriginal(bytes)
-                    return thumbnail(hash: hash, bytes: bytes)
+                    return try thumbnail(hash: hash, bytes: bytes)
                 }
+            } catch let e as ImageFiles.StorageError {
+                await retryLater(item, e)
+                return
             } catch let r as URLGuard.Refusal {
                 outcome = .failed(reason: r.reason)
             } catch let f as ImageFetcher.Failure {
-                // Cancelled by shutdown: leave it pending, the next start fetches again.
+                // Cancelled by shutdown: leave it pending, the next claim fetches again.
                 if Task.isCancelled { return }
                 outcome = .failed(reason: f.reason)
             } catch {
@@ -180,12 +344,16 @@ public final class Ingestor: Service, Sendable {
             }
             released = true
             await finish(url: url, item: item, outcome)
-        case let .process(item, hash):
+        case let .process(item, hash, _):
+            guard await hold(job) else { return }
+            defer { _ = held.withLock { $0.remove(item) } }
             do {
-                let outcome = try await Self.inBackground { [self] in thumbnail(stored: hash) }
-                await finish(item, outcome)
+                let outcome = try await Self.inBackground { [self] in try thumbnail(stored: hash) }
+                await finish(item, outcome, lease: .held(by: leaseOwner))
+            } catch let e as ImageFiles.StorageError {
+                await retryLater(item, e)
             } catch {
-                await finish(item, .failed(reason: "stored file unreadable: \(error)"))
+                await finish(item, .failed(reason: "stored file unreadable: \(error)"), lease: .held(by: leaseOwner))
             }
         }
     }
@@ -230,19 +398,23 @@ public final class Ingestor: Service, Sendable {
         #endif
     }
 
-    func thumbnail(hash: String, bytes: [UInt8]) -> IngestOutcome {
-        outcome(hash) { try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels)) }
+    /// Throws `ImageFiles.StorageError` when the images folder cannot take the thumbnails (the
+    /// item is tried again later); any other trouble is the item's outcome.
+    func thumbnail(hash: String, bytes: [UInt8]) throws -> IngestOutcome {
+        try outcome(hash) { try Thumbnails.ensure(hash: hash, bytes: bytes, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels)) }
     }
 
     /// For an original already in the data folder (uploads, imports), read through a mapping.
-    func thumbnail(stored hash: String) -> IngestOutcome {
-        outcome(hash) { try Thumbnails.ensure(stored: hash, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels)) }
+    func thumbnail(stored hash: String) throws -> IngestOutcome {
+        try outcome(hash) { try Thumbnails.ensure(stored: hash, files: store.files, limits: ImageLimits(maxPixels: configuration.maxPixels)) }
     }
 
-    private func outcome(_ hash: String, _ make: () throws -> ImageInfo) -> IngestOutcome {
+    private func outcome(_ hash: String, _ make: () throws -> ImageInfo) throws -> IngestOutcome {
         do {
             let info = try make()
             return .ready(hash: hash, width: info.width, height: info.height)
+        } catch let e as ImageFiles.StorageError {
+            throw e
         } catch let e as ImagingError {
             return .failed(reason: e.reason)
         } catch let e as Thumbnails.Unreadable {
@@ -252,7 +424,8 @@ public final class Ingestor: Service, Sendable {
         }
     }
 
-    /// Settles every item waiting for this URL, in every gallery (the dropped item and its copies).
+    /// Settles every item waiting for this URL, in every gallery (the dropped item and its copies)
+    /// that this process holds or nobody does — not those another instance is fetching itself.
     func finish(url: String, item: Int64, _ outcome: IngestOutcome) async {
         do {
             try await settle(url, outcome)
@@ -267,8 +440,9 @@ public final class Ingestor: Service, Sendable {
     }
 
     private func settle(_ url: String, _ outcome: IngestOutcome) async throws {
-        for gallery in try await store.galleriesWaiting(for: url) {
-            _ = try await store.apply(gallery: gallery, [.finishURL(url, outcome)], payload: FinishPayload(url: url, outcome: outcome))
+        let lease = LeaseCondition.heldOrFree(by: leaseOwner)
+        for gallery in try await store.galleriesWaiting(for: url, lease: lease) {
+            _ = try await store.apply(gallery: gallery, [.finishURL(url, outcome, lease: lease)], payload: FinishPayload(url: url, outcome: outcome))
         }
     }
 
@@ -279,10 +453,16 @@ public final class Ingestor: Service, Sendable {
         }
     }
 
-    func finish(_ item: Int64, _ outcome: IngestOutcome) async {
+    /// Settles one item — with `.held`, only while this process still holds its lease (checked
+    /// first so that a lost lease writes no empty version, and again in the UPDATE itself).
+    func finish(_ item: Int64, _ outcome: IngestOutcome, lease: LeaseCondition = .none) async {
         do {
             let gallery = try await store.galleryOf(item: item)
-            _ = try await store.apply(gallery: gallery, [.finish(item: item, outcome)], payload: FinishPayload(item: item, outcome: outcome))
+            if lease != .none, try await !store.maySettle(item: item, lease) {
+                logger.notice("an item's lease was taken over or it was settled elsewhere: this result is dropped", metadata: ["item": "\(item)"])
+                return
+            }
+            _ = try await store.apply(gallery: gallery, [.finish(item: item, outcome, lease: lease)], payload: FinishPayload(item: item, outcome: outcome))
             log(item, outcome)
         } catch StoreError.itemNotFound {
             // Purged while it loaded: nothing to mark.

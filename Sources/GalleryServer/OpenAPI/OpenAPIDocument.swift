@@ -207,13 +207,13 @@ public enum OpenAPIDocument {
                                    query("by", .object(["type": .string("string"), "enum": .array([.string("captured"), .string("name")])]), required: true)],
                       answers: [200: .json("SectionOrder")], refusals: [400]),
             Operation(method: "POST", path: gallery("/urls"), tag: "ingestion", summary: "Drop a URL: a pending item at once, fetched in the background",
-                      body: .json("URLDrop"), answers: [202: .json("Created")], refusals: [422]),
+                      body: .json("URLDrop"), answers: [202: .json("Created")], refusals: [422, 503]),
             Operation(method: "POST", path: gallery("/uploads"), tag: "ingestion", summary: "Upload files: each a pending item as soon as its part is complete",
                       description: "Destination: section (with index), before or after: one place; default the end of the last section.",
                       parameters: [query("section", id, "A section of the gallery (alone: its end)."),
                                    query("index", .object(["type": .string("integer"), "minimum": .number(0)]), "With section: the index there."),
                                    query("before", id, "Before this item."), query("after", id, "After this item.")],
-                      body: .multipart, answers: [201: .json("Created")], refusals: [422]),
+                      body: .multipart, answers: [201: .json("Created")], refusals: [422, 503, 507]),
             Operation(method: "GET", path: "/api/items/{item}", tag: "galleries", summary: "One item (trashed too)", answers: [200: .json("Item")]),
             Operation(method: "GET", path: "/api/items/{item}/metadata", tag: "galleries", summary: "The photo's size, EXIF and location",
                       answers: [200: .json("ItemMetadata")]),
@@ -368,7 +368,8 @@ public enum OpenAPIDocument {
         421: "A Host this server is not known by (DNS rebinding)",
         422: "Well-formed but impossible",
         429: "Too many failed attempts (retryAfter seconds)",
-        503: "Not ready: names what fails",
+        503: "Not ready: names what fails (the database, or the images folder that cannot take a file)",
+        507: "The images folder is full",
     ]
 
     static func refusals(_ op: Operation, _ rule: AccessRule) -> Set<Int> {

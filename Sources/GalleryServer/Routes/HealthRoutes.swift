@@ -25,27 +25,15 @@ struct HealthRoutes {
                 problems.append("the database does not answer")
                 server.logger.error("not ready: the database does not answer", metadata: ["error": "\(error)"])
             }
-            if let problem = Self.imagesProblem(server.store.files.root) {
+            if let problem = server.store.files.writeProblem() {
                 ready.images = "unusable"
-                problems.append("the images folder cannot take a file")
+                problems.append("the images folder cannot take a file (\(problem.reason))")
                 server.logger.error("not ready: \(problem)")
             }
             guard problems.isEmpty else {
                 throw APIError(.serviceUnavailable, "not ready: " + problems.joined(separator: "; "))
             }
             return try JSONIO.response(ready, headers: [.cacheControl: "no-store"])
-        }
-    }
-
-    /// Why the images folder cannot take a new file (a temporary one is written and removed), or nil.
-    static func imagesProblem(_ root: URL) -> String? {
-        let probe = root.appendingPathComponent("tmp").appendingPathComponent("ready-\(UUID().uuidString)")
-        do {
-            try Data("ready".utf8).write(to: probe)
-            try FileManager.default.removeItem(at: probe)
-            return nil
-        } catch {
-            return "the images folder \(root.path) cannot take a file: \((error as NSError).localizedDescription)"
         }
     }
 }

@@ -45,6 +45,9 @@ struct IngestRoutes {
             }
             let url: URL
             do { url = try server.ingestor.urlGuard.checkSyntax(drop.url) } catch let r as URLGuard.Refusal { throw APIError(.unprocessableContent, r.reason) }
+            // A fetched image has nowhere to go while the images folder takes no file: refused now
+            // (503, as an upload), not a placeholder that waits for the folder.
+            if let problem = store.files.writeProblem() { throw problem }
             let title = title(url)
             let result = try await store.apply(gallery: gallery, [.insert([NewItem(title: title, sourceURL: url.absoluteString)], at: destination)],
                                                payload: ["op": "dropURL", "url": url.absoluteString])
@@ -226,9 +229,9 @@ final class UploadReceiver: @unchecked Sendable {
     /// Opens a temporary file for a part that carries a filename (other fields are ignored).
     private func open() throws {
         guard let disposition = headers["content-disposition"], let name = Self.filename(disposition) else { return }
-        let url = files.temporaryURL()
-        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
-        current = (try FileHandle(forWritingTo: url), url, ContentHash(), 0, name)
+        // A folder that cannot take the file (read-only, full) throws ImageFiles.StorageError: 503/507.
+        let (fd, url) = try files.createTemporary()
+        current = (FileHandle(fileDescriptor: fd, closeOnDealloc: true), url, ContentHash(), 0, name)
     }
 
     static func filename(_ disposition: String) -> String? {

@@ -42,7 +42,7 @@ struct SessionRoutes {
             try Self.checkPassword(body.password)
             let keys = ["setup", "ip:" + context.clientAddress]
             try throttled(keys)
-            guard access.spendSetupToken(body.token) else {
+            guard try await access.spendSetupToken(body.token) else {
                 access.throttle.failed(keys)
                 throw APIError(.forbidden, "this setup link is not valid (used already, or from an earlier start)")
             }
@@ -52,7 +52,7 @@ struct SessionRoutes {
                 server.logger.notice("first account created", metadata: ["user": "\(account.name)"])
                 return try await signedIn(account, status: .created)
             } catch {
-                access.restoreSetupToken(body.token)
+                await access.restoreSetupToken(body.token)
                 throw error
             }
         }

@@ -39,6 +39,12 @@ public struct APIError: HTTPResponseError {
             case .corrupt, .database: return APIError(.internalServerError, e.message)
             case .unavailable: return APIError(.serviceUnavailable, e.message)
             }
+        case let e as ImageFiles.StorageError:
+            // The server's images folder (read-only, full, gone): nothing the client sent is at fault,
+            // and it works again without a restart once the folder takes files. The path stays in
+            // the server's log and /readyz's log line, not in the answer.
+            return APIError(e.isFull ? HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage") : .serviceUnavailable,
+                            "the server's images folder cannot take a file (\(e.reason)): nothing was stored; try again later")
         case let e as DecodingError: return APIError(.badRequest, "malformed JSON: " + describe(e))
         case let e as HTTPError:
             if e.status == .contentTooLarge { return APIError(.contentTooLarge, e.body ?? "request body too large") }

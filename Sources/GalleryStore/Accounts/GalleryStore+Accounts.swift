@@ -53,8 +53,16 @@ extension GalleryStore {
     public func createAccount(name: String, passwordHash: String, admin: Bool, onlyIfFirst: Bool = false) async throws -> Account {
         let name = try Self.checkAccountName(name)
         return try await database.write { db in
+            // Two instances making the first account at once (two setup links): the second waits on
+            // this row's key until the first commits (it is gone again by then), then counts its account.
+            if onlyIfFirst {
+                try db.execute("INSERT INTO startup_claim (task, claimedBy, claimedAt) VALUES ('first-account', '', ?) ON CONFLICT (task) DO NOTHING",
+                               [Self.now()])
+            }
+            defer { if onlyIfFirst { _ = try? db.execute("DELETE FROM startup_claim WHERE task = 'first-account'") } }
             let count = try db.value("SELECT COUNT(*) FROM account", as: Int.self) ?? 0
             if onlyIfFirst && count > 0 { throw StoreError.invalid("the first account exists already") }
+            if count == 0 { try db.execute("DELETE FROM setup_token") }
             if try db.value("SELECT COUNT(*) FROM account WHERE lower(name) = lower(?)", [name], as: Int.self)! > 0 {
                 throw StoreError.invalid("an account named \"\(name)\" exists already")
             }

@@ -135,6 +135,12 @@ enum PostgresMigrations {
             INSERT INTO maintenance (task, since)
                 SELECT 'reprobe-orientation', EXTRACT(EPOCH FROM now()) WHERE EXISTS (SELECT 1 FROM item WHERE state = 'ready');
             """),
+        ("v5 ingestion leases, start-up claims, setup tokens", """
+            ALTER TABLE item ADD COLUMN leaseOwner TEXT COLLATE "C";
+            ALTER TABLE item ADD COLUMN leaseUntil DOUBLE PRECISION;
+            CREATE TABLE startup_claim (task TEXT COLLATE "C" PRIMARY KEY, claimedBy TEXT COLLATE "C" NOT NULL, claimedAt DOUBLE PRECISION NOT NULL);
+            CREATE TABLE setup_token (tokenHash TEXT COLLATE "C" PRIMARY KEY, createdAt DOUBLE PRECISION NOT NULL);
+            """),
     ]
 
     /// Brings the database to the newest step, in one transaction. Instances starting at once

@@ -41,9 +41,19 @@ public struct SQLDialect: Sendable {
     /// Several instances may write this database: each committed version is announced
     /// (`NOTIFY`) and the live state follows the gallery's row (GalleryStore+Fanout.swift).
     public var fansOut = false
+    /// Appended to the SELECT that picks pending items to claim (ingestion leases): PostgreSQL
+    /// locks the rows it picks and skips those another instance's claim holds right now, so
+    /// concurrent claimers never wait on each other nor take the same item; SQLite's one writer
+    /// serialises claims anyway.
+    public var skipLocked: String = ""
+    /// The database's clock in seconds since 1970 (leases compare against one clock whichever
+    /// instance wrote them: PostgreSQL's `clock_timestamp()`, not a transaction's start).
+    public var now: String = "((julianday('now') - 2440587.5) * 86400.0)"
 
     public static let sqlite = SQLDialect(lockRow: "")
-    public static let postgres = SQLDialect(lockRow: " FOR UPDATE", shareRow: " FOR SHARE", fansOut: true)
+    public static let postgres = SQLDialect(lockRow: " FOR UPDATE", shareRow: " FOR SHARE", fansOut: true,
+                                            skipLocked: " FOR UPDATE SKIP LOCKED",
+                                            now: "EXTRACT(EPOCH FROM clock_timestamp())::DOUBLE PRECISION")
 }
 
 /// One value in a row or an argument.
