@@ -25,7 +25,13 @@ func runBackendBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     var server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
         ?? ProcessInfo.processInfo.environment["GALLERY_BENCH_POSTGRES"]
     if server == nil {
-        let (_, out) = try run("/usr/bin/env", ["PG_DURABLE=1", "scripts/pg-test-cluster.sh", "start"])
+        // system(3), not Process: the cluster's server outlives the script, and Foundation's
+        // waitUntilExit was seen never to return after it.
+        let file = temporaryFolder("pg").appendingPathComponent("cluster.sh")
+        guard system("PG_DURABLE=1 scripts/pg-test-cluster.sh start > '\(file.path)'") == 0,
+              let out = try? String(contentsOf: file, encoding: .utf8) else {
+            throw BenchFailure("could not start a PostgreSQL cluster (scripts/pg-test-cluster.sh, from the repository's root)")
+        }
         for line in out.split(separator: "\n") {
             if line.hasPrefix("export GALLERY_PG_DIR=") { cluster = String(line.dropFirst("export GALLERY_PG_DIR=".count)) }
             if line.hasPrefix("export GALLERY_TEST_POSTGRES=") { server = String(line.dropFirst("export GALLERY_TEST_POSTGRES=".count)) }
@@ -33,7 +39,7 @@ func runBackendBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
         guard server != nil else { throw BenchFailure("could not start a PostgreSQL cluster: \(out)") }
         print("a private PostgreSQL cluster with durable settings (fsync, synchronous_commit on): \(server!)")
     }
-    defer { if let cluster { _ = try? run("scripts/pg-test-cluster.sh", ["stop", cluster]) } }
+    defer { if let cluster { _ = system("scripts/pg-test-cluster.sh stop '\(cluster)'") } }
 
     print("")
     print("### Backends: SQLite, PostgreSQL × 1, PostgreSQL × 2 (\(o.items) items in \(o.sections) sections, \(o.clients) clients)")
