@@ -12,7 +12,7 @@ struct GalleryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery",
         abstract: "The drag-and-drop image gallery server.",
-        subcommands: [Serve.self, Export.self, Import.self, User.self, Backup.self],
+        subcommands: [Serve.self, Export.self, Import.self, User.self, Backup.self, Migrate.self, Check.self],
         defaultSubcommand: Serve.self)
 }
 

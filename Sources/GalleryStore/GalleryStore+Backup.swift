@@ -37,6 +37,14 @@ extension GalleryStore {
             return try String.fetchAll(db, sql: "SELECT DISTINCT fileHash FROM item WHERE fileHash IS NOT NULL ORDER BY fileHash")
         }
         try copy.close()
+        try copyImages(hashes, into: destination, summary: &summary, progress: progress)
+        return summary
+    }
+
+    /// The image folders of `hashes` copied from this store's images into `destination/images`
+    /// (a temporary name, then renamed); folders gone meanwhile (a purge) are listed in `missing`.
+    func copyImages(_ hashes: [String], into destination: URL, summary: inout BackupSummary, progress: ((Int, Int) -> Void)?) throws {
+        let fm = FileManager.default
         let images = try ImageFiles(root: destination.appendingPathComponent("images"))
         for (index, hash) in hashes.enumerated() where ImageFiles.isHash(hash) {
             progress?(index, hashes.count)
@@ -60,6 +68,5 @@ extension GalleryStore {
             }
         }
         progress?(hashes.count, hashes.count)
-        return summary
     }
 }
