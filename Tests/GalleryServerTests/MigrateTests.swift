@@ -305,6 +305,49 @@ struct MigrateTests {
         #expect(running.status != 0 && running.output.contains("is running on") && running.output.contains("stop it first"), "\(running.output)")
     }
 
+    /// A table and a column a later migration adds (as v5 did: lease columns on
+    /// `item` and tables of their own): refused by name while only SQLite has them, copied and
+    /// compared without a change to the copier once PostgreSQL has them too.
+    @Test func aTableOrColumnOnlySQLiteHasIsRefusedByNameAndCopiedOnceBothHaveIt() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
+        let seed = try await Self.seed()
+        let sqlite = try DatabaseQueue(path: seed.data.appendingPathComponent("gallery.sqlite").path)
+        try await sqlite.write { db in
+            try db.execute(sql: """
+                ALTER TABLE item ADD COLUMN laterNote TEXT;
+                UPDATE item SET laterNote = 'instance-' || id WHERE id % 2 = 0;
+                CREATE TABLE later_table (itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE, owner TEXT NOT NULL, until REAL NOT NULL);
+                INSERT INTO later_table (itemId, owner, until) SELECT id, 'instance-a', 1764000000.5 FROM item ORDER BY id LIMIT 3;
+                """)
+        }
+        try sqlite.close()
+        let url = try Backend.makePostgresDatabase()
+        let refused = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("a table later_table that PostgreSQL's schema does not have"), "\(refused.output)")
+        #expect(refused.output.contains("table item has a column laterNote in SQLite that PostgreSQL's schema does not have"), "\(refused.output)")
+        #expect(refused.output.contains("nothing was written"), "\(refused.output)")
+        let pg = try PostgresDatabase(url: url)
+        defer { try? pg.close() }
+        #expect(try await pg.read { c in try c.value("SELECT COUNT(*) FROM gallery", as: Int.self) } == 0)
+
+        try await pg.write { c in
+            try c.execute("ALTER TABLE item ADD COLUMN laterNote TEXT COLLATE \"C\"")
+            try c.execute("CREATE TABLE later_table (itemId BIGINT PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE, owner TEXT COLLATE \"C\" NOT NULL, until DOUBLE PRECISION NOT NULL)")
+        }
+        let copied = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
+        #expect(copied.status == 0, "\(copied.output)")
+        #expect(copied.output.contains("later_table: 3/3 rows copied"), "\(copied.output)")
+        let order = copied.output.components(separatedBy: "\n").first { $0.hasPrefix("copying ") } ?? ""
+        #expect(order.range(of: "item ")!.lowerBound < order.range(of: "later_table ")!.lowerBound, "parents first: \(order)")
+        #expect(try await pg.read { c in try c.value("SELECT laterNote FROM item WHERE id = 2", as: String.self) } == "instance-2")
+        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
+        try await pg.write { c in try c.execute("UPDATE item SET laterNote = 'instance-b' WHERE id = 2") }
+        let check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
+        #expect(check.status == 1)
+        #expect(check.output.contains("item id=2: laterNote is \"instance-2\" in SQLite, \"instance-b\" in PostgreSQL"), "\(check.output)")
+    }
+
     /// kill -9 while the items are being copied: the target holds no row after (one transaction).
     @Test func aKilledMigrateLeavesTheTargetEmpty() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
