@@ -14,8 +14,8 @@ struct Migrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Copy a data folder's SQLite rows into an empty PostgreSQL database (ids kept; one transaction; the images stay in the data folder).",
         discussion: """
-            Every table of the SQLite file is copied (the tables and columns come from the two schemas; one PostgreSQL lacks \
-            is refused by name), ids kept, identity sequences set past them, in one transaction: stopped half way, the target \
+            Every table of the SQLite file is copied (the tables and columns come from the two schemas; a table or column PostgreSQL \
+            lacks is refused by name), ids kept, identity sequences set past them, in one transaction: stopped half way, the target \
             is left as it was. The copy is compared with the source before the commit (as `gallery check` does) unless \
             --no-verify. Stop `gallery serve` on the data folder first. Afterwards serve with \
             `gallery serve --data DIR --database URL`: the images stay in DIR/images, shared by every instance.
@@ -101,7 +101,8 @@ struct Check: AsyncParsableCommand {
             let fill = String(repeating: " ", count: max(0, n - s.count))
             return left ? fill + s : s + fill
         }
-        print(pad("table", width) + pad("left", 12, left: true) + pad("right", 12, left: true))
+        let heads = (report.left.count <= 11 ? report.left : "left", report.right.count <= 11 ? report.right : "right")
+        print(pad("table", width) + pad(heads.0, 12, left: true) + pad(heads.1, 12, left: true))
         for c in report.counts {
             print(pad(c.table, width) + pad(c.left.map(String.init) ?? "-", 12, left: true) + pad(c.right.map(String.init) ?? "-", 12, left: true)
                   + (c.left == c.right ? "" : "   differs"))

@@ -237,22 +237,22 @@ public struct StoreComparison: Sendable {
             if a != b { out.differ("gallery \(g): sections in rank order \(list(a)) in \(l.name), \(list(b)) in \(r.name)") }
         }
         out.sectionsOrdered = ls.count
-        // Items per section, paged by (section, rank, id) on both sides at once.
-        let a = try PagedRows(l.connection, table: "item", columns: ["sectionId", "rank", "id"], key: ["sectionId", "rank", "id"], filter: "trashed = 0")
-        let b = try PagedRows(r.connection, table: "item", columns: ["sectionId", "rank", "id"], key: ["sectionId", "rank", "id"], filter: "trashed = 0")
-        var x = try a.next(), y = try b.next()
-        while x != nil || y != nil {
-            let section = min((x?.values[0]).flatMap { Int64(sqlValue: $0) } ?? .max, (y?.values[0]).flatMap { Int64(sqlValue: $0) } ?? .max)
-            var ids: ([Int64], [Int64]) = ([], [])
-            while let row = x, row["sectionId"] as Int64 == section { ids.0.append(row["id"]); x = try a.next() }
-            while let row = y, row["sectionId"] as Int64 == section { ids.1.append(row["id"]); y = try b.next() }
-            out.itemsOrdered += ids.0.count
-            guard ids.0 != ids.1 else { continue }
-            let at = zip(ids.0, ids.1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(ids.0.count, ids.1.count)
+        // Items per section, a section at a time, as the store reads them (`sectionId = ? AND
+        // trashed = 0 ORDER BY rank, id`, through item_by_section): one section's ids in memory.
+        func ids(_ c: any SQLConnection, _ section: Int64) throws -> [Int64] {
+            var out: [Int64] = []
+            try c.forEach("SELECT id FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id", [section]) { out.append($0.int64(0)) }
+            return out
+        }
+        for section in Set(ls.map(\.1)).union(rs.map(\.1)).sorted() {
+            let a = try ids(l.connection, section), b = try ids(r.connection, section)
+            out.itemsOrdered += a.count
+            guard a != b else { continue }
+            let at = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(a.count, b.count)
             let place = galleryOf[section].map { "gallery \($0) section \(section)" } ?? "section \(section)"
             out.differ("\(place): items in rank order differ at position \(at + 1): "
-                       + "\(list(Array(ids.0[at...].prefix(4)))) in \(l.name) (\(ids.0.count) items), "
-                       + "\(list(Array(ids.1[at...].prefix(4)))) in \(r.name) (\(ids.1.count) items)")
+                       + "\(list(Array(a[at...].prefix(4)))) in \(l.name) (\(a.count) items), "
+                       + "\(list(Array(b[at...].prefix(4)))) in \(r.name) (\(b.count) items)")
         }
     }
 
