@@ -8,8 +8,11 @@ cd "$(dirname "$0")/.."
 
 # libimage-exiftool-perl, libvips-tools: tests tag real JPEGs with EXIF orientations and write JPEG XL fixtures.
 # fonts-noto-color-emoji: the server draws the sample gallery's 🥸 tile with it (and the browser shows emoji titles).
-# postgresql: the PostgreSQL backend's tests run a private cluster (scripts/pg-test-cluster.sh).
-packages=(libvips-dev libvips-tools libsqlite3-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl postgresql)
+# postgresql: the PostgreSQL backend's tests run a private cluster (scripts/pg-test-cluster.sh); its client's
+#   pg_dump/pg_restore back up and restore (gallery backup --database, MigrateTests).
+# nginx: DeployExamplesTests checks docs/deploy's nginx examples with `nginx -t` (nothing is started: the
+#   package's service is not needed and may stay stopped).
+packages=(libvips-dev libvips-tools libsqlite3-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl postgresql nginx)
 browser=0
 for arg in "$@"; do
   case "$arg" in
