@@ -127,6 +127,14 @@ struct MigrateTests {
         return (response.status.code, Data(try await response.body.collect(upTo: 16 << 20).readableBytesView))
     }
 
+    /// The data folder's SQLite file, waiting for a lock (the seeding store's background WAL
+    /// checkpoint may still hold one for a moment after it closed).
+    static func openSQLite(_ data: URL) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        return try DatabaseQueue(path: data.appendingPathComponent("gallery.sqlite").path, configuration: config)
+    }
+
     static func order(_ s: GallerySnapshotJSON) -> [[Int64]] { s.sections.map { [$0.id] + $0.items.map(\.id) } }
 
     @Test func migrateCopiesEverythingAndTheSameGalleriesSessionsTokensAndLinksWorkOnPostgreSQL() async throws {
@@ -237,7 +245,7 @@ struct MigrateTests {
         #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0, "put back")
 
         // A changed file hash in SQLite.
-        let sqlite = try DatabaseQueue(path: seed.data.appendingPathComponent("gallery.sqlite").path)
+        let sqlite = try Self.openSQLite(seed.data)
         let (item, hash) = try await sqlite.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT id, fileHash FROM item WHERE fileHash IS NOT NULL ORDER BY id LIMIT 1")!
             return (row["id"] as Int64, row["fileHash"] as String)
@@ -311,7 +319,7 @@ struct MigrateTests {
     @Test func aTableOrColumnOnlySQLiteHasIsRefusedByNameAndCopiedOnceBothHaveIt() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let seed = try await Self.seed()
-        let sqlite = try DatabaseQueue(path: seed.data.appendingPathComponent("gallery.sqlite").path)
+        let sqlite = try Self.openSQLite(seed.data)
         try await sqlite.write { db in
             try db.execute(sql: """
                 ALTER TABLE item ADD COLUMN laterNote TEXT;
