@@ -44,6 +44,8 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .long, help: "Do not create the sample gallery on first start.") var noSample = false
     @Option(name: .long, help: "CPU priority (nice 0-19) of thumbnailing, below answering requests; 0 for the same.") var ingestNice: Int32 = 10
     @Option(name: .long, help: "Log level (trace, debug, info, notice, warning, error).") var logLevel: String = "info"
+    @Option(name: .long, help: "An address of this server's own reverse proxy (repeat for several): for its requests the client's address is taken from X-Forwarded-For (sign-in throttling counts per client address). See docs/deploy.")
+    var trustedProxy: [String] = []
     @Option(name: .long, help: "This instance's name in ingestion leases (default: host name and port); a restart with the same name takes its leases back at once. See docs/storage.md.")
     var instance: String?
     @Option(name: .long, help: "Seconds a claimed pending item stays this instance's without renewal (renewed every third of it while it is worked on); a killed instance's items finish elsewhere after this.")
@@ -86,6 +88,13 @@ struct Serve: AsyncParsableCommand {
             guard !instance.isEmpty, !instance.contains("/") else { throw ValidationError("--instance must be a non-empty name without \"/\"") }
             config.instanceName = instance
         }
+        for proxy in trustedProxy {
+            var v4 = in_addr(), v6 = in6_addr()
+            guard inet_pton(AF_INET, proxy, &v4) == 1 || inet_pton(AF_INET6, proxy, &v6) == 1 else {
+                throw ValidationError("--trusted-proxy must be an IP address, e.g. 127.0.0.1 (got \"\(proxy)\")")
+            }
+        }
+        config.trustedProxies = Set(trustedProxy)
         if let publicUrl {
             guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
                 throw ValidationError("--public-url must be an http or https URL, e.g. https://photos.example.org")

@@ -73,6 +73,12 @@ public struct ServerConfiguration: Sendable {
     /// The address people use (behind a proxy: its https URL). Its host is accepted in `Host`
     /// and `Origin`; https makes the session cookie `Secure`.
     public var publicURL: URL?
+    /// Peers (IP addresses) that are this server's own reverse proxies: for a request from one of
+    /// them the client's address is the last address in `X-Forwarded-For` that is not a trusted
+    /// proxy (nginx's `$proxy_add_x_forwarded_for` appends the peer it saw). Empty: the TCP peer is
+    /// the client, and `X-Forwarded-For` is ignored (anyone can send it). Sign-in throttling counts
+    /// per client address, so behind a proxy without this every client shares the proxy's count.
+    public var trustedProxies: Set<String> = []
     /// A session unused this long (seconds) is over.
     public var sessionIdleLifetime: Double = 7 * 24 * 3600
     /// A session ends this long (seconds) after sign-in, used or not.

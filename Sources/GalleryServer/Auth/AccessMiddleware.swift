@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import GalleryCore
 import GalleryStore
 
@@ -11,6 +12,10 @@ struct AccessMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
+        if !access.configuration.trustedProxies.isEmpty {
+            context.clientAddress = Self.clientAddress(peer: context.clientAddress, forwardedFor: request.headers[values: Self.forwardedFor],
+                                                       trusted: access.configuration.trustedProxies)
+        }
         let bearer = Self.bearer(request)
         context.identity = try await access.identity(cookie: Self.cookie(request, AccessControl.cookieName), bearer: bearer)
         if bearer != nil && context.identity == nil { throw APIError(.unauthorized, "unknown or revoked API token") }
@@ -101,5 +106,22 @@ struct AccessMiddleware: RouterMiddleware {
             }
         }
         return nil
+    }
+}
+
+extension AccessMiddleware {
+    static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+
+    /// The client's address for a request from `peer`: the peer itself unless it is a trusted
+    /// proxy, else the nearest address in `X-Forwarded-For` (read from the right: each proxy
+    /// appends the peer it saw) that is not a trusted proxy. Entries left of that one were written
+    /// by the client and prove nothing; a header with nothing usable leaves the proxy's address.
+    static func clientAddress(peer: String, forwardedFor: [String], trusted: Set<String>) -> String {
+        guard trusted.contains(peer) else { return peer }
+        let hops = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+        for hop in hops.reversed() where !trusted.contains(hop) {
+            return RequestGuard<GalleryRequestContext>.isIPLiteral(hop) ? hop : peer
+        }
+        return peer
     }
 }

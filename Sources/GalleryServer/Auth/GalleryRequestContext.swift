@@ -7,8 +7,9 @@ public struct GalleryRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// Who the request acts as; nil for an anonymous request.
     public var identity: Identity?
-    /// The peer's address ("unknown" when the transport has none, as in-process tests).
-    public let clientAddress: String
+    /// The peer's address ("unknown" when the transport has none, as in-process tests); behind a
+    /// trusted proxy the client's address it forwarded (`AccessMiddleware`, `--trusted-proxy`).
+    public internal(set) var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
