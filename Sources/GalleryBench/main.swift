@@ -2,6 +2,8 @@
 //   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|access|hash|thumbs|snapshot|catchup|limits|import|all]
 //   move [--items N --sections S --clients C --seconds T --moves M --rounds R]: R pairs of HTTP runs, WAL checkpoints
 //     on the writer (SQLite's default) then in the background (the server's default), in one run
+//   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
+//     profiling (scripts/profile-moves.sh: callgrind's instructions per move over HTTP)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
@@ -10,6 +12,10 @@ let which = CommandLine.arguments.dropFirst().first ?? "all"
 let options = BenchOptions(CommandLine.arguments)
 if which == "seed" {
     try await runSeed(CommandLine.arguments, options)
+    exit(0)
+}
+if which == "serve-moves" {
+    try await runServeMoves(CommandLine.arguments, options)
     exit(0)
 }
 print("gallery-bench on \(machineDescription())")
