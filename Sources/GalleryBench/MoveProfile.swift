@@ -5,7 +5,7 @@ import GalleryServer
 
 /// `gallery-bench serve-moves --data DIR [--items N --sections S] [--port P] [--seed-only]`: the
 /// move benchmark's gallery and server, for profiling one move at a time (`scripts/profile-moves.sh`
-/// runs this under `valgrind --tool=callgrind` and drives sequential moves from another process).
+/// runs it, drives sequential moves from another process and reads the server's CPU time per move).
 ///
 /// An empty `DIR` is seeded first (N items in S sections, an admin "bench" with the API token
 /// `gat_bench_token` and the session cookie value `bench-session`); with `--seed-only` it stops

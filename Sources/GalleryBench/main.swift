@@ -3,7 +3,7 @@
 //   move [--items N --sections S --clients C --seconds T --moves M --rounds R]: R pairs of HTTP runs, WAL checkpoints
 //     on the writer (SQLite's default) then in the background (the server's default), in one run
 //   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
-//     profiling (scripts/profile-moves.sh: callgrind's instructions per move over HTTP)
+//     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
