@@ -21,7 +21,10 @@ import time
 import urllib.request
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:
+    sys.exit("bench-page: Playwright is missing: run scripts/setup.sh --browser and use .venv/bin/python")
 
 ROOT = Path(__file__).resolve().parents[1]
 GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gallery"))
@@ -423,6 +426,11 @@ def main():
     ap.add_argument("--trace", action="store_true",
                     help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll")
     args = ap.parse_args()
+    if not shutil.which("chromium"):
+        sys.exit("bench-page: chromium is missing: install it with scripts/setup.sh --browser")
+    for binary in [GALLERY]:
+        if not binary.exists():
+            sys.exit(f"bench-page: {binary} is missing: swift build -c release --product gallery")
     sizes = [int(s) for s in args.sizes.split(",")]
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
     port = free_port()

@@ -12,6 +12,7 @@ import NIOCore
 /// Moving one item in a 100k-item gallery: rows written and latency, in process and over HTTP
 /// under 50 concurrent clients (wrk), beside integer positions that renumber the section.
 func runMoveBenchmarks(_ o: BenchOptions) async throws {
+    try requireTool("/usr/bin/wrk", package: "wrk") // before the seeding and the in-process part, not after them
     print("")
     print("### Move one item, \(o.items) items in \(o.sections) sections")
     let folder = temporaryFolder("move")
@@ -85,7 +86,6 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
 
     // Over HTTP: the real server, wrk with 50 connections posting random single-item moves,
     // signed in (B8): an owner's session cookie with the page's Origin, and a bearer token.
-    try requireTool("/usr/bin/wrk", package: "wrk")
     let password = "bench password"
     let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword(password), admin: true, onlyIfFirst: true)
     _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))

@@ -83,8 +83,9 @@ struct BenchServer {
     let base: String
     let stop: () async -> Void
 
-    static func start(folder: URL, portBase: Int, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> BenchServer {
-        let port = portBase + Int.random(in: 0..<1000)
+    static func start(folder: URL, portBase: Int, randomPort: Bool = true,
+                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> BenchServer {
+        let port = portBase + (randomPort ? Int.random(in: 0..<1000) : 0)
         var config = ServerConfiguration()
         config.port = port
         config.dataFolder = folder

@@ -6,6 +6,8 @@
 //     PostgreSQL × 2 instances (real `gallery serve` processes beside this binary): moves under wrk and the columnar read
 //   fanout --database postgres://… --moves M: a move on one `gallery serve` reaching a live stream on a second one
 //     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
+//   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
+//     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
@@ -14,6 +16,10 @@ let which = CommandLine.arguments.dropFirst().first ?? "all"
 let options = BenchOptions(CommandLine.arguments)
 if which == "seed" {
     try await runSeed(CommandLine.arguments, options)
+    exit(0)
+}
+if which == "serve-moves" {
+    try await runServeMoves(CommandLine.arguments, options)
     exit(0)
 }
 print("gallery-bench on \(machineDescription())")

@@ -30,7 +30,7 @@ enum CatchUpLog {
     // MARK: Writing (inside the batch transaction)
 
     static func encodeStages(_ stages: [StageJSON]) throws -> String {
-        String(decoding: try JSONEncoder().encode(stages), as: UTF8.self)
+        String(decoding: StageJSON.json(stages), as: UTF8.self)
     }
 
     /// nil unless every stage is well formed and names its items (rows written before the ids

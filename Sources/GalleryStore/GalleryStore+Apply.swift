@@ -9,10 +9,24 @@ extension GalleryStore {
         try await apply(gallery: gallery, baseVersion: baseVersion, ops.map(StoreWrite.client), payload: ops)
     }
 
+    /// The log row's text of a batch: a drag's single move written directly (JSONEncoder's key
+    /// order is its dictionary's, not fixed, so any order is as good; the hot path, issue 15.3).
+    static func payloadText(_ payload: some Encodable) throws -> String {
+        if let ops = payload as? [BatchEdit], ops.count == 1, case let .move(items, .index(section, index)) = ops[0], items.count == 1 {
+            var w = AnswerJSONWriter(capacity: 96)
+            w.raw("[{\"items\":["); w.int(items[0])
+            w.raw("],\"op\":\"move\",\"to\":{\"index\":"); w.int(index)
+            w.raw(",\"section\":"); w.int(section)
+            w.raw("}}]")
+            return String(decoding: w.bytes, as: UTF8.self)
+        }
+        return String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+    }
+
     public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreWrite], payload: some Encodable & Sendable) async throws -> BatchResult {
         guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
         let batch = PendingBatch(gallery: gallery, baseVersion: baseVersion, ops: ops,
-                                 payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self))
+                                 payload: try Self.payloadText(payload))
         // One write transaction per batch. (Group commit — batches queued meanwhile sharing one
         // transaction, each in a savepoint — was built and measured for issue 15: with WAL and
         // synchronous=NORMAL a commit costs no fsync, so there was nothing to share, and answering

@@ -16,7 +16,8 @@ struct BatchRoutes {
     func register(_ api: RouterGroup<GalleryRequestContext>) {
         api.post("galleries/:gallery/batch") { request, context in
             let gallery = try context.gallery
-            let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes)
+            let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes,
+                                               fast: BatchFastPath.singleMove)
             let named = body.operations.reduce(0) { $0 + $1.itemCount }
             let limit = server.configuration.maxBatchItems
             guard named <= limit else {
@@ -35,6 +36,7 @@ struct BatchRoutes {
                     }
                 }
                 for hash in result.orphanedHashes { store.files.remove(hash) }
+                if let json = BatchFastPath.answer(result) { return JSONIO.response(json: json) }
                 return try JSONIO.response(result)
             } catch let StoreError.stale(base, current) {
                 // A stale client gets what changed since its version, so it can rebase without a reload.

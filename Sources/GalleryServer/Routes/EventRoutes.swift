@@ -116,7 +116,8 @@ struct EventRoutes {
     static func format(_ event: GalleryEvent) throws -> String {
         switch event {
         case let .changes(c):
-            return "event: changes\nid: \(c.toVersion)\ndata: \(String(decoding: try JSONIO.encoder.encode(c), as: UTF8.self))\n\n"
+            let data = try c.fastJSON ?? Array(JSONIO.encoder.encode(c))
+            return "event: changes\nid: \(c.toVersion)\ndata: \(String(decoding: data, as: UTF8.self))\n\n"
         case let .snapshot(s):
             return "event: snapshot\nid: \(s.version)\ndata: \(String(decoding: try JSONIO.encoder.encode(s), as: UTF8.self))\n\n"
         case let .reload(version):

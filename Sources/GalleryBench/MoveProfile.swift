@@ -1,0 +1,56 @@
+import Foundation
+import GalleryCore
+import GalleryStore
+import GalleryServer
+
+/// `gallery-bench serve-moves --data DIR [--items N --sections S] [--port P] [--seed-only]`: the
+/// move benchmark's gallery and server, for profiling one move at a time (`scripts/profile-moves.sh`
+/// runs it, drives sequential moves from another process and reads the server's CPU time per move).
+///
+/// An empty `DIR` is seeded first (N items in S sections, an admin "bench" with the API token
+/// `gat_bench_token` and the session cookie value `bench-session`); with `--seed-only` it stops
+/// there. Otherwise the real server (the same `BenchServer` as `move`) serves `DIR` on
+/// 127.0.0.1:P, prints one line `base=URL gallery=G first=ID count=N sections=A,B,…` when it
+/// listens, and runs until the process is killed.
+func runServeMoves(_ args: [String], _ o: BenchOptions) async throws {
+    func value(_ name: String) -> String? {
+        guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
+        return args[i + 1]
+    }
+    guard let data = value("--data") else {
+        FileHandle.standardError.write(Data("usage: gallery-bench serve-moves --data DIR [--items N --sections S] [--port P] [--seed-only]\n".utf8))
+        exit(2)
+    }
+    let folder = URL(fileURLWithPath: data)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    do {
+        let store = try GalleryStore(folder: folder)
+        if try await store.listGalleries().isEmpty {
+            let per = o.items / o.sections
+            let sections = (0..<o.sections).map { s in
+                (title: "S\(s)", items: (0..<per).map { i in
+                    NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
+                })
+            }
+            let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
+            let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword("bench password"),
+                                                      admin: true, onlyIfFirst: true)
+            _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))
+            try await store.createSession(idHash: Secrets.digest("bench-session"), owner: .account(owner.id))
+            try await store.adoptOwnerlessGalleries()
+            FileHandle.standardError.write(Data("seeded gallery \(gallery.id): \(gallery.itemCount) items\n".utf8))
+        }
+        try store.close()
+    }
+    if args.contains("--seed-only") { return }
+    let port = value("--port").flatMap(Int.init) ?? 18_500
+    let running = try await BenchServer.start(folder: folder, portBase: port, randomPort: false)
+    let store = running.server.store
+    guard let gallery = try await store.listGalleries().first else { throw BenchFailure("no gallery in \(data)") }
+    let snapshot = try await store.snapshot(gallery.id)
+    let itemIds = snapshot.sections.flatMap { $0.items.map(\.id) }
+    let line = "base=\(running.base) gallery=\(gallery.id) first=\(itemIds.min()!) count=\(itemIds.count) per=\(o.items / o.sections) "
+        + "sections=\(snapshot.sections.map { String($0.id) }.joined(separator: ","))\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+    while true { try await Task.sleep(for: .seconds(3600)) }
+}
