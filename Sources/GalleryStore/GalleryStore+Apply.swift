@@ -47,8 +47,9 @@ extension GalleryStore {
         var outcome: (CommittedBatch, Snapshot)?
         do {
             try db.transaction {
-                try self.followRow(db, gallery, snapshot: &before) // PostgreSQL: another instance's versions first
-                outcome = try self.run(db, batch, before: &before)
+                // PostgreSQL: the row locked and another instance's versions followed first.
+                let locked = try self.followRow(db, gallery, snapshot: &before)
+                outcome = try self.run(db, batch, before: &before, lockedVersion: locked)
                 try self.announce(db, gallery: gallery, version: outcome!.0.version) // PostgreSQL: NOTIFY, sent at the commit
             }
         } catch {
@@ -77,7 +78,9 @@ extension GalleryStore {
     /// A batch inside its transaction: the rows, the new version, the log row (the stages with
     /// their ids), the previous version's checkpoint when it was one, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
     /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
-    func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot) throws -> (CommittedBatch, Snapshot) {
+    /// `lockedVersion`: the gallery's version already read under its row lock in this transaction
+    /// (PostgreSQL's `followRow`), so it is not read twice.
+    func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot, lockedVersion: Int64? = nil) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
         let pendingCheckpoint = live.withLock { $0[gallery]?.pendingCheckpoint }
         var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
@@ -97,7 +100,7 @@ extension GalleryStore {
         let startChanges = db.totalChanges
         // PostgreSQL: the gallery's row is locked until the commit, so versions stay serial
         // whatever else writes (SQLite has one writer anyway).
-        guard let current = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
+        guard let current = try lockedVersion ?? db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         if let baseVersion = batch.baseVersion, baseVersion != current {

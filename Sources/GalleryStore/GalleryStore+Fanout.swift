@@ -229,11 +229,15 @@ extension GalleryStore {
     /// Inside a batch's transaction, before it computes anything: the gallery's row locked
     /// (`FOR UPDATE`, so no other instance commits to it until this batch does) and the live
     /// snapshot `before` brought up to the row's version if another instance wrote since — a
-    /// notification may not have arrived yet. PostgreSQL only.
-    func followRow(_ db: any SQLConnection, _ gallery: Int64, snapshot before: inout Snapshot) throws {
-        guard db.dialect.fansOut else { return }
+    /// notification may not have arrived yet. PostgreSQL only; answers the version read under the
+    /// lock (nil on SQLite: nothing read).
+    func followRow(_ db: any SQLConnection, _ gallery: Int64, snapshot before: inout Snapshot) throws -> Int64? {
+        guard db.dialect.fansOut else { return nil }
         let row = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self)
-        guard let memory = live.withLock({ $0[gallery]?.version }), row != memory else { return }
+        guard let memory = live.withLock({ $0[gallery]?.version }), row != memory else {
+            if row == nil { throw StoreError.galleryNotFound(gallery) }
+            return row
+        }
         guard let row else { forget(gallery, deleted: true); throw StoreError.galleryNotFound(gallery) }
         do {
             if try !advance(db, gallery, to: row, snapshot: &before) { try reloadLive(db, gallery, snapshot: &before) }
@@ -241,6 +245,7 @@ extension GalleryStore {
             forget(gallery, deleted: false)
             throw error
         }
+        return row
     }
 
     /// Runs `body` with the gallery's live snapshot taken out of the map (changed in place, no
