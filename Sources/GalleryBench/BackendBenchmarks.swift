@@ -165,30 +165,9 @@ func wrkMoves(ports: [Int], gallery: Int64, first: Int64, sections: [Int64], o: 
     let folder = temporaryFolder("wrk")
     defer { try? FileManager.default.removeItem(at: folder) }
     let script = folder.appendingPathComponent("moves.lua")
-    let per = o.items / o.sections
-    try """
-        math.randomseed(42)
-        wrk.method = "POST"
-        wrk.headers["Content-Type"] = "application/json"
-        wrk.headers["Authorization"] = "Bearer gat_bench_token"
-        local ports, n = {\(ports.map(String.init).joined(separator: ","))}, 0
-        setup = function(thread)
-          n = n + 1
-          thread.addr = wrk.lookup("127.0.0.1", tostring(ports[(n - 1) % #ports + 1]))[1]
-        end
-        local first, count, sections = \(first), \(per * o.sections), {\(sections.map(String.init).joined(separator: ","))}
-        request = function()
-          local id = first + math.random(0, count - 1)
-          local s = sections[math.random(1, #sections)]
-          local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, \(per / 2)))
-          return wrk.format(nil, "/api/galleries/\(gallery)/batch", nil, body)
-        end
-        done = function(summary, latency, requests)
-          io.write(string.format("p50=%.1f p90=%.1f p99=%.1f max=%.1f non200=%d\\n",
-            latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-            summary.errors.status))
-        end
-        """.write(to: script, atomically: true, encoding: .utf8)
+    try movesScript(headers: ["Authorization": "Bearer gat_bench_token"], ports: ports, first: first,
+                    count: o.items / o.sections * o.sections, sections: sections, per: o.items / o.sections, gallery: gallery)
+        .write(to: script, atomically: true, encoding: .utf8)
     let (_, out) = try run("/usr/bin/wrk", ["-t\(max(2, ports.count))", "-c\(o.clients)", "-d\(o.seconds)s", "--latency", "-s", script.path,
                                             "http://127.0.0.1:\(ports[0])/api/galleries/\(gallery)/batch"])
     guard let line = out.split(separator: "\n").first(where: { $0.hasPrefix("p50=") }) else { throw BenchFailure("wrk: \(out)") }

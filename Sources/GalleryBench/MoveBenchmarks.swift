@@ -120,26 +120,8 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
 func wrkMoves(label: String, headers: [String: String], o: BenchOptions, folder: URL, base: String, gallery: Int64, itemIds: [Int64],
               sectionIds: [Int64], per: Int, store: GalleryStore) throws {
     let script = folder.appendingPathComponent("move.lua")
-    try """
-        math.randomseed(42)
-        wrk.method = "POST"
-        wrk.headers["Content-Type"] = "application/json"
-        \(headers.sorted { $0.key < $1.key }.map { "wrk.headers[\"\($0.key)\"] = \"\($0.value)\"" }.joined(separator: "\n"))
-        local first, count, sections = \(itemIds.min()!), \(itemIds.count), {\(sectionIds.map(String.init).joined(separator: ","))}
-        request = function()
-          local id = first + math.random(0, count - 1)
-          local s = sections[math.random(1, #sections)]
-          local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, \(per / 2)))
-          return wrk.format(nil, "/api/galleries/\(gallery)/batch", nil, body)
-        end
-        local errors = 0
-        response = function(status, headers, body) if status ~= 200 then errors = errors + 1 end end
-        done = function(summary, latency, requests)
-          io.write(string.format("p50=%.3f p90=%.3f p99=%.3f max=%.3f requests=%d non200=%d\\n",
-            latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-            summary.requests, summary.errors.status))
-        end
-        """.write(to: script, atomically: true, encoding: .utf8)
+    try movesScript(headers: headers, first: itemIds.min()!, count: itemIds.count, sections: sectionIds, per: per, gallery: gallery)
+        .write(to: script, atomically: true, encoding: .utf8)
     let versionBefore = try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])! }
     let (_, out) = try run("/usr/bin/wrk", ["-t2", "-c\(o.clients)", "-d\(o.seconds)s", "--latency", "-s", script.path, "\(base)/api/galleries/\(gallery)/batch"])
     let versionAfter = try store.pool.read { db in try Int64.fetchOne(db, sql: "SELECT version FROM gallery WHERE id = ?", arguments: [gallery])! }
@@ -147,6 +129,38 @@ func wrkMoves(label: String, headers: [String: String], o: BenchOptions, folder:
     let rps = out.split(separator: "\n").first { $0.hasPrefix("Requests/sec") } ?? "?"
     print("")
     print("HTTP, \(label), wrk -t2 -c\(o.clients) -d\(o.seconds)s: \(summary) (ms); \(rps.trimmingCharacters(in: .whitespaces)); versions committed: \(versionAfter - versionBefore)")
+}
+
+/// wrk's Lua script posting random single moves (a random item to a random section, in its first
+/// half), printing one line `p50=… p90=… p99=… max=… requests=… non200=…` (ms). With `ports`, wrk's
+/// threads are spread over those servers on loopback (one address per thread), else wrk's URL.
+func movesScript(headers: [String: String], ports: [Int] = [], first: Int64, count: Int, sections: [Int64], per: Int, gallery: Int64) -> String {
+    let spread = ports.isEmpty ? "" : """
+        local ports, n = {\(ports.map(String.init).joined(separator: ","))}, 0
+        setup = function(thread)
+          n = n + 1
+          thread.addr = wrk.lookup("127.0.0.1", tostring(ports[(n - 1) % #ports + 1]))[1]
+        end
+        """
+    return """
+        math.randomseed(42)
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        \(headers.sorted { $0.key < $1.key }.map { "wrk.headers[\"\($0.key)\"] = \"\($0.value)\"" }.joined(separator: "\n"))
+        \(spread)
+        local first, count, sections = \(first), \(count), {\(sections.map(String.init).joined(separator: ","))}
+        request = function()
+          local id = first + math.random(0, count - 1)
+          local s = sections[math.random(1, #sections)]
+          local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, \(per / 2)))
+          return wrk.format(nil, "/api/galleries/\(gallery)/batch", nil, body)
+        end
+        done = function(summary, latency, requests)
+          io.write(string.format("p50=%.3f p90=%.3f p99=%.3f max=%.3f requests=%d non200=%d\\n",
+            latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+            summary.requests, summary.errors.status))
+        end
+        """
 }
 
 /// Sign-in costs what bcrypt's cost factor says, and hashing runs off the event loop: cheap
