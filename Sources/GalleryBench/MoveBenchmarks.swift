@@ -91,13 +91,20 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))
     // Same run, alternating (issue 15.3): the server with SQLite's own checkpoints on the writer,
     // then with them on the checkpointer's queue; `--rounds` pairs.
+    // With --history-items, the background half runs once per catch-up checkpoint setting instead.
+    let shipped = GalleryStore.historyItemsPerInterval
+    var runs: [(WALCheckpoints, Int)] = [(.onWriter, shipped)]
+    runs += (o.historyItems.isEmpty ? [shipped] : o.historyItems).map { (.background, $0) }
     for round in 1...o.rounds {
-        for mode in [WALCheckpoints.onWriter, .background] {
+        for (mode, historyItems) in runs {
+            GalleryStore.setHistoryItemsPerInterval(historyItems)
             let running = try await BenchServer.start(folder: folder, portBase: 18_000) { $0.walCheckpoints = mode }
             let server = running.server, base = running.base
             let login = try await benchLogins(base: base, password: password)
+            let interval = GalleryStore.historyCheckpointInterval(itemCount: o.items)
             print("")
-            print("round \(round), WAL checkpoints \(mode == .onWriter ? "on the writer (SQLite's default)" : "in the background"):")
+            print("round \(round), WAL checkpoints \(mode == .onWriter ? "on the writer (SQLite's default)" : "in the background"), "
+                  + "a catch-up checkpoint every \(interval) versions (--history-items \(historyItems)):")
             for (label, headers) in [("session cookie + Origin", ["Cookie": login.cookie, "Origin": base]),
                                      ("bearer token", ["Authorization": "Bearer gat_bench_token"])] {
                 try wrkMoves(label: label, headers: headers, o: o, folder: folder, base: base, gallery: gallery.id, itemIds: itemIds,
@@ -107,9 +114,13 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
             for (side, x) in [("on the writer", c.onWriter), ("in the background", c.background)] where x.count > 0 {
                 print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms")
             }
+            let h = server.store.historyCheckpointStats
+            print("catch-up checkpoints written by batches: \(h.count), \(String(format: "%.1f", h.seconds * 1000)) ms in all, "
+                  + "longest \(String(format: "%.2f", h.longest * 1000)) ms, \(h.bytes / 1_000_000) MB")
             await running.stop()
         }
     }
+    GalleryStore.setHistoryItemsPerInterval(shipped)
     // Every committed move wrote 1 item row + the version + the log row.
     let rowsCheck = try await store.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!

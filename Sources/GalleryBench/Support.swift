@@ -15,6 +15,9 @@ struct BenchOptions {
     var hashes = 300
     /// `move`: pairs of HTTP runs (WAL checkpoints on the writer, then in the background).
     var rounds = 1
+    /// `move`: the catch-up checkpoint setting(s) to run the background-checkpoint half with, one
+    /// run each, alternating (`--history-items 100000,12500`); empty: the shipped setting only.
+    var historyItems: [Int] = []
 
     init(_ args: [String]) {
         func value(_ name: String) -> Int? {
@@ -30,6 +33,9 @@ struct BenchOptions {
         photos = value("--photos") ?? photos
         hashes = value("--hashes") ?? hashes
         rounds = value("--rounds") ?? rounds
+        if let i = args.firstIndex(of: "--history-items"), i + 1 < args.count {
+            historyItems = args[i + 1].split(separator: ",").compactMap { Int($0) }
+        }
     }
 }
 

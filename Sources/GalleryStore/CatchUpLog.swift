@@ -45,11 +45,14 @@ enum CatchUpLog {
 
     /// Writes the checkpoint of a version, and drops the checkpoints that fell out of the window
     /// (all but the newest `maxCheckpoints + 1`: the interval depends on the gallery's size).
-    static func writeCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot) throws {
+    /// Answers the blob's size in bytes.
+    @discardableResult
+    static func writeCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> Int {
+        let blob = encode(snapshot)
         try db.execute("""
             INSERT INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)
             ON CONFLICT (galleryId, version) DO UPDATE SET snapshot = excluded.snapshot
-            """, [gallery, version, encode(snapshot)])
+            """, [gallery, version, blob])
         try db.execute("""
             DELETE FROM checkpoint WHERE galleryId = ? AND version < (
               SELECT MIN(version) FROM (SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version DESC LIMIT ?) AS newest)
@@ -60,6 +63,7 @@ enum CatchUpLog {
         try db.execute("""
             DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)
             """, [gallery, gallery])
+        return blob.count
     }
 
     /// A checkpoint's snapshot; nil when there is none at `version` or its blob does not decode.

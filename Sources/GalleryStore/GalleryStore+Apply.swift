@@ -130,7 +130,10 @@ extension GalleryStore {
         }
         // The checkpoint of the previous version, if it was one: `before` is its snapshot.
         if pendingCheckpoint == current {
-            try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: current, snapshot: before)
+            let started = DispatchTime.now().uptimeNanoseconds
+            let bytes = try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: current, snapshot: before)
+            let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            historyCheckpoints.withLock { $0.add(seconds: took, bytes: bytes) }
         }
         let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: before.itemCount)
         try db.execute("UPDATE gallery SET version = ? WHERE id = ?", [newVersion, gallery])

@@ -24,6 +24,10 @@ public final class GalleryStore: Sendable {
     /// version): the gallery list counts a gallery's items once per version, not on every
     /// request (a COUNT over a million items takes ~0.1 s; the page waits for the list).
     let counts = Mutex<[Int64: (version: Int64, createdAt: Double, count: Int)]>([:])
+    /// The catch-up checkpoints written by batches (the snapshot of every `checkpointInterval`-th
+    /// version, in the next batch's transaction): how many, how long they held the writer, bytes.
+    let historyCheckpoints = Mutex(HistoryCheckpointStats())
+    public var historyCheckpointStats: HistoryCheckpointStats { historyCheckpoints.withLock { $0 } }
     /// This store's name in the notifications instances on one PostgreSQL database send each
     /// other (its own are ignored: memory has them already), and its listening side
     /// (GalleryStore+Fanout.swift).

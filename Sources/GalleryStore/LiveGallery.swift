@@ -1,5 +1,6 @@
 import GridEngine
 import GalleryCore
+import Synchronization
 
 /// The in-memory side of one gallery: its engine snapshot at the current version and a bounded
 /// window of recent versions, so that a client that reconnects at an old version gets the staged
@@ -47,11 +48,13 @@ struct LiveGallery {
     /// checkpoints stay multiples of every smaller interval). A checkpoint is ~12 bytes an item
     /// written into SQLite, so this bounds its cost per version to ~5 KB: at 1M items one every
     /// 2,000 versions (12 MB) instead of every 250 (issue 15: moves at 1M over HTTP).
-    static let itemsPerInterval = 100_000
+    static var itemsPerInterval: Int { itemsPerIntervalSetting.load(ordering: .relaxed) }
+    static let itemsPerIntervalSetting = Atomic<Int>(100_000)
 
     static func checkpointInterval(itemCount: Int) -> Int64 {
+        let perInterval = Int64(itemsPerInterval)
         var k: Int64 = 1
-        while k * 2 * Int64(itemsPerInterval) <= Int64(itemCount) { k *= 2 }
+        while k * 2 * perInterval <= Int64(itemCount) { k *= 2 }
         return checkpointEvery * k
     }
 
@@ -201,4 +204,30 @@ public enum GalleryEvent: Sendable {
         case .deleted: return nil
         }
     }
+}
+
+/// What the catch-up checkpoints cost the writer (`GalleryStore.historyCheckpointStats`).
+public struct HistoryCheckpointStats: Sendable, Equatable {
+    public var count = 0
+    public var seconds = 0.0
+    public var longest = 0.0
+    public var bytes = 0
+
+    mutating func add(seconds took: Double, bytes size: Int) {
+        count += 1
+        seconds += took
+        longest = max(longest, took)
+        bytes += size
+    }
+}
+
+extension GalleryStore {
+    /// For benchmarks in one process (`gallery-bench move --history-items`): galleries up to this
+    /// many items get a catch-up checkpoint every 250 versions; the interval doubles each time a
+    /// gallery doubles beyond. Takes effect for checkpoints decided after the call.
+    public static func setHistoryItemsPerInterval(_ items: Int) {
+        LiveGallery.itemsPerIntervalSetting.store(max(1, items), ordering: .relaxed)
+    }
+    public static var historyItemsPerInterval: Int { LiveGallery.itemsPerInterval }
+    public static func historyCheckpointInterval(itemCount: Int) -> Int64 { LiveGallery.checkpointInterval(itemCount: itemCount) }
 }
