@@ -139,9 +139,26 @@ public struct SQLRow: Sendable {
         return self[index]
     }
 
-    /// The column's index, nil when the row has no such column.
+    /// The column's index, nil when the row has no such column. The same spelling first; then
+    /// ASCII letters compared without case (column names are ASCII identifiers). Foundation's
+    /// `caseInsensitiveCompare` here was 60 % of the CPU of reading a 100k-item gallery (issue 15).
     public func index(of name: String) -> Int? {
-        names.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }
+        if let i = names.firstIndex(of: name) { return i }
+        return names.firstIndex { SQLRow.asciiCaseInsensitiveEqual($0, name) }
+    }
+
+    static func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
+        var x = a.utf8.makeIterator(), y = b.utf8.makeIterator()
+        while true {
+            switch (x.next(), y.next()) {
+            case (nil, nil): return true
+            case let (p?, q?):
+                if p == q { continue }
+                let lp = p >= 65 && p <= 90 ? p | 0x20 : p, lq = q >= 65 && q <= 90 ? q | 0x20 : q
+                if lp != lq { return false }
+            default: return false
+            }
+        }
     }
 }
 
