@@ -12,7 +12,7 @@ import GalleryCore
 ///   as they are, one version after another (O(changes)).
 /// - A checkpoint snapshot (the engine snapshot: section ids, item ids, content versions, in a
 ///   compact binary form) is kept for every version that is a multiple of the gallery's
-///   `LiveGallery.checkpointInterval` (250 versions up to 100k items, longer for bigger ones),
+///   `LiveGallery.checkpointInterval` (250 versions up to 50k items, 1,000 at 100k, at most 2,000),
 ///   written by the transaction of the batch after it (from that batch's snapshot before: no
 ///   copy), and once when a process first loads a gallery (at the version it finds). All but the
 ///   newest `maxCheckpoints + 1` are deleted, and the log rows up to the oldest kept.

@@ -285,11 +285,13 @@ import StoreTestSupport
     /// interval grows with the gallery.
     @Test(arguments: Backend.tested) func aCheckpointIsWrittenByTheNextBatchAndTheIntervalGrowsWithTheGallery(_ backend: Backend) async throws {
         #expect(LiveGallery.checkpointInterval(itemCount: 0) == 250)
-        #expect(LiveGallery.checkpointInterval(itemCount: 100_000) == 250)
-        #expect(LiveGallery.checkpointInterval(itemCount: 199_999) == 250)
-        #expect(LiveGallery.checkpointInterval(itemCount: 200_000) == 500)
+        #expect(LiveGallery.checkpointInterval(itemCount: 49_999) == 250)
+        #expect(LiveGallery.checkpointInterval(itemCount: 50_000) == 500)
+        #expect(LiveGallery.checkpointInterval(itemCount: 99_999) == 500)
+        #expect(LiveGallery.checkpointInterval(itemCount: 100_000) == 1_000)
+        #expect(LiveGallery.checkpointInterval(itemCount: 200_000) == 2_000)
         #expect(LiveGallery.checkpointInterval(itemCount: 1_000_000) == 2_000)
-        #expect(LiveGallery.checkpointInterval(itemCount: 1_600_000) == 4_000)
+        #expect(LiveGallery.checkpointInterval(itemCount: 1_600_000) == 2_000)
 
         let (first, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
