@@ -1,6 +1,8 @@
 // The edits a host makes to a snapshot. Each validates first and changes nothing when it
 // throws. The lookup tables are updated in place: only entries whose position shifted are
-// rewritten (the tail of a touched section); section edits only renumber slots.
+// rewritten (the tail of a touched section); section edits only renumber slots. A single
+// item move writes at most its own entry and logs the shift per section (`_IndexLog`);
+// every other item edit first writes a touched section's log into the table.
 
 extension Snapshot {
     // MARK: Sections
@@ -67,6 +69,7 @@ extension Snapshot {
         guard s >= 0 && s < _sections.count else { throw .sectionIndexOutOfRange(s) }
         guard indexPath.item >= 0 && indexPath.item <= _sections[s].items.count else { throw .indexPathOutOfRange(indexPath) }
         try _checkNewItems(ids)
+        _flushIndexLog(section: s)
         _sections[s].items.insert(contentsOf: ids, at: indexPath.item)
         _sections[s].versions.insert(contentsOf: [UInt32](repeating: 0, count: ids.count), at: indexPath.item)
         let slot = _sections[s].slot
@@ -90,6 +93,7 @@ extension Snapshot {
         while k < positions.count {
             let s = positions[k].section
             let first = positions[k].item
+            _flushIndexLog(section: s)
             let section = _sections[s]
             var keepItems = Array(section.items[0..<first])
             var keepVersions = Array(section.versions[0..<first])
@@ -113,8 +117,10 @@ extension Snapshot {
 
     /// Moves an item so that it ends at `destination` (an index path of the result: its item
     /// is counted after the item left its old place).
-    /// - Complexity: O(items shifted): between the two places in one section, or the tails
-    ///   of both sections.
+    /// - Complexity: O(items shifted) array moves: between the two places in one section, or
+    ///   the tails of both sections. The id table is not renumbered here: the shift is logged
+    ///   (`_IndexLog`) and written in batches whose cost is bounded by a small multiple of the
+    ///   renumbering the logged moves would have done one by one.
     public mutating func moveItem(_ id: ItemID, to destination: IndexPath) throws(SnapshotError) {
         guard let from = indexPath(of: id) else { throw .unknownItem(id) }
         let ds = destination.section
@@ -122,19 +128,40 @@ extension Snapshot {
         let limit = _sections[ds].items.count - (ds == from.section ? 1 : 0)
         guard destination.item >= 0 && destination.item <= limit else { throw .indexPathOutOfRange(destination) }
         if from == destination { return }
+        let a = from.item, b = destination.item
         if ds == from.section {
             // Rotate only the span between the two places: a drag that reorders a few
-            // places costs a few writes even in a 100k-item section.
-            _sections[ds].items._rotateOne(from: from.item, to: destination.item)
-            _sections[ds].versions._rotateOne(from: from.item, to: destination.item)
-            _renumberItems(section: ds, from: min(from.item, destination.item), to: max(from.item, destination.item) + 1)
+            // places costs a few writes even in a 100k-item section. The moved item's entry
+            // keeps its slot; the edit pins its index.
+            let lo = min(a, b), hi = max(a, b) + 1
+            // A flush writes positions as of the log's end, so it must run before the arrays change.
+            if _sections[ds].log.mustFlushBefore(editLo: lo, editHi: hi, editWork: hi - lo, count: _sections[ds].items.count) {
+                _flushIndexLog(section: ds)
+            }
+            _sections[ds].items._rotateOne(from: a, to: b)
+            _sections[ds].versions._rotateOne(from: a, to: b)
+            _sections[ds].log.append(_IndexLog.Edit(a: Int32(a), b: Int32(b), pin: id.rawValue, pinned: true),
+                                     lo: lo, hi: hi, work: hi - lo)
         } else {
-            let version = _sections[from.section].versions.remove(at: from.item)
-            _sections[from.section].items.remove(at: from.item)
-            _sections[ds].items.insert(id, at: destination.item)
-            _sections[ds].versions.insert(version, at: destination.item)
-            _renumberItems(section: from.section, from: from.item, to: _sections[from.section].items.count)
-            _renumberItems(section: ds, from: destination.item, to: _sections[ds].items.count)
+            let fs = from.section
+            let sourceCount = _sections[fs].items.count - 1
+            let destinationCount = _sections[ds].items.count + 1
+            if _sections[fs].log.mustFlushBefore(editLo: a, editHi: Int.max, editWork: sourceCount - a, count: sourceCount) {
+                _flushIndexLog(section: fs)
+            }
+            if _sections[ds].log.mustFlushBefore(editLo: b, editHi: Int.max, editWork: destinationCount - b, count: destinationCount) {
+                _flushIndexLog(section: ds)
+            }
+            let version = _sections[fs].versions.remove(at: a)
+            _sections[fs].items.remove(at: a)
+            _sections[ds].items.insert(id, at: b)
+            _sections[ds].versions.insert(version, at: b)
+            _sections[fs].log.append(_IndexLog.Edit(a: Int32(a), b: -1, pin: 0, pinned: false),
+                                     lo: a, hi: Int.max, work: sourceCount - a)
+            _sections[ds].log.append(_IndexLog.Edit(a: -1, b: Int32(b), pin: id.rawValue, pinned: true),
+                                     lo: b, hi: Int.max, work: destinationCount - b)
+            // The slot in the table is always right; the index is pinned by the edit.
+            _itemTable.update(id.rawValue, Snapshot._pack(slot: _sections[ds].slot, item: b))
         }
     }
 
@@ -168,6 +195,22 @@ extension Snapshot {
                 if existing >= 0 { throw .duplicateItem(id) }
             }
         }
+    }
+
+    /// Writes the logged index shifts of section `s` into the table (the entries of the
+    /// log's hull, see `_IndexLog`) and empties the log. Call before changing the section's
+    /// arrays by anything but a logged move.
+    mutating func _flushIndexLog(section s: Int) {
+        if _sections[s].log.isEmpty { return }
+        let lo = _sections[s].log.lo
+        let hi = min(_sections[s].log.hi, _sections[s].items.count)
+        _sections[s].log.removeAll()
+        _renumberItems(section: s, from: lo, to: hi)
+    }
+
+    /// Writes every section's log into the table (`_flushIndexLog`).
+    mutating func _flushIndexLogs() {
+        for s in 0..<_sections.count { _flushIndexLog(section: s) }
     }
 
     /// Rewrites the table entries of items `lo..<hi` of section `s` (their index changed).
