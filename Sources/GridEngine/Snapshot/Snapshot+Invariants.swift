@@ -22,7 +22,7 @@ extension Snapshot {
             let hullLo = log.isEmpty ? 0 : log.lo
             let hullHi = log.isEmpty ? 0 : min(log.hi, section.items.count)
             if !log.isEmpty {
-                precondition(hullHi - hullLo <= _IndexLog.slack * log.work + _IndexLog.slackConstant, "index log hull too wide")
+                precondition(hullHi - hullLo <= _IndexLog.slack * log.maxSpan + _IndexLog.slackConstant, "index log hull too wide")
             }
             for (i, id) in section.items.enumerated() {
                 precondition(seenItems.insertIfAbsent(id.rawValue, 0) < 0, "duplicate item id")

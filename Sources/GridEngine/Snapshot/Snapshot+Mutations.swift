@@ -119,8 +119,8 @@ extension Snapshot {
     /// is counted after the item left its old place).
     /// - Complexity: O(items shifted) array moves: between the two places in one section, or
     ///   the tails of both sections. The id table is not renumbered here: the shift is logged
-    ///   (`_IndexLog`) and written in batches whose cost is bounded by a small multiple of the
-    ///   renumbering the logged moves would have done one by one.
+    ///   (`_IndexLog`) and written in batches, each at most about twice the largest
+    ///   renumbering one of the logged moves would have done.
     public mutating func moveItem(_ id: ItemID, to destination: IndexPath) throws(SnapshotError) {
         guard let from = indexPath(of: id) else { throw .unknownItem(id) }
         let ds = destination.section
@@ -135,31 +135,28 @@ extension Snapshot {
             // keeps its slot; the edit pins its index.
             let lo = min(a, b), hi = max(a, b) + 1
             // A flush writes positions as of the log's end, so it must run before the arrays change.
-            if _sections[ds].log.mustFlushBefore(editLo: lo, editHi: hi, editWork: hi - lo, count: _sections[ds].items.count) {
+            if _sections[ds].log.mustFlushBefore(editLo: lo, editHi: hi, editSpan: hi - lo, count: _sections[ds].items.count) {
                 _flushIndexLog(section: ds)
             }
             _sections[ds].items._rotateOne(from: a, to: b)
             _sections[ds].versions._rotateOne(from: a, to: b)
-            _sections[ds].log.append(_IndexLog.Edit(a: Int32(a), b: Int32(b), pin: id.rawValue, pinned: true),
-                                     lo: lo, hi: hi, work: hi - lo)
+            _sections[ds].log.append(.rotate(from: a, to: b, id: id.rawValue), lo: lo, hi: hi, span: hi - lo)
         } else {
             let fs = from.section
             let sourceCount = _sections[fs].items.count - 1
             let destinationCount = _sections[ds].items.count + 1
-            if _sections[fs].log.mustFlushBefore(editLo: a, editHi: Int.max, editWork: sourceCount - a, count: sourceCount) {
+            if _sections[fs].log.mustFlushBefore(editLo: a, editHi: Int.max, editSpan: sourceCount - a, count: sourceCount) {
                 _flushIndexLog(section: fs)
             }
-            if _sections[ds].log.mustFlushBefore(editLo: b, editHi: Int.max, editWork: destinationCount - b, count: destinationCount) {
+            if _sections[ds].log.mustFlushBefore(editLo: b, editHi: Int.max, editSpan: destinationCount - b, count: destinationCount) {
                 _flushIndexLog(section: ds)
             }
             let version = _sections[fs].versions.remove(at: a)
             _sections[fs].items.remove(at: a)
             _sections[ds].items.insert(id, at: b)
             _sections[ds].versions.insert(version, at: b)
-            _sections[fs].log.append(_IndexLog.Edit(a: Int32(a), b: -1, pin: 0, pinned: false),
-                                     lo: a, hi: Int.max, work: sourceCount - a)
-            _sections[ds].log.append(_IndexLog.Edit(a: -1, b: Int32(b), pin: id.rawValue, pinned: true),
-                                     lo: b, hi: Int.max, work: destinationCount - b)
+            _sections[fs].log.append(.remove(at: a), lo: a, hi: Int.max, span: sourceCount - a)
+            _sections[ds].log.append(.insert(at: b, id: id.rawValue), lo: b, hi: Int.max, span: destinationCount - b)
             // The slot in the table is always right; the index is pinned by the edit.
             _itemTable.update(id.rawValue, Snapshot._pack(slot: _sections[ds].slot, item: b))
         }
