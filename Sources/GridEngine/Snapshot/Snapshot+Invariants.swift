@@ -12,6 +12,9 @@ extension Snapshot {
         for slot in _slotIndex where slot >= 0 { liveSlots += 1 }
         precondition(liveSlots == _sections.count, "slot table has stale entries")
         precondition(_sectionTable.count == _sections.count, "section table has stale entries")
+        var logged = 0
+        for section in _sections where !section.log.isEmpty { logged += 1 }
+        precondition(_loggedSections == logged, "count of sections with an index log is stale")
         for (s, section) in _sections.enumerated() {
             precondition(section.items.count == section.versions.count, "items and versions differ in length")
             precondition(seenSections.insertIfAbsent(section.id.rawValue, 0) < 0, "duplicate section id")

@@ -32,6 +32,7 @@ extension Snapshot {
     public mutating func deleteSection(at index: Int) throws(SnapshotError) {
         guard index >= 0 && index < _sections.count else { throw .sectionIndexOutOfRange(index) }
         let section = _sections.remove(at: index)
+        if !section.log.isEmpty { _loggedSections -= 1 }
         for id in section.items { _itemTable.remove(id.rawValue) }
         _sectionTable.remove(section.id.rawValue)
         _slotIndex[section.slot] = -1
@@ -140,7 +141,7 @@ extension Snapshot {
             }
             _sections[ds].items._rotateOne(from: a, to: b)
             _sections[ds].versions._rotateOne(from: a, to: b)
-            _sections[ds].log.append(.rotate(from: a, to: b, id: id.rawValue), lo: lo, hi: hi, span: hi - lo)
+            _appendIndexEdit(section: ds, .rotate(from: a, to: b, id: id.rawValue), lo: lo, hi: hi, span: hi - lo)
         } else {
             let fs = from.section
             let sourceCount = _sections[fs].items.count - 1
@@ -155,8 +156,8 @@ extension Snapshot {
             _sections[fs].items.remove(at: a)
             _sections[ds].items.insert(id, at: b)
             _sections[ds].versions.insert(version, at: b)
-            _sections[fs].log.append(.remove(at: a), lo: a, hi: Int.max, span: sourceCount - a)
-            _sections[ds].log.append(.insert(at: b, id: id.rawValue), lo: b, hi: Int.max, span: destinationCount - b)
+            _appendIndexEdit(section: fs, .remove(at: a), lo: a, hi: Int.max, span: sourceCount - a)
+            _appendIndexEdit(section: ds, .insert(at: b, id: id.rawValue), lo: b, hi: Int.max, span: destinationCount - b)
             // The slot in the table is always right; the index is pinned by the edit.
             _itemTable.update(id.rawValue, Snapshot._pack(slot: _sections[ds].slot, item: b))
         }
@@ -202,12 +203,14 @@ extension Snapshot {
         let lo = _sections[s].log.lo
         let hi = min(_sections[s].log.hi, _sections[s].items.count)
         _sections[s].log.removeAll()
+        _loggedSections -= 1
         _renumberItems(section: s, from: lo, to: hi)
     }
 
-    /// Writes every section's log into the table (`_flushIndexLog`).
-    mutating func _flushIndexLogs() {
-        for s in 0..<_sections.count { _flushIndexLog(section: s) }
+    /// Logs a move's index shift in section `s` (see `_IndexLog.append`).
+    mutating func _appendIndexEdit(section s: Int, _ edit: _IndexLog.Edit, lo: Int, hi: Int, span: Int) {
+        if _sections[s].log.isEmpty { _loggedSections += 1 }
+        _sections[s].log.append(edit, lo: lo, hi: hi, span: span)
     }
 
     /// Rewrites the table entries of items `lo..<hi` of section `s` (their index changed).

@@ -32,6 +32,8 @@ public struct Snapshot: Sendable {
     var _sectionTable: _IDTable
     /// Slot → section index, -1 for a free slot.
     var _slotIndex: [Int]
+    /// How many sections have a non-empty index log: 0 lets a lookup skip the log.
+    var _loggedSections = 0
 
     /// An empty snapshot (no sections).
     public init() {
@@ -170,14 +172,14 @@ public struct Snapshot: Sendable {
     @inline(__always) func _resolve(_ key: UInt64, _ packed: Int64) -> IndexPath {
         let s = _slotIndex[Int(truncatingIfNeeded: packed &>> 32)]
         let stored = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
-        if _sections[s].log.isEmpty { return IndexPath(item: stored, section: s) }
+        if _loggedSections == 0 || _sections[s].log.isEmpty { return IndexPath(item: stored, section: s) }
         return IndexPath(item: _sections[s].log.resolve(key, stored: stored), section: s)
     }
 
     /// `_itemTable.find(key)` with the item index resolved (`slot << 32 | current item`), or -1.
     @inline(__always) func _findResolved(_ key: UInt64) -> Int64 {
         let packed = _itemTable.find(key)
-        if packed < 0 { return packed }
+        if packed < 0 || _loggedSections == 0 { return packed }
         let s = _slotIndex[Int(truncatingIfNeeded: packed &>> 32)]
         if _sections[s].log.isEmpty { return packed }
         let stored = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
@@ -185,10 +187,7 @@ public struct Snapshot: Sendable {
     }
 
     /// Whether some section has index shifts not yet written into `_itemTable`.
-    var _hasIndexLog: Bool {
-        for s in _sections where !s.log.isEmpty { return true }
-        return false
-    }
+    var _hasIndexLog: Bool { _loggedSections > 0 }
 }
 
 extension Snapshot: Equatable {
