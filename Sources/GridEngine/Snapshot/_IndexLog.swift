@@ -72,8 +72,8 @@ struct _IndexLog: Sendable {
 
     @inline(__always) var isEmpty: Bool { edits.isEmpty }
 
-    /// The current index of item `key` whose table entry stores `stored`: one branch-free
-    /// pass (a pinned edit of this id overrides what the earlier edits gave).
+    /// The current index of item `key` whose table entry stores `stored`: one pass over the
+    /// edits (a pinned edit of this id overrides what the earlier edits gave). O(edits).
     func resolve(_ key: UInt64, stored: Int) -> Int {
         edits.withUnsafeBufferPointer { e in
             var p = Int32(truncatingIfNeeded: stored)
