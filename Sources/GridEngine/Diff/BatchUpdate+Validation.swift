@@ -167,7 +167,7 @@ struct _BatchPlan {
                 guard seen.insertIfAbsent(id.rawValue, 0) < 0 else { throw .duplicateItemID(id) }
                 let packed = present.find(id.rawValue)
                 if packed >= 0 {
-                    let p = snapshot._unpack(packed)
+                    let p = snapshot._resolve(id.rawValue, packed)
                     if !sectionDeleted[p.section] && mark[start[p.section] + p.item] & _BatchPlan._deleted == 0 {
                         throw .duplicateItemID(id)
                     }

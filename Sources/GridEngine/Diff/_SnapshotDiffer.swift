@@ -86,11 +86,16 @@ struct _SnapshotDiffer {
     /// That table is usually cold, and dependent lookups in it stall on every miss; when
     /// most items need one (a shuffle), a private table is built instead: its inserts are
     /// stores that overlap, and the lookups that follow hit the cache.
+    ///
+    /// A snapshot's table may hold stale item indices behind its sections' index logs (see
+    /// `_IndexLog`); then its lookups go through `_findResolved`, which replays the log.
     func _walk(_ s2t: UnsafeMutableBufferPointer<Int64>, _ t2s: UnsafeMutableBufferPointer<Int64>) {
         var table = source._itemTable
         var slotIndex = source._slotIndex
         var privateTable = false
         var busyBlocks = 0
+        let sourceLogged = source._hasIndexLog
+        let targetLogged = target._hasIndexLog
         let targetTable = target._itemTable
         let targetSlotIndex = target._slotIndex
         for t in 0..<T.count {
@@ -122,7 +127,7 @@ struct _SnapshotDiffer {
                     continue
                 }
                 lookups += 1
-                let found = table.find(id.rawValue)
+                let found = sourceLogged && !privateTable ? source._findResolved(id.rawValue) : table.find(id.rawValue)
                 if found < 0 { continue }
                 let fs = slotIndex[Int(truncatingIfNeeded: found &>> 32)]
                 let fi = Int(truncatingIfNeeded: found & 0xFFFF_FFFF)
@@ -138,7 +143,7 @@ struct _SnapshotDiffer {
                     i = fi + 1
                     continue
                 }
-                let there = targetTable.find(sourceItems[i].rawValue)
+                let there = targetLogged ? target._findResolved(sourceItems[i].rawValue) : targetTable.find(sourceItems[i].rawValue)
                 if there < 0 || targetSlotIndex[Int(truncatingIfNeeded: there &>> 32)] != t
                     || Int(truncatingIfNeeded: there & 0xFFFF_FFFF) - j > ahead {
                     i = fi + 1

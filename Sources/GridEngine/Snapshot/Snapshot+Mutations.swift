@@ -1,6 +1,8 @@
 // The edits a host makes to a snapshot. Each validates first and changes nothing when it
 // throws. The lookup tables are updated in place: only entries whose position shifted are
-// rewritten (the tail of a touched section); section edits only renumber slots.
+// rewritten (the tail of a touched section); section edits only renumber slots. A single
+// item move writes at most its own entry and logs the shift per section (`_IndexLog`);
+// every other item edit first writes a touched section's log into the table.
 
 extension Snapshot {
     // MARK: Sections
@@ -30,6 +32,7 @@ extension Snapshot {
     public mutating func deleteSection(at index: Int) throws(SnapshotError) {
         guard index >= 0 && index < _sections.count else { throw .sectionIndexOutOfRange(index) }
         let section = _sections.remove(at: index)
+        if !section.log.isEmpty { _loggedSections -= 1 }
         for id in section.items { _itemTable.remove(id.rawValue) }
         _sectionTable.remove(section.id.rawValue)
         _slotIndex[section.slot] = -1
@@ -67,6 +70,7 @@ extension Snapshot {
         guard s >= 0 && s < _sections.count else { throw .sectionIndexOutOfRange(s) }
         guard indexPath.item >= 0 && indexPath.item <= _sections[s].items.count else { throw .indexPathOutOfRange(indexPath) }
         try _checkNewItems(ids)
+        _flushIndexLog(section: s)
         _sections[s].items.insert(contentsOf: ids, at: indexPath.item)
         _sections[s].versions.insert(contentsOf: [UInt32](repeating: 0, count: ids.count), at: indexPath.item)
         let slot = _sections[s].slot
@@ -90,6 +94,7 @@ extension Snapshot {
         while k < positions.count {
             let s = positions[k].section
             let first = positions[k].item
+            _flushIndexLog(section: s)
             let section = _sections[s]
             var keepItems = Array(section.items[0..<first])
             var keepVersions = Array(section.versions[0..<first])
@@ -113,8 +118,10 @@ extension Snapshot {
 
     /// Moves an item so that it ends at `destination` (an index path of the result: its item
     /// is counted after the item left its old place).
-    /// - Complexity: O(items shifted): between the two places in one section, or the tails
-    ///   of both sections.
+    /// - Complexity: O(items shifted) array moves: between the two places in one section, or
+    ///   the tails of both sections. The id table is not renumbered here: the shift is logged
+    ///   (`_IndexLog`) and written in batches, each at most about twice the largest
+    ///   renumbering one of the logged moves would have done.
     public mutating func moveItem(_ id: ItemID, to destination: IndexPath) throws(SnapshotError) {
         guard let from = indexPath(of: id) else { throw .unknownItem(id) }
         let ds = destination.section
@@ -122,19 +129,37 @@ extension Snapshot {
         let limit = _sections[ds].items.count - (ds == from.section ? 1 : 0)
         guard destination.item >= 0 && destination.item <= limit else { throw .indexPathOutOfRange(destination) }
         if from == destination { return }
+        let a = from.item, b = destination.item
         if ds == from.section {
             // Rotate only the span between the two places: a drag that reorders a few
-            // places costs a few writes even in a 100k-item section.
-            _sections[ds].items._rotateOne(from: from.item, to: destination.item)
-            _sections[ds].versions._rotateOne(from: from.item, to: destination.item)
-            _renumberItems(section: ds, from: min(from.item, destination.item), to: max(from.item, destination.item) + 1)
+            // places costs a few writes even in a 100k-item section. The moved item's entry
+            // keeps its slot; the edit pins its index.
+            let lo = min(a, b), hi = max(a, b) + 1
+            // A flush writes positions as of the log's end, so it must run before the arrays change.
+            if _sections[ds].log.mustFlushBefore(editLo: lo, editHi: hi, editSpan: hi - lo, count: _sections[ds].items.count) {
+                _flushIndexLog(section: ds)
+            }
+            _sections[ds].items._rotateOne(from: a, to: b)
+            _sections[ds].versions._rotateOne(from: a, to: b)
+            _appendIndexEdit(section: ds, .rotate(from: a, to: b, id: id.rawValue), lo: lo, hi: hi, span: hi - lo)
         } else {
-            let version = _sections[from.section].versions.remove(at: from.item)
-            _sections[from.section].items.remove(at: from.item)
-            _sections[ds].items.insert(id, at: destination.item)
-            _sections[ds].versions.insert(version, at: destination.item)
-            _renumberItems(section: from.section, from: from.item, to: _sections[from.section].items.count)
-            _renumberItems(section: ds, from: destination.item, to: _sections[ds].items.count)
+            let fs = from.section
+            let sourceCount = _sections[fs].items.count - 1
+            let destinationCount = _sections[ds].items.count + 1
+            if _sections[fs].log.mustFlushBefore(editLo: a, editHi: Int.max, editSpan: sourceCount - a, count: sourceCount) {
+                _flushIndexLog(section: fs)
+            }
+            if _sections[ds].log.mustFlushBefore(editLo: b, editHi: Int.max, editSpan: destinationCount - b, count: destinationCount) {
+                _flushIndexLog(section: ds)
+            }
+            let version = _sections[fs].versions.remove(at: a)
+            _sections[fs].items.remove(at: a)
+            _sections[ds].items.insert(id, at: b)
+            _sections[ds].versions.insert(version, at: b)
+            _appendIndexEdit(section: fs, .remove(at: a), lo: a, hi: Int.max, span: sourceCount - a)
+            _appendIndexEdit(section: ds, .insert(at: b, id: id.rawValue), lo: b, hi: Int.max, span: destinationCount - b)
+            // The slot in the table is always right; the index is pinned by the edit.
+            _itemTable.update(id.rawValue, Snapshot._pack(slot: _sections[ds].slot, item: b))
         }
     }
 
@@ -168,6 +193,24 @@ extension Snapshot {
                 if existing >= 0 { throw .duplicateItem(id) }
             }
         }
+    }
+
+    /// Writes the logged index shifts of section `s` into the table (the entries of the
+    /// log's hull, see `_IndexLog`) and empties the log. Call before changing the section's
+    /// arrays by anything but a logged move.
+    mutating func _flushIndexLog(section s: Int) {
+        if _sections[s].log.isEmpty { return }
+        let lo = _sections[s].log.lo
+        let hi = min(_sections[s].log.hi, _sections[s].items.count)
+        _sections[s].log.removeAll()
+        _loggedSections -= 1
+        _renumberItems(section: s, from: lo, to: hi)
+    }
+
+    /// Logs a move's index shift in section `s` (see `_IndexLog.append`).
+    mutating func _appendIndexEdit(section s: Int, _ edit: _IndexLog.Edit, lo: Int, hi: Int, span: Int) {
+        if _sections[s].log.isEmpty { _loggedSections += 1 }
+        _sections[s].log.append(edit, lo: lo, hi: hi, span: span)
     }
 
     /// Rewrites the table entries of items `lo..<hi` of section `s` (their index changed).

@@ -8,9 +8,11 @@
 ///
 /// Ids are unique: construction and every mutation refuse a duplicate with a
 /// ``SnapshotError`` instead of trapping. `indexPath(of:)` and `indexOfSection(_:)` are
-/// O(1): an id → (section slot, item) hash table is kept up to date by every edit. Sections
-/// are referred to by a stable slot, so section edits cost O(sections) and item edits
-/// O(items shifted in the touched sections), not O(n). A plain value: `Sendable`.
+/// O(1): an id → (section slot, item) hash table is kept up to date by every edit (a single
+/// item move only logs its index shift per section and the table catches up in batches,
+/// see `_IndexLog`). Sections are referred to by a stable slot, so section edits cost
+/// O(sections) and item edits O(items shifted in the touched sections), not O(n). A plain
+/// value: `Sendable`.
 public struct Snapshot: Sendable {
     struct _Section: Sendable {
         var id: SectionID
@@ -18,15 +20,20 @@ public struct Snapshot: Sendable {
         var slot: Int
         var items: [ItemID]
         var versions: [UInt32]
+        /// Index shifts of moves not yet written into `_itemTable` (see `_IndexLog`).
+        var log = _IndexLog()
     }
 
     var _sections: [_Section]
-    /// Item id → `slot << 32 | item`.
+    /// Item id → `slot << 32 | item`. The slot is always right; the item index is right
+    /// once the section's `log` is replayed on it (`_resolve`): read it only through that.
     var _itemTable: _IDTable
     /// Section id → slot.
     var _sectionTable: _IDTable
     /// Slot → section index, -1 for a free slot.
     var _slotIndex: [Int]
+    /// How many sections have a non-empty index log: 0 lets a lookup skip the log.
+    var _loggedSections = 0
 
     /// An empty snapshot (no sections).
     public init() {
@@ -72,6 +79,7 @@ public struct Snapshot: Sendable {
         _slotIndex = Array(0..<sections.count)
         for s in 0..<sections.count {
             _sections[s].slot = s
+            _sections[s].log = _IndexLog()
             let existing = _sectionTable.insertIfAbsent(sections[s].id.rawValue, Int64(s))
             if checked && existing >= 0 { throw .duplicateSection(sections[s].id) }
             let items = sections[s].items
@@ -135,7 +143,7 @@ public struct Snapshot: Sendable {
     public func indexPath(of id: ItemID) -> IndexPath? {
         let packed = _itemTable.find(id.rawValue)
         if packed < 0 { return nil }
-        return _unpack(packed)
+        return _resolve(id.rawValue, packed)
     }
 
     /// Whether the item is in the snapshot. O(1) expected.
@@ -159,14 +167,32 @@ public struct Snapshot: Sendable {
         (Int64(slot) &<< 32) | Int64(item)
     }
 
-    @inline(__always) func _unpack(_ packed: Int64) -> IndexPath {
-        IndexPath(item: Int(truncatingIfNeeded: packed & 0xFFFF_FFFF),
-                  section: _slotIndex[Int(truncatingIfNeeded: packed &>> 32)])
+    /// The current position of the item `key` whose table entry is `packed` (≥ 0): the
+    /// stored index corrected by its section's log of unwritten shifts.
+    @inline(__always) func _resolve(_ key: UInt64, _ packed: Int64) -> IndexPath {
+        let s = _slotIndex[Int(truncatingIfNeeded: packed &>> 32)]
+        let stored = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+        if _loggedSections == 0 || _sections[s].log.isEmpty { return IndexPath(item: stored, section: s) }
+        return IndexPath(item: _sections[s].log.resolve(key, stored: stored), section: s)
     }
+
+    /// `_itemTable.find(key)` with the item index resolved (`slot << 32 | current item`), or -1.
+    @inline(__always) func _findResolved(_ key: UInt64) -> Int64 {
+        let packed = _itemTable.find(key)
+        if packed < 0 || _loggedSections == 0 { return packed }
+        let s = _slotIndex[Int(truncatingIfNeeded: packed &>> 32)]
+        if _sections[s].log.isEmpty { return packed }
+        let stored = Int(truncatingIfNeeded: packed & 0xFFFF_FFFF)
+        return Snapshot._pack(slot: _sections[s].slot, item: _sections[s].log.resolve(key, stored: stored))
+    }
+
+    /// Whether some section has index shifts not yet written into `_itemTable`.
+    var _hasIndexLog: Bool { _loggedSections > 0 }
 }
 
 extension Snapshot: Equatable {
-    /// Same sections, items and versions in the same order (slots and tables are ignored).
+    /// Same sections, items and versions in the same order (slots, tables and index logs
+    /// are ignored).
     public static func == (a: Snapshot, b: Snapshot) -> Bool {
         guard a._sections.count == b._sections.count else { return false }
         for s in 0..<a._sections.count {
