@@ -424,7 +424,7 @@ def main():
                     help="the layout measured (the page opens in waterfall; another is chosen in the toolbar after ready)")
     ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
     ap.add_argument("--trace", action="store_true",
-                    help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll")
+                    help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll, and each request of the first visit (start, first byte, end)")
     args = ap.parse_args()
     if not shutil.which("chromium"):
         sys.exit("bench-page: chromium is missing: install it with scripts/setup.sh --browser")
@@ -517,6 +517,12 @@ def main():
                                      "lastModule: Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('/js/')).map((e) => e.responseEnd)), ...window.bootMarks, open: window.loadMarks.start, "
                                      "ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
                 print(f"{name} at {size}: boot (ms since navigation) {boot}", file=sys.stderr)
+                if args.trace:
+                    # Each request of the first visit: when it started, got its first byte, ended.
+                    res = page.evaluate("performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), "
+                                        "Math.round(e.startTime), Math.round(e.requestStart), Math.round(e.responseStart), Math.round(e.responseEnd), e.nextHopProtocol])")
+                    for r in res:
+                        print(f"{name} at {size}:   {r[0][:60]:60} start {r[1]:5} request {r[2]:5} first byte {r[3]:5} end {r[4]:5}", file=sys.stderr)
             wall = (time.time() - t0) * 1000
             # A second visit (reload): warm browser caches and, for the gallery, the server's
             # cached columnar snapshot of this version (an ETag revalidation).
