@@ -2,7 +2,7 @@
 // decided by the engine; this file moves data between them and the DOM.
 import { Engine } from './engine.js';
 import { CellFlag } from './protocol.js';
-import { api, answer, columnsAnswer, ApiError } from './api.js';
+import { api, answer, columnsAnswer, decodeColumns, ApiError } from './api.js';
 import { GalleryModel, touchesTrash } from './gallery.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
@@ -44,7 +44,7 @@ export const app = {
     if (session.fresh) { early.galleries = null; early.columns = null; }
     if (session.link?.role === 'uploader') { await startFileDrop(session); return; }
     if (early.columns) {
-      const columns = early.columns.response.then(columnsAnswer);
+      const columns = early.columns.response.then((r) => (r instanceof ArrayBuffer ? decodeColumns(r) : columnsAnswer(r)));
       columns.catch(() => {}); // a failure surfaces when open() awaits it
       this._prefetch = { id: early.columns.id, columns };
     }

@@ -7,7 +7,14 @@
   if (location.pathname === '/' || location.pathname === '/index.html') {
     early.galleries = fetch('/api/galleries');
     const named = location.hash.match(/^#\/g\/(\d+)/);
-    if (named) early.columns = { id: Number(named[1]), response: fetch(`/api/galleries/${named[1]}/columns?format=binary`) };
+    // The columns body is read as it arrives, not when app.js gets to it: until a response's
+    // body is read, the browser stops taking it in once its pipe is full (~the first megabyte of
+    // the inflated body), so the download and the inflating waited for the modules (issue 15.2).
+    // An answer that is not 2xx stays a Response (app.js reads its error).
+    if (named) {
+      early.columns = { id: Number(named[1]), response: fetch(`/api/galleries/${named[1]}/columns?format=binary`)
+        .then((r) => (r.ok ? r.arrayBuffer() : r)) };
+    }
   }
   for (const p of [early.wasm, early.session, early.galleries, early.columns?.response]) p?.catch(() => {});
 }
