@@ -57,7 +57,9 @@ struct AccessMiddleware: RouterMiddleware {
             try account(context)
             guard context.identity?.sessionHash != nil else { throw APIError(.forbidden, "sign in with a password to manage credentials") }
         case .admin:
-            guard try account(context).admin else { throw APIError(.forbidden, "only an admin may manage users") }
+            guard try account(context).admin else {
+                throw APIError(.forbidden, context.endpointPath == "/metrics" ? "only an admin may read the server's metrics" : "only an admin may manage users")
+            }
         case let .gallery(action):
             try await gallery(try context.id("gallery"), action, context)
         case let .item(action):
