@@ -28,7 +28,13 @@ struct DataOptions: ParsableArguments {
 }
 
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Serve the API, live streams, the page (Web/) and engine.wasm.")
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the API, live streams, the page (Web/) and engine.wasm.",
+        discussion: """
+            Without --database, the environment's GALLERY_DATABASE (when set and not empty) names the \
+            PostgreSQL database: a URL with a password then stays out of the process list (systemd: \
+            EnvironmentFile=, docs/deploy/gallery@.service).
+            """)
 
     @Option(name: .long, help: "Address to bind.") var host: String = "127.0.0.1"
     @Option(name: .long, help: "Port to bind.") var port: Int = 8080
@@ -66,7 +72,7 @@ struct Serve: AsyncParsableCommand {
         config.host = host
         config.port = port
         config.dataFolder = URL(fileURLWithPath: data.data)
-        config.databaseURL = data.database
+        config.databaseURL = data.database ?? ProcessInfo.processInfo.environment["GALLERY_DATABASE"].flatMap { $0.isEmpty ? nil : $0 }
         config.webFolder = URL(fileURLWithPath: web)
         config.wasmPath = URL(fileURLWithPath: wasm)
         config.allowPrivateAddresses = allowPrivateAddresses

@@ -65,6 +65,7 @@ public struct GalleryServer: Sendable {
         let router = Router(context: GalleryRequestContext.self)
         GalleryMetrics.start() // swift-metrics goes to Prometheus before the first metric is made
         router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: ErrorDurationMiddleware()) // refusals' durations, which MetricsMiddleware leaves out
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.add(middleware: RequestGuard(configuration: configuration))

@@ -5,10 +5,33 @@ import HummingbirdTesting
 import NIOCore
 import GalleryCore
 import GalleryServer
+import StoreTestSupport
 
 /// Requests that cannot be carried out are refused with a JSON error naming the problem, and
 /// change nothing.
 @Suite struct BadInputTests {
+    /// PostgreSQL's text cannot hold U+0000 (SQLite's can): a name or title with one — anyone can
+    /// send one to sign-in — was a 500 "database error: 22021: invalid byte sequence…". It is a
+    /// client's mistake, answered as one, and nothing is written.
+    @Test(arguments: Backend.tested) func aNULCharacterInTextIsRefusedNotA500(_ backend: Backend) async throws {
+        let server = try await makeServer(backend)
+        try await server.test(.router) { client in
+            _ = try await client.newGallery("Kept")
+            let before = try await server.store.listGalleries().count
+            let made = try await client.execute(uri: "/api/galleries", method: .post, body: ByteBuffer(string: #"{"name": "a\u0000b"}"#))
+            let login = try await client.execute(uri: "/api/login", method: .post, body: ByteBuffer(string: #"{"name": "a\u0000b", "password": "x"}"#))
+            for answer in [made, login] {
+                #expect(answer.status.code < 500, "\(answer.status): \(String(buffer: answer.body))")
+                if backend == .postgres {
+                    #expect(answer.status == .unprocessableContent && message(answer).contains("U+0000"), "\(String(buffer: answer.body))")
+                }
+            }
+            if backend == .postgres { #expect(try await server.store.listGalleries().count == before, "nothing was written") }
+            // The connection is not left in an aborted transaction: the next write goes through.
+            _ = try await client.newGallery("After")
+        }
+    }
+
     @Test func ambiguousDestinationsAreRefusedNotGuessed() async throws {
         let server = try await makeServer()
         let start = try await seeded(server)

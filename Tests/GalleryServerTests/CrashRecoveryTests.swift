@@ -166,6 +166,43 @@ import Glibc
         #expect(items == seedIds.count + 3 * copyBatches)
     }
 
+    /// `GALLERY_DATABASE` in the environment stands for `--database` (docs/deploy/gallery@.service
+    /// passes it through an EnvironmentFile), so a URL with a password is not in the process list,
+    /// which every local user can read. Before, `serve` ignored it: the rows went to a new SQLite
+    /// file in the data folder and the unit had to put the URL on the command line.
+    @Test(.enabled(if: Backend.tested.contains(.postgres), "GALLERY_TEST_POSTGRES=skip"))
+    func theDatabaseURLCanComeFromTheEnvironmentAndStaysOutOfTheProcessList() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
+        let url = try Backend.postgres.databaseURL()!
+        let data = testFolder("envdb")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let port = Self.freePort()
+        let p = Process()
+        p.executableURL = Self.binary
+        p.arguments = ["serve", "--port", "\(port)", "--data", data.path, "--web", data.appendingPathComponent("web").path, "--log-level", "warning"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["GALLERY_DATABASE"] = url
+        p.environment = environment
+        let log = data.appendingPathComponent("server.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        p.standardOutput = FileHandle(forWritingAtPath: log.path)
+        p.standardError = FileHandle(forWritingAtPath: log.path)
+        try p.run()
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        var ready = false
+        for _ in 0..<600 where !ready && p.isRunning {
+            if let r = try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/readyz"), timeout: .seconds(2)),
+               r.status == .ok { ready = true } else { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        try #require(ready, "serve did not get ready: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
+        let commandLine = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(p.processIdentifier)/cmdline")), as: UTF8.self)
+        #expect(!commandLine.contains("postgres://"), "\(commandLine)")
+        // The rows are in PostgreSQL (the sample gallery was made there), none in the data folder.
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("gallery.sqlite").path), "serve made a SQLite file: the variable was ignored")
+        let store = try GalleryStore(folder: testFolder("envdb-reader"), databaseURL: url)
+        #expect(try await store.listGalleries().count == 1)
+    }
+
     /// A wrong database URL, or PostgreSQL not there, stops `gallery serve` at once with a
     /// message that says so (not a hang, not a stack trace).
     @Test func aDatabaseThatCannotBeReachedStopsServeWithAClearMessage() async throws {

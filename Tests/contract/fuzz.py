@@ -57,8 +57,9 @@ def free_port():
 
 
 class Server:
-    def __init__(self, binary):
+    def __init__(self, binary, database=None):
         self.binary = binary
+        self.database = ["--database", database] if database else []
         self.data = tempfile.mkdtemp(prefix="gallery-fuzz-")
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -67,13 +68,13 @@ class Server:
         self.proc = None
 
     def cli(self, *args, stdin=None):
-        return subprocess.run([str(self.binary), *args, "--data", self.data], input=stdin, check=True, capture_output=True, timeout=120)
+        return subprocess.run([str(self.binary), *args, "--data", self.data, *self.database], input=stdin, check=True, capture_output=True, timeout=120)
 
     def start(self):
         self.log = open(Path(self.data) / "server.log", "ab")
         self.proc = subprocess.Popen(
             [str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data", self.data,
-             "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"), "--log-level", "warning"],
+             "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"), "--log-level", "warning", *self.database],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 120
         while time.time() < deadline:
@@ -284,8 +285,9 @@ def main():
     parser.add_argument("--examples", type=int, default=int(os.environ.get("FUZZ_EXAMPLES", "50")))
     parser.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "14")))
     parser.add_argument("--keep", action="store_true", help="keep the data folder (reports, server.log)")
+    parser.add_argument("--database", help="postgres://… of an empty database: the server's rows there instead of SQLite")
     args = parser.parse_args()
-    server = Server(Path(args.gallery).resolve())
+    server = Server(Path(args.gallery).resolve(), args.database)
     failed = []
     try:
         ids = seed(server)

@@ -16,6 +16,13 @@ struct AccessMiddleware: RouterMiddleware {
             context.clientAddress = Self.clientAddress(peer: context.clientAddress, forwardedFor: request.headers[values: Self.forwardedFor],
                                                        trusted: access.configuration.trustedProxies)
         }
+        // Health checks answer for the process and its resources, not for a caller: no identity is
+        // looked up. A token's lookup needs the database, and /healthz must answer while it is away
+        // (a probe that sends the monitoring token got the outage's 503), /readyz say why it is not ready.
+        if let path = context.endpointPath, Self.healthPaths.contains(path),
+           AccessRules.rule(method: request.method.rawValue, path: path) == .anyone {
+            return try await next(request, context)
+        }
         let bearer = Self.bearer(request)
         context.identity = try await access.identity(cookie: Self.cookie(request, AccessControl.cookieName), bearer: bearer)
         if bearer != nil && context.identity == nil { throw APIError(.unauthorized, "unknown or revoked API token") }
@@ -39,6 +46,8 @@ struct AccessMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    static let healthPaths: Set<String> = ["/healthz", "/readyz"]
+
     func check(_ rule: AccessRule, _ context: Context) async throws {
         switch rule {
         case .anyone: return
@@ -48,7 +57,9 @@ struct AccessMiddleware: RouterMiddleware {
             try account(context)
             guard context.identity?.sessionHash != nil else { throw APIError(.forbidden, "sign in with a password to manage credentials") }
         case .admin:
-            guard try account(context).admin else { throw APIError(.forbidden, "only an admin may manage users") }
+            guard try account(context).admin else {
+                throw APIError(.forbidden, context.endpointPath == "/metrics" ? "only an admin may read the server's metrics" : "only an admin may manage users")
+            }
         case let .gallery(action):
             try await gallery(try context.id("gallery"), action, context)
         case let .item(action):

@@ -11,7 +11,8 @@ import Hummingbird
 /// - the refusals every route shares, from that rule and the method: 421 (unknown Host) and 401
 ///   (an unknown or revoked bearer token) everywhere; 401 and 403 where the rule needs someone;
 ///   403 and 415 for every write (cross-site, read-only token, a body that is not JSON,
-///   multipart or zip); 404 where a gallery, item or image is named; 400 and 413 with a body.
+///   multipart or zip); 404 where a gallery, item or image is named; 400, 413 and 422 with a body;
+///   503 (the database away) everywhere but `/healthz`.
 /// `OpenAPITests` fails when a route exists that the document lacks, or the reverse; schemathesis
 /// (Tests/contract/fuzz.py) fuzzes a live server against it in the test command.
 public enum OpenAPIDocument {
@@ -368,12 +369,15 @@ public enum OpenAPIDocument {
         421: "A Host this server is not known by (DNS rebinding)",
         422: "Well-formed but impossible",
         429: "Too many failed attempts (retryAfter seconds)",
-        503: "Not ready: names what fails (the database, or the images folder that cannot take a file)",
+        503: "Unavailable, try again later: the database cannot be reached, or the images folder cannot take a file (/readyz names what fails)",
         507: "The images folder is full",
     ]
 
     static func refusals(_ op: Operation, _ rule: AccessRule) -> Set<Int> {
         var s = Set([421, 401]).union(op.refusals)
+        // The database away (PostgreSQL down): any route that looks up its caller (a cookie or a
+        // token may come with any request) or reads rows answers 503; /healthz looks up nothing.
+        if op.path != "/healthz" { s.insert(503) }
         let safe = op.method == "GET" || op.method == "HEAD"
         if !safe { s.formUnion([403, 415]) }
         if rule != .anyone { s.formUnion([401, 403]) }
@@ -385,7 +389,8 @@ public enum OpenAPIDocument {
         if op.path.contains("{user}") || op.path.contains("{token}") && op.path.hasPrefix("/api") || op.path.contains("{link}") || op.path.contains("{section}") {
             s.formUnion([400, 404])
         }
-        if op.body != nil { s.formUnion([400, 413]) }
+        // 422 too: on PostgreSQL a text with U+0000 in any body is refused as impossible to store.
+        if op.body != nil { s.formUnion([400, 413, 422]) }
         return s
     }
 

@@ -37,7 +37,11 @@ public struct APIError: HTTPResponseError {
             case let .stale(base, current):
                 return APIError(.conflict, e.message, extra: ["baseVersion": .number(Double(base)), "currentVersion": .number(Double(current))])
             case .corrupt, .database: return APIError(.internalServerError, e.message)
-            case .unavailable: return APIError(.serviceUnavailable, e.message)
+            case .unavailable:
+                // Anyone may meet an outage (sign-in, the session's state, a link): the answer says what
+                // is wrong; where the database is and what its driver said go to the server's log
+                // (APIErrorMiddleware), as the images folder's path does.
+                return APIError(.serviceUnavailable, "database unavailable: the server cannot reach its database; try again later")
             }
         case let e as ImageFiles.StorageError:
             // The server's images folder (read-only, full, gone): nothing the client sent is at fault,
@@ -108,6 +112,11 @@ public enum JSONValue: Codable, Sendable, Equatable {
 /// Turns every thrown error into the JSON error shape.
 struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        do { return try await next(request, context) } catch { throw APIError.from(error) }
+        do { return try await next(request, context) } catch {
+            if case let StoreError.unavailable(detail) = error {
+                context.logger.error("database unavailable", metadata: ["reason": "\(detail)"])
+            }
+            throw APIError.from(error)
+        }
     }
 }

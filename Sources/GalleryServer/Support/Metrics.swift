@@ -49,6 +49,25 @@ public enum GalleryMetrics {
     }
 }
 
+/// Hummingbird's MetricsMiddleware counts a refused request (a thrown error: 401, 403, 409, a
+/// database outage's 503…) in `hb_requests` but records no duration for it, so the latency
+/// histogram held successes only (its error series stayed at count 0). Placed just outside it,
+/// this records the refusal's duration in the same series (same name and labels).
+struct ErrorDurationMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = DispatchTime.now().uptimeNanoseconds
+        do { return try await next(request, context) } catch {
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            CoreMetrics.Timer(label: "http.server.request.duration", dimensions: [
+                ("http.route", context.endpointPath ?? "NotFound"),
+                ("http.request.method", request.method.description),
+                ("http.response.status_code", status.code.description),
+            ], preferredDisplayUnit: .seconds).recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
+            throw error
+        }
+    }
+}
+
 struct MetricsRoutes {
     func register(_ router: Router<GalleryRequestContext>) {
         router.get("metrics") { _, _ in

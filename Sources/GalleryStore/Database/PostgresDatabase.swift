@@ -221,6 +221,11 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
             if connection.isClosed {
                 throw StoreError.unavailable("PostgreSQL at \(displayURL): \(Self.describe(error))")
             }
+            // PostgreSQL's text cannot hold U+0000 (SQLite's can): a name or title with one is the
+            // client's mistake (a 422), not the server's 500. The statement failed: nothing was written.
+            if let e = error as? PSQLError, let state = e.serverInfo?[.sqlState], state == "22021" || state == "22P05" {
+                throw StoreError.invalid("a text holds the character U+0000 (NUL), which the database cannot store: nothing was written")
+            }
             throw StoreError.database(Self.describe(error))
         }
     }
