@@ -36,7 +36,7 @@ public struct APIError: HTTPResponseError {
             case .invalid: return APIError(.unprocessableContent, e.message)
             case let .stale(base, current):
                 return APIError(.conflict, e.message, extra: ["baseVersion": .number(Double(base)), "currentVersion": .number(Double(current))])
-            case .corrupt, .database: return APIError(.internalServerError, e.message)
+            case .corrupt, .database: return APIError(.internalServerError, Self.internalMessage)
             case .unavailable:
                 // Anyone may meet an outage (sign-in, the session's state, a link): the answer says what
                 // is wrong; where the database is and what its driver said go to the server's log
@@ -57,9 +57,13 @@ public struct APIError: HTTPResponseError {
             // Hummingbird's own refusals (a body over the collect limit is NIOTooManyBytesError → 413) get the JSON shape too.
             if e.status == .contentTooLarge { return APIError(.contentTooLarge, "request body too large") }
             return APIError(e.status, e.status.reasonPhrase)
-        default: return APIError(.internalServerError, "\(error)")
+        default: return APIError(.internalServerError, Self.internalMessage)
         }
     }
+
+    /// What a 500 says: the database's or the runtime's own words (table names, a driver's codes,
+    /// a path) go to the server's log (APIErrorMiddleware), not to whoever sent the request.
+    static let internalMessage = "internal error: the request was not completed; the server's log says what failed"
 
     static func describe(_ e: DecodingError) -> String {
         func path(_ c: [CodingKey]) -> String {
@@ -116,7 +120,11 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             if case let StoreError.unavailable(detail) = error {
                 context.logger.error("database unavailable", metadata: ["reason": "\(detail)"])
             }
-            throw APIError.from(error)
+            let answer = APIError.from(error)
+            if let api = answer as? APIError, api.status == .internalServerError {
+                context.logger.error("internal error", metadata: ["reason": "\(error)", "path": "\(request.uri.path)"])
+            }
+            throw answer
         }
     }
 }
