@@ -107,20 +107,25 @@ struct Serve: AsyncParsableCommand {
             }
             config.publicURL = url
         }
-        let server = try await GalleryServer(configuration: config, logger: logger)
         logger.info("serving", metadata: ["address": "http://\(host):\(port)/", "data": "\(data.data)", "web": "\(web)", "wasm": "\(wasm)"])
-        if let link = try await server.setupLink() {
-            // No account yet: the first one is made from this one-time link (or `gallery user add`).
-            logger.notice("no account yet: open \(link) to create the owner account")
-        }
         // SIGINT / SIGTERM: graceful shutdown (streams closed, ingestion stopped, server drained;
-        // what is still running after --shutdown-timeout is cancelled).
+        // what is still running after --shutdown-timeout is cancelled). PostgreSQL not answering at
+        // start: the port answers 503 (and /healthz 200) until it does (ServeWhenReady).
         // server.json tells `gallery import` where this server answers (removed when it stops).
         let folder = config.dataFolder, log = logger
         defer { RunningServer.remove(in: folder) }
-        try await server.run(gracePeriod: .seconds(max(1, shutdownTimeout)), onRunning: { port in
+        try await ServeWhenReady.run(configuration: config, logger: logger, gracePeriod: .seconds(max(1, shutdownTimeout)), onRunning: { port in
             do { try RunningServer.listening(host: host, port: port).write(in: folder) } catch {
                 log.warning("could not write server.json in the data folder: \(error)")
+            }
+        }, onReady: { server in
+            do {
+                if let link = try await server.setupLink() {
+                    // No account yet: the first one is made from this one-time link (or `gallery user add`).
+                    log.notice("no account yet: open \(link) to create the owner account")
+                }
+            } catch {
+                log.error("could not prepare the setup link (restart to try again, or `gallery user add`)", metadata: ["reason": "\(error)"])
             }
         })
         logger.info("stopped")

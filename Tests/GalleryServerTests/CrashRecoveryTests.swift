@@ -203,12 +203,13 @@ import Glibc
         #expect(try await store.listGalleries().count == 1)
     }
 
-    /// A wrong database URL, or PostgreSQL not there, stops `gallery serve` at once with a
-    /// message that says so (not a hang, not a stack trace).
-    @Test func aDatabaseThatCannotBeReachedStopsServeWithAClearMessage() async throws {
+    /// A wrong database URL stops `gallery serve` at once with a message that says so (not a
+    /// hang, not a stack trace). PostgreSQL not answering is not one: the server waits for it
+    /// (PostgresOutageTests); PostgreSQL refusing the connection (a role or database that does
+    /// not exist) stops it, also tested there.
+    @Test func aWrongDatabaseURLStopsServeWithAClearMessage() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
-        for (url, says) in [("postgres://gallery@127.0.0.1:\(Self.freePort())/gallery", "cannot be reached"),
-                            ("mysql://somewhere/db", "is not postgres://"),
+        for (url, says) in [("mysql://somewhere/db", "is not postgres://"),
                             ("postgres://127.0.0.1:5432/", "names no database")] {
             let data = testFolder("baddb")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)

@@ -7,6 +7,7 @@ import GalleryCore
 import GalleryServer
 import GalleryStore
 import StoreTestSupport
+import AsyncHTTPClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,5 +82,87 @@ struct PostgresOutageTests {
             let now = try await client.snapshot(g)
             #expect(now.sections[0].items.map(\.id) == [ids[2], ids[1], ids[0]])
         }
+    }
+
+    /// PostgreSQL down when `gallery serve` starts (issue 14, bad input): the server binds its
+    /// port anyway; `/healthz` says the process is up, `/readyz`, the API and the page answer 503
+    /// saying the database cannot be reached (the page as a page that looks again), and once
+    /// PostgreSQL is started the same process serves: migrations, the sample gallery, the setup
+    /// link in its log, sign-in state. Before, `serve` exited 1 and a supervisor had to loop.
+    /// PostgreSQL refusing the connection (a database that does not exist) will not pass by
+    /// itself: that still stops `serve` at once, with PostgreSQL's words.
+    @Test func postgresDownAtStartIsWaitedForAndServedWhenItComes() async throws {
+        let binary = CrashRecoveryTests.binary
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the gallery product first (swift build)")
+        let started = try Self.cluster("start")
+        func value(_ name: String) throws -> String {
+            try #require(started.split(separator: "\n").first { $0.hasPrefix("export \(name)=") }.map { String($0.split(separator: "=", maxSplits: 1)[1]) })
+        }
+        let dir = try value("GALLERY_PG_DIR"), url = try value("GALLERY_TEST_POSTGRES")
+        defer { _ = try? Self.cluster("stop", dir) }
+
+        // A database that does not exist: PostgreSQL answers no, serve stops with its words.
+        let refusedData = testFolder("pg-refused")
+        try FileManager.default.createDirectory(at: refusedData, withIntermediateDirectories: true)
+        let missing = url.replacingOccurrences(of: "/gallery_test", with: "/no_such_database")
+        let refused = try CrashRecoveryTests.spawn(data: refusedData, port: CrashRecoveryTests.freePort(), database: missing)
+        refused.waitUntilExit()
+        let refusedLog = try String(contentsOf: refusedData.appendingPathComponent("server.log"), encoding: .utf8)
+        #expect(refused.terminationReason == .exit && refused.terminationStatus != 0)
+        #expect(refusedLog.contains("refused the connection") && refusedLog.contains("no_such_database"), "\(refusedLog)")
+
+        try Self.cluster("down", dir)
+        let data = testFolder("pg-down-at-start")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("web"), withIntermediateDirectories: true)
+        try Data("<!doctype html><title>the page</title>".utf8).write(to: data.appendingPathComponent("web/index.html"))
+        let port = CrashRecoveryTests.freePort()
+        let p = try CrashRecoveryTests.spawn(data: data, port: port, database: url, extra: ["--log-level", "notice"], sample: true)
+        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() } }
+        func get(_ path: String, accept: String? = nil) async throws -> (HTTPResponse.Status, String) {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
+            if let accept { request.headers.add(name: "Accept", value: accept) }
+            let r = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+            return (HTTPResponse.Status(code: Int(r.status.code)), String(buffer: try await r.body.collect(upTo: 1 << 20)))
+        }
+        var health: HTTPResponse.Status?
+        for _ in 0..<300 where health == nil && p.isRunning {
+            if let (status, _) = try? await get("/healthz") { health = status } else { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(p.isRunning, "serve stopped instead of waiting for the database")
+        #expect(health == .ok)
+        let ready = try await get("/readyz")
+        #expect(ready.0 == .serviceUnavailable && ready.1.contains("not ready: the database does not answer"), "\(ready)")
+        for path in ["/api/galleries", "/api/session"] {
+            let answer = try await get(path)
+            #expect(answer.0 == .serviceUnavailable && answer.1.contains("cannot reach its database"), "\(path): \(answer)")
+            #expect(!answer.1.contains("\(try #require(URLComponents(string: url)?.port))"), "a 503 names the database's port: \(answer.1)")
+        }
+        let page = try await get("/", accept: "text/html,application/xhtml+xml")
+        #expect(page.0 == .serviceUnavailable && page.1.contains("cannot reach its database yet") && page.1.contains("http-equiv=\"refresh\""), "\(page)")
+        // A write is still refused as before (no Origin), not taken in.
+        var post = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/galleries")
+        post.method = .POST
+        post.headers.add(name: "Content-Type", value: "application/json")
+        post.body = .bytes(ByteBuffer(string: #"{"title": "x"}"#))
+        let cross = try await HTTPClient.shared.execute(post, timeout: .seconds(5))
+        #expect(cross.status == .forbidden)
+
+        try Self.cluster("up", dir)
+        var readyAgain = false
+        for _ in 0..<300 where !readyAgain && p.isRunning {
+            if let (status, _) = try? await get("/readyz"), status == .ok { readyAgain = true } else { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(readyAgain, "the server did not get ready once PostgreSQL was up")
+        let session = try await get("/api/session")
+        #expect(session.0 == .ok && session.1.contains("\"setup\":true"), "\(session)")
+        let shown = try await get("/", accept: "text/html")
+        #expect(shown.0 == .ok && shown.1.contains("the page"), "\(shown)")
+        let log = try String(contentsOf: data.appendingPathComponent("server.log"), encoding: .utf8)
+        #expect(log.contains("no account yet: open http://"), "the setup link was not printed once the database answered: \(log)")
+        let store = try GalleryStore(folder: testFolder("pg-down-at-start-reader"), databaseURL: url)
+        #expect(try await store.listGalleries().count == 1, "the sample gallery was made in PostgreSQL")
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        #expect(p.terminationReason == .exit && p.terminationStatus == 0)
     }
 }

@@ -155,6 +155,12 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
                 id: Self.nextID.add(1, ordering: .relaxed).newValue, logger: Self.logger).wait()
         } catch {
+            // PostgreSQL answered and said no (a wrong password, no such role or database: SQLSTATE
+            // classes 28 and 3D): that will not pass by itself, unlike a server that is down or
+            // starting (no answer, 57P03), which is a 503 and is tried again.
+            if let state = (error as? PSQLError)?.serverInfo?[.sqlState], state.hasPrefix("28") || state.hasPrefix("3D") {
+                throw StoreError.database("PostgreSQL at \(displayURL) refused the connection: \(Self.describe(error))")
+            }
             throw StoreError.unavailable("PostgreSQL at \(displayURL) cannot be reached: \(Self.describe(error))")
         }
     }
