@@ -81,4 +81,21 @@ struct DeployExamplesTests {
         for path in ["/api/galleries/12/events", "/api/galleries/events"] { #expect(path.wholeMatch(of: regex) != nil, "\(path) in \(name)") }
         for path in ["/api/galleries/12", "/api/galleries/12/events/x"] { #expect(path.wholeMatch(of: regex) == nil, "\(path) in \(name)") }
     }
+
+    /// Uploads and zip imports fall under a location that passes the body on as it arrives
+    /// (`proxy_request_buffering off`), so a multi-file upload's photos appear on the other
+    /// windows part by part behind the proxy too; nothing else does.
+    @Test(arguments: ["nginx.conf", "nginx-two-instances.conf"])
+    func uploadsPassThroughUnbuffered(_ name: String) throws {
+        let site = try String(contentsOf: Self.deploy.appendingPathComponent(name), encoding: .utf8)
+        let lines = site.components(separatedBy: "\n")
+        let start = try #require(lines.firstIndex { $0.contains("location ~") && $0.contains("uploads") })
+        let block = lines[start...].prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("}") }
+        #expect(block.contains { $0.contains("proxy_request_buffering off;") }, "\(name)")
+        let pattern = lines[start].replacingOccurrences(of: "location ~", with: "").replacingOccurrences(of: "{", with: "")
+            .trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "\\d", with: "[0-9]")
+        let regex = try Regex(pattern)
+        for path in ["/api/galleries/12/uploads", "/api/galleries/import"] { #expect(path.wholeMatch(of: regex) != nil, "\(path) in \(name)") }
+        for path in ["/api/galleries/12/batch", "/api/galleries/12/urls", "/api/galleries"] { #expect(path.wholeMatch(of: regex) == nil, "\(path) in \(name)") }
+    }
 }
