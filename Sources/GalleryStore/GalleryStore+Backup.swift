@@ -22,6 +22,7 @@ extension GalleryStore {
         guard let sqlite = database as? SQLiteDatabase else {
             throw StoreError.invalid("this store is on PostgreSQL: back its database up with pg_dump (docs/storage.md)")
         }
+        try refuseDestinationInsideDataFolder(destination)
         let fm = FileManager.default
         let databaseURL = destination.appendingPathComponent("gallery.sqlite")
         guard !fm.fileExists(atPath: databaseURL.path) else {
@@ -68,5 +69,33 @@ extension GalleryStore {
             }
         }
         progress?(hashes.count, hashes.count)
+    }
+}
+
+extension GalleryStore {
+    /// A backup inside the data folder it copies would be lost with that folder, and copied
+    /// again into each later backup of it (or, into `images/`, mixed into the images): refused,
+    /// as is the data folder itself. Symbolic links are followed, so a link that points inside
+    /// is refused too.
+    func refuseDestinationInsideDataFolder(_ destination: URL) throws {
+        let data = Self.realPath(files.root.deletingLastPathComponent())
+        let target = Self.realPath(destination)
+        if target == data || target.hasPrefix(data.hasSuffix("/") ? data : data + "/") {
+            throw StoreError.invalid("\(destination.path) is inside the data folder \(data): back up to a folder outside it (another disk, ideally)")
+        }
+    }
+
+    /// The absolute path with symbolic links resolved, for a path whose last components may not
+    /// exist yet (the deepest existing ancestor is resolved, the rest appended).
+    static func realPath(_ url: URL) -> String {
+        var existing = url.standardizedFileURL
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var resolved = existing.path
+        if let c = realpath(existing.path, nil) { resolved = String(cString: c); free(c) }
+        return rest.reduce(resolved) { ($0.hasSuffix("/") ? $0 : $0 + "/") + $1 }
     }
 }

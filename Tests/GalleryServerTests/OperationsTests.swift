@@ -34,6 +34,28 @@ import GalleryStore
         }
     }
 
+    /// A backup into the data folder it copies (the folder itself, a folder inside it, its images,
+    /// or a symbolic link that leads inside) is refused before anything is written; beside it works.
+    @Test func aBackupInsideTheDataFolderIsRefused() async throws {
+        let data = testFolder("backup-inside")
+        let store = try GalleryStore(folder: data)
+        _ = try await store.createGallery(name: "Holidays")
+        let link = testFolder("backup-link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: data)
+        for destination in [data, data.appendingPathComponent("backups/monday"), data.appendingPathComponent("images/ab"),
+                            URL(fileURLWithPath: data.path + "/../" + data.lastPathComponent + "/copy"), link.appendingPathComponent("copy")] {
+            #expect(throws: StoreError.self, "\(destination.path)") { try store.backup(to: destination) }
+            do { _ = try store.backup(to: destination) } catch let e as StoreError {
+                #expect(e.message.contains("is inside the data folder"), "\(e.message)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("backups").path), "a refused backup made its folder")
+        let beside = testFolder("backup-beside")
+        #expect(try store.backup(to: beside).galleries == 1)
+        // A sibling whose name starts with the data folder's is not inside it.
+        #expect(try store.backup(to: URL(fileURLWithPath: data.path + "-copy")).galleries == 1)
+    }
+
     @Test func aBackupTakenWhileMovesGoOnIsAConsistentDataFolder() async throws {
         let server = try await makeServer()
         let store = server.store

@@ -30,6 +30,7 @@ extension GalleryStore {
                 server's major version (Debian: apt-get install postgresql-client-15), or put it on PATH
                 """)
         }
+        try refuseDestinationInsideDataFolder(destination)
         let fm = FileManager.default
         let dump = destination.appendingPathComponent("gallery.pgdump")
         guard !fm.fileExists(atPath: dump.path), !fm.fileExists(atPath: destination.appendingPathComponent("gallery.sqlite").path) else {
