@@ -9,6 +9,7 @@
 #   scripts/pg-test-cluster.sh stop "$GALLERY_PG_DIR"
 #   PG_DURABLE=1 scripts/pg-test-cluster.sh start # PostgreSQL's durable defaults (fsync, synchronous_commit on):
 #                                                 # for benchmarks (gallery-bench backends), not test speed
+#   scripts/pg-test-cluster.sh createdb DIR NAME  # a new empty database; prints its URL
 #   scripts/pg-test-cluster.sh down|up DIR        # the server stopped / started again, data kept
 #                                                 # (the outage test: PostgreSQL going away mid-run)
 #
@@ -46,6 +47,12 @@ case "${1:-}" in
       -o "-p $port -k $dir -c listen_addresses=127.0.0.1 $fast -c max_connections=300" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
     ;;
+  createdb)
+    # A new empty database in a running cluster: prints its URL (the fuzzer's PostgreSQL pass).
+    dir=$2; port=$(cat "$dir/port")
+    as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U gallery "$3"
+    echo "postgres://gallery@127.0.0.1:$port/$3"
+    ;;
   down)
     as_owner "$bin/pg_ctl" -D "$2/data" -m fast -w stop >/dev/null
     ;;
@@ -56,5 +63,5 @@ case "${1:-}" in
     rm -rf "$dir"
     ;;
   *)
-    echo "usage: scripts/pg-test-cluster.sh start | stop DIR | down DIR | up DIR" >&2; exit 2 ;;
+    echo "usage: scripts/pg-test-cluster.sh start | stop DIR | createdb DIR NAME | down DIR | up DIR" >&2; exit 2 ;;
 esac
