@@ -42,6 +42,8 @@ let package = Package(
 
         // libvips through pkg-config (Debian: libvips-dev).
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // Zstandard through pkg-config (Debian: libzstd-dev): the columns body for browsers that take zstd.
+        .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // Probe, thumbnail, limits, sample images.
         .target(name: "Imaging", dependencies: ["CVips"]),
         // The gallery domain: galleries, sections, items, rank keys, operations and versions.
@@ -60,7 +62,7 @@ let package = Package(
         ]),
         // HTTP API, ingestion, live updates, static files.
         .target(name: "GalleryServer", dependencies: [
-            "GalleryCore", "GalleryStore", "Imaging", "GridEngine",
+            "GalleryCore", "GalleryStore", "Imaging", "GridEngine", "CZstd",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "MultipartKit", package: "multipart-kit"),
@@ -98,7 +100,7 @@ let package = Package(
         .target(name: "StoreTestSupport", dependencies: ["GalleryStore"], path: "Tests/StoreTestSupport"),
         .testTarget(name: "GalleryStoreTests", dependencies: ["GalleryStore", "GalleryCore", "StoreTestSupport"]),
         .testTarget(name: "GalleryServerTests", dependencies: [
-            "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging", "StoreTestSupport",
+            "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging", "StoreTestSupport", "CZstd",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CZstd
 import Hummingbird
 import HummingbirdTesting
 import GalleryCore
@@ -285,6 +286,49 @@ import CompressNIO
             for refusing in ["identity", "gzip;q=0", "br"] {
                 let r = try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get, headers: [.acceptEncoding: refusing])
                 #expect(r.headers[.contentEncoding] == nil && r.body == plain.body, "\(refusing)")
+            }
+        }
+    }
+
+    /// A browser that takes zstd (Chromium sends `gzip, deflate, br, zstd`) gets the body
+    /// zstd-compressed once the cache has made it: the same bytes when decoded (with libzstd),
+    /// an ETag of its own that revalidates; the client's weights decide between zstd and gzip,
+    /// zstd winning a tie; q=0 refuses; `*` takes either.
+    @Test func aBrowserThatTakesZstdGetsTheSameBodyInZstd() async throws {
+        let server = try await makeServer { $0.createSampleGallery = true }
+        try await server.test(.router) { client in
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            let g = list[0].id
+            let uri = "/api/galleries/\(g)/columns?format=binary"
+            let plain = try await client.execute(uri: uri, method: .get)
+            #expect(plain.headers[.contentEncoding] == nil)
+            func encoding(_ accept: String) async throws -> TestResponse {
+                try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: accept])
+            }
+            // Both forms are made in the background: wait until gzip (made second) is there too.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while ContinuousClock.now < deadline, try await encoding("gzip").headers[.contentEncoding] != "gzip" {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let zstd = try await encoding("gzip, deflate, br, zstd")
+            #expect(zstd.headers[.contentEncoding] == "zstd" && zstd.headers[.vary] == "Accept-Encoding")
+            let compressed = [UInt8](buffer: zstd.body)
+            let size = compressed.withUnsafeBytes { ZSTD_getFrameContentSize($0.baseAddress, $0.count) }
+            #expect(Int(size) == plain.body.readableBytes)
+            var decoded = [UInt8](repeating: 0, count: plain.body.readableBytes)
+            let n = decoded.withUnsafeMutableBytes { out in compressed.withUnsafeBytes { ZSTD_decompress(out.baseAddress, out.count, $0.baseAddress, $0.count) } }
+            #expect(ZSTD_isError(n) == 0 && n == plain.body.readableBytes)
+            #expect(decoded == [UInt8](buffer: plain.body), "the zstd body decodes to the plain one")
+            let etag = try #require(zstd.headers[.eTag])
+            #expect(etag.hasSuffix("-zst\"") && etag != plain.headers[.eTag])
+            let again = try await client.execute(uri: uri, method: .get, headers: [.acceptEncoding: "zstd", .ifNoneMatch: etag])
+            #expect(again.status == .notModified && again.headers[.eTag] == etag)
+            for (accept, expected) in [("zstd", "zstd"), ("gzip, zstd", "zstd"), ("*", "zstd"), ("gzip;q=1, zstd;q=0.5", "gzip"),
+                                       ("zstd;q=0, gzip", "gzip"), ("zstd;q=0, *", "gzip"), ("br, zstd;q=0.1", "zstd"),
+                                       ("identity", nil), ("zstd;q=0", nil), ("br", nil)] as [(String, String?)] {
+                let r = try await encoding(accept)
+                #expect(r.headers[.contentEncoding] == expected, "\(accept)")
+                if expected == nil { #expect(r.body == plain.body, "\(accept)") }
             }
         }
     }

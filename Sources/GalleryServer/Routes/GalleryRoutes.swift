@@ -34,8 +34,8 @@ struct GalleryRoutes {
         }
         // The same snapshot as parallel columns, for the page's first load (SnapshotColumns): JSON,
         // or with ?format=binary the form the page maps as typed arrays; cached per version,
-        // revalidated with an ETag, gzipped for clients that accept it once the cache has
-        // compressed it (in the background).
+        // revalidated with an ETag, zstd- or gzip-compressed for clients that accept it once the
+        // cache has compressed it (in the background).
         api.get("galleries/:gallery/columns") { request, context in
             let id = try context.gallery
             let binary: Bool
@@ -49,16 +49,21 @@ struct GalleryRoutes {
             let etag = ColumnsCache.etag(gallery: id, version: head.version, name: head.name, binary: binary)
             var headers: HTTPFields = [.contentType: binary ? "application/octet-stream" : "application/json; charset=utf-8", .eTag: etag,
                                        .cacheControl: "no-cache", .vary: "Accept-Encoding"]
-            let gzipEtag = String(etag.dropLast()) + "-gz\""
-            if let match = request.headers[.ifNoneMatch], match == etag || match == gzipEtag {
+            // Each encoding its own validator (a cache keeps the form it was sent).
+            func tagged(_ encoding: String) -> String { String(etag.dropLast()) + (encoding == "gzip" ? "-gz\"" : "-zst\"") }
+            if let match = request.headers[.ifNoneMatch], match == etag || match == tagged("gzip") || match == tagged("zstd") {
                 headers[.eTag] = match
                 return Response(status: .notModified, headers: headers)
             }
             if let cached = server.columnsCache.body(key, version: head.version, name: head.name) {
-                if let gzip = cached.gzip, Self.acceptsGzip(request) {
-                    headers[.eTag] = gzipEtag
-                    headers[.contentEncoding] = "gzip"
-                    return Response(status: .ok, headers: headers, body: .init(byteBuffer: gzip))
+                var forms: [(String, ByteBuffer)] = []
+                if let zstd = cached.zstd { forms.append(("zstd", zstd)) }
+                if let gzip = cached.gzip { forms.append(("gzip", gzip)) }
+                if let chosen = Self.preferredEncoding(request, among: forms.map(\.0)),
+                   let body = forms.first(where: { $0.0 == chosen })?.1 {
+                    headers[.eTag] = tagged(chosen)
+                    headers[.contentEncoding] = chosen
+                    return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
                 }
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: cached.body))
             }
@@ -100,17 +105,29 @@ struct GalleryRoutes {
         }
     }
 
-    /// Whether the request's Accept-Encoding takes gzip (and does not refuse it with q=0).
-    static func acceptsGzip(_ request: Request) -> Bool {
-        guard let accept = request.headers[.acceptEncoding]?.lowercased() else { return false }
+    /// The encoding to send among `offered` (in the server's order of preference): the one the
+    /// request's Accept-Encoding gives the highest weight, the server's order between equals;
+    /// `*` stands for any not named; a weight of 0 refuses. Nil: send the body as it is.
+    static func preferredEncoding(_ request: Request, among offered: [String]) -> String? {
+        guard let accept = request.headers[.acceptEncoding]?.lowercased(), !offered.isEmpty else { return nil }
+        var weights: [String: Double] = [:]
         for part in accept.split(separator: ",") {
             let fields = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.first == "gzip" || fields.first == "*" else { continue }
-            let refused = fields.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "").hasPrefix("q=0") && !$0.contains(where: { "123456789".contains($0) }) }
-            return !refused
+            guard let name = fields.first, !name.isEmpty else { continue }
+            var q = 1.0
+            for field in fields.dropFirst() where field.replacingOccurrences(of: " ", with: "").hasPrefix("q=") {
+                q = Double(field.replacingOccurrences(of: " ", with: "").dropFirst(2)) ?? 0
+            }
+            weights[name] = max(0, min(1, q))
         }
-        return false
+        var best: (name: String, q: Double)?
+        for name in offered {
+            guard let q = weights[name] ?? weights["*"], q > 0 else { continue }
+            if best == nil || q > best!.q { best = (name, q) }
+        }
+        return best?.name
     }
+
 }
 
 extension GalleryRequestContext {
