@@ -231,14 +231,18 @@ struct MigrateTests {
         let section = try await pg.read { c in try c.value("SELECT sectionId FROM item WHERE trashed = 0 GROUP BY sectionId HAVING COUNT(*) > 3 ORDER BY sectionId LIMIT 1", as: Int64.self)! }
         let ids = try await pg.read { c in try c.values("SELECT id FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank", [section], as: Int64.self) }
 
-        // A moved item in PostgreSQL: the first one's rank just after the third's.
-        let (original, third) = try await pg.read { c in
-            (try c.value("SELECT rank FROM item WHERE id = ?", [ids[0]], as: String.self)!, try c.value("SELECT rank FROM item WHERE id = ?", [ids[2]], as: String.self)!)
+        // A moved item in PostgreSQL: the first one's rank between the third's and the fourth's
+        // (a key made for that place: the seed's keys are random, so "third + a letter" could
+        // land past the fourth, as it once did).
+        let (original, third, fourth) = try await pg.read { c in
+            (try c.value("SELECT rank FROM item WHERE id = ?", [ids[0]], as: String.self)!, try c.value("SELECT rank FROM item WHERE id = ?", [ids[2]], as: String.self)!,
+             try c.value("SELECT rank FROM item WHERE id = ?", [ids[3]], as: String.self)!)
         }
-        try await pg.write { c in try c.execute("UPDATE item SET rank = ? WHERE id = ?", [third + "V", ids[0]]) }
+        let moved = RankKey.between(third, fourth)
+        try await pg.write { c in try c.execute("UPDATE item SET rank = ? WHERE id = ?", [moved, ids[0]]) }
         var check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
         #expect(check.status == 1, "\(check.output)")
-        #expect(check.output.contains("item id=\(ids[0]): rank is \"\(original)\" in SQLite, \"\(third)V\" in PostgreSQL"), "\(check.output)")
+        #expect(check.output.contains("item id=\(ids[0]): rank is \"\(original)\" in SQLite, \"\(moved)\" in PostgreSQL"), "\(check.output)")
         #expect(check.output.contains("section \(section): items in rank order differ at position 1: [\(ids[0]), \(ids[1]), \(ids[2])"), "\(check.output)")
         #expect(check.output.contains("[\(ids[1]), \(ids[2]), \(ids[0])"), "\(check.output)")
         try await pg.write { c in try c.execute("UPDATE item SET rank = ? WHERE id = ?", [original, ids[0]]) }
