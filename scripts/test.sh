@@ -20,8 +20,8 @@ swift test --skip-build --parallel
 echo "== the API contract fuzzed (schemathesis against a live server, Tests/contract/fuzz.py)"
 .venv/bin/python Tests/contract/fuzz.py --gallery .build/debug/gallery
 echo "== the same passes against a server on PostgreSQL (an empty database of the private cluster; fewer examples)"
-.venv/bin/python Tests/contract/fuzz.py --gallery .build/debug/gallery --examples 20 \
-  --database "$(scripts/pg-test-cluster.sh createdb "$GALLERY_PG_DIR" gallery_fuzz)"
+fuzz_database=$(scripts/pg-test-cluster.sh createdb "$GALLERY_PG_DIR" gallery_fuzz)   # set -e stops here if it fails
+.venv/bin/python Tests/contract/fuzz.py --gallery .build/debug/gallery --examples 20 --database "$fuzz_database"
 
 echo "== wasm parity (engine.wasm under node vs the native engine)"
 swift build --product engine-cli

@@ -287,6 +287,10 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the data folder (reports, server.log)")
     parser.add_argument("--database", help="postgres://… of an empty database: the server's rows there instead of SQLite")
     args = parser.parse_args()
+    if args.database is not None and not args.database.startswith(("postgres://", "postgresql://")):
+        # An empty value (a failed `createdb` in a script) must not quietly fuzz SQLite instead.
+        parser.error(f"--database must be a postgres:// URL, got {args.database!r}")
+    print(f"fuzz: the server's rows in {'PostgreSQL' if args.database else 'SQLite'}", flush=True)
     server = Server(Path(args.gallery).resolve(), args.database)
     failed = []
     try:
