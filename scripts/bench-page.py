@@ -252,12 +252,14 @@ def columns(base, gallery):
         body = r.read()
         if r.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)
-    assert body[:4] == b"GCB1", body[:16]
+    assert body[:4] == b"GCB2", body[:16]
     (h,) = struct.unpack_from("<I", body, 4)
     head = json.loads(body[8:8 + h])
-    at = (8 + h + 7) // 8 * 8
-    ids = array.array("d")
-    ids.frombytes(body[at:at + 8 * head["count"]])
+    n = head["count"]
+    at = (8 + h + 7) // 8 * 8 + 8 * n          # after the aspects (f64, from a multiple of 8)
+    ids = array.array("I" if head["idBytes"] == 4 else "d")
+    assert ids.itemsize == head["idBytes"]
+    ids.frombytes(body[at:at + head["idBytes"] * n])
     return {"version": head["version"], "id": [int(i) for i in ids]}
 
 

@@ -67,17 +67,27 @@ public struct SnapshotColumns: Sendable, Equatable {
     /// The same content as `json()` in a binary form the page reads without parsing (issue 15:
     /// at a million items `JSON.parse` of the 50 MB text was most of the first load). Little-endian:
     ///
-    ///     "GCB1"  u32 H  header: H bytes of JSON {"format":"columns-binary-1","gallery",
-    ///                    "version","sections","details","count":n,"titleBytes":T}
-    ///     padding to a multiple of 8
-    ///     id f64 × n   aspect f64 × n   contentVersion u32 × n   width u32 × n   height u32 × n
-    ///     titleEnd u32 × n (where each title's UTF-8 bytes end in the blob)   state u8 × n (r p f)
-    ///     titles: T bytes of UTF-8
+    ///     "GCB2"  u32 H  header: H bytes of JSON {"format":"columns-binary-2","gallery",
+    ///                    "version","sections","details","count":n,"titleBytes":T,
+    ///                    "idBytes":4|8,"versionBytes":2|4,"sizeBytes":2|4}
+    ///     then each column, each starting at a multiple of its element's size (zero padding):
+    ///     aspect f64 × n   id (u32 when idBytes is 4, else f64) × n
+    ///     titleEnd u32 × n (where each title's UTF-8 bytes end in the blob)
+    ///     contentVersion (u16|u32) × n   width (u16|u32) × n   height (u16|u32) × n
+    ///     state u8 × n (r p f)   titles: T bytes of UTF-8
     ///
-    /// A page maps each column as a typed array onto the body (ids are below 2^53).
+    /// Each column takes the narrowest of its two widths that holds every value (ids below 2^32,
+    /// content versions and sizes below 2^16: nearly always), so a million items are ~37 MB
+    /// instead of 47 (issue 15: in the browser, bringing the body into the page costs by the
+    /// byte, ~2.5 ms a megabyte here, whatever the compression). A page maps each column as a
+    /// typed array onto the body (f64 ids are below 2^53).
     public func binary() -> [UInt8] {
+        let narrowIds = ids.allSatisfy { $0 >= 0 && $0 <= Int64(UInt32.max) }
+        let narrowVersions = contentVersions.allSatisfy { $0 <= UInt32(UInt16.max) }
+        let narrowSizes = widths.allSatisfy { (0...Int32(UInt16.max)).contains($0) } && heights.allSatisfy { (0...Int32(UInt16.max)).contains($0) }
+        let idBytes = narrowIds ? 4 : 8, versionBytes = narrowVersions ? 2 : 4, sizeBytes = narrowSizes ? 2 : 4
         var head = JSONWriter()
-        head.raw("{\"format\":\"columns-binary-1\",")
+        head.raw("{\"format\":\"columns-binary-2\",")
         writeHead(&head)
         head.byte(UInt8(ascii: ","))
         writeDetails(&head)
@@ -85,31 +95,48 @@ public struct SnapshotColumns: Sendable, Equatable {
         for t in titles { titleBytes += t.utf8.count }
         head.raw(",\"count\":"); head.int(Int64(count))
         head.raw(",\"titleBytes\":"); head.int(Int64(titleBytes))
+        head.raw(",\"idBytes\":"); head.int(Int64(idBytes))
+        head.raw(",\"versionBytes\":"); head.int(Int64(versionBytes))
+        head.raw(",\"sizeBytes\":"); head.int(Int64(sizeBytes))
         head.byte(UInt8(ascii: "}"))
         let n = count
-        let columnsAt = (8 + head.bytes.count + 7) / 8 * 8
-        let total = columnsAt + n * 33 + titleBytes
+        // Where each column starts: the same walk as the readers'.
+        var total = 8 + head.bytes.count
+        func place(_ size: Int) -> Int { total = (total + size - 1) / size * size; defer { total += size * n }; return total }
+        let aspectAt = place(8), idAt = place(idBytes), endAt = place(4), versionAt = place(versionBytes)
+        let widthAt = place(sizeBytes), heightAt = place(sizeBytes), stateAt = place(1)
+        let titlesAt = total
+        total += titleBytes
         // One buffer of the final size, each column stored in place (at a million items appending
         // value by value was most of the encoding time, issue 15).
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             let out = UnsafeMutableRawBufferPointer(buffer)
             out.initializeMemory(as: UInt8.self, repeating: 0)
             let base = out.baseAddress!
-            for (k, b) in [UInt8(0x47), 0x43, 0x42, 0x31].enumerated() { out[k] = b } // GCB1
+            for (k, b) in [UInt8(0x47), 0x43, 0x42, 0x32].enumerated() { out[k] = b } // GCB2
             base.storeBytes(of: UInt32(head.bytes.count).littleEndian, toByteOffset: 4, as: UInt32.self)
             head.bytes.withUnsafeBytes { base.advanced(by: 8).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            var at = columnsAt
-            for id in ids { base.storeBytes(of: Double(id).bitPattern.littleEndian, toByteOffset: at, as: UInt64.self); at += 8 }
-            for a in aspects { base.storeBytes(of: a.bitPattern.littleEndian, toByteOffset: at, as: UInt64.self); at += 8 }
-            for v in contentVersions { base.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt32.self); at += 4 }
-            for w in widths { base.storeBytes(of: UInt32(bitPattern: w).littleEndian, toByteOffset: at, as: UInt32.self); at += 4 }
-            for h in heights { base.storeBytes(of: UInt32(bitPattern: h).littleEndian, toByteOffset: at, as: UInt32.self); at += 4 }
-            var end: UInt32 = 0
-            for t in titles {
-                end += UInt32(t.utf8.count)
-                base.storeBytes(of: end.littleEndian, toByteOffset: at, as: UInt32.self); at += 4
+            func store(_ values: some Sequence<UInt64>, at start: Int, bytes: Int) {
+                var at = start
+                for v in values {
+                    switch bytes {
+                    case 8: base.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt64.self)
+                    case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: at, as: UInt32.self)
+                    default: base.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: at, as: UInt16.self)
+                    }
+                    at += bytes
+                }
             }
+            store(aspects.lazy.map(\.bitPattern), at: aspectAt, bytes: 8)
+            if narrowIds { store(ids.lazy.map { UInt64($0) }, at: idAt, bytes: 4) } else { store(ids.lazy.map { Double($0).bitPattern }, at: idAt, bytes: 8) }
+            var end: UInt32 = 0
+            store(titles.lazy.map { t -> UInt64 in end += UInt32(t.utf8.count); return UInt64(end) }, at: endAt, bytes: 4)
+            store(contentVersions.lazy.map { UInt64($0) }, at: versionAt, bytes: versionBytes)
+            store(widths.lazy.map { UInt64(UInt32(bitPattern: $0)) }, at: widthAt, bytes: sizeBytes)
+            store(heights.lazy.map { UInt64(UInt32(bitPattern: $0)) }, at: heightAt, bytes: sizeBytes)
+            var at = stateAt
             for st in states { out[at] = Self.stateCode(st); at += 1 }
+            at = titlesAt
             for t in titles {
                 var t = t
                 t.withUTF8 { u in

@@ -37,24 +37,39 @@ import CompressNIO
         var details: [String: [String: String]]
         var count: Int
         var titleBytes: Int
+        var idBytes: Int
+        var versionBytes: Int
+        var sizeBytes: Int
     }
 
     /// The binary form (`?format=binary`) read back into the JSON form's fields, by the layout
     /// docs/API.md gives (independently of SnapshotColumns.binary()).
     static func wire(fromBinary body: ByteBuffer) throws -> Wire {
         let bytes = Array(body.readableBytesView)
-        #expect(Array(bytes.prefix(4)) == Array("GCB1".utf8))
+        #expect(Array(bytes.prefix(4)) == Array("GCB2".utf8))
+        func u16(_ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
         func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) } }
         func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) } }
         let h = Int(u32(4))
         let head = try JSONDecoder().decode(BinaryHead.self, from: Data(bytes[8 ..< 8 + h]))
-        #expect(head.format == "columns-binary-1")
+        #expect(head.format == "columns-binary-2")
+        #expect([4, 8].contains(head.idBytes) && [2, 4].contains(head.versionBytes) && [2, 4].contains(head.sizeBytes))
         let n = head.count
-        var at = (8 + h + 7) / 8 * 8
-        func f64s() -> [Double] { defer { at += 8 * n }; return (0..<n).map { Double(bitPattern: u64(at + 8 * $0)) } }
-        func u32s() -> [UInt32] { defer { at += 4 * n }; return (0..<n).map { u32(at + 4 * $0) } }
-        let ids = f64s().map { Int64($0) }, aspects = f64s()
-        let versions = u32s(), widths = u32s(), heights = u32s(), ends = u32s()
+        var at = 8 + h
+        // Each column at a multiple of its element's size, in the width the header names.
+        func column(_ size: Int) -> [UInt64] {
+            at = (at + size - 1) / size * size
+            defer { at += size * n }
+            return (0..<n).map { k in
+                let p = at + size * k
+                return size == 8 ? u64(p) : size == 4 ? UInt64(u32(p)) : UInt64(u16(p))
+            }
+        }
+        let aspects = column(8).map { Double(bitPattern: $0) }
+        let ids = column(head.idBytes).map { head.idBytes == 8 ? Int64(Double(bitPattern: $0)) : Int64($0) }
+        let ends = column(4).map { UInt32($0) }
+        let versions = column(head.versionBytes).map { UInt32($0) }
+        let widths = column(head.sizeBytes).map { UInt32($0) }, heights = column(head.sizeBytes).map { UInt32($0) }
         let states = String(decoding: bytes[at ..< at + n], as: UTF8.self)
         at += n
         var titles: [String] = []
@@ -72,7 +87,7 @@ import CompressNIO
     /// Rebuilds nested items from the columns, as the page does. The columns name no content hash
     /// (a ready item's images are served by item id): those two fields stay empty here.
     static func items(fromColumns body: ByteBuffer) throws -> (version: Int64, name: String, sections: [(id: Int64, title: String, items: [ItemJSON])]) {
-        let binary = body.readableBytesView.starts(with: Array("GCB1".utf8))
+        let binary = body.readableBytesView.starts(with: Array("GCB2".utf8))
         let w = binary ? try wire(fromBinary: body) : try JSONDecoder().decode(Wire.self, from: Data(body.readableBytesView))
         #expect(w.format == "columns-2")
         let ids = w.id, versions = w.contentVersion, aspects = w.aspect, states = Array(w.state)
@@ -333,6 +348,35 @@ import CompressNIO
                 #expect(r.headers[.contentEncoding] == expected, "\(accept)")
                 if expected == nil { #expect(r.body == plain.body, "\(accept)") }
             }
+        }
+    }
+
+    /// The binary form takes each column's narrow width only when every value fits it: ids
+    /// below 2^32 as u32 (else f64), content versions and sizes below 2^16 as u16 (else u32);
+    /// either way the body reads back to the same values, every column at a multiple of its
+    /// element's size, and the narrow body is smaller.
+    @Test(arguments: [false, true])
+    func theBinaryFormIsNarrowOnlyWhereEveryValueFits(wide: Bool) throws {
+        var c = SnapshotColumns(gallery: GalleryInfo(id: 7, name: "Wide?", version: 3, itemCount: 3, createdAt: 1))
+        c.sections = [.init(id: 1, title: "One", count: 2), .init(id: 2, title: "Two", count: 1)]
+        c.ids = [1, 65_537, wide ? 5_000_000_000 : 4_294_967_295]
+        c.contentVersions = [0, 65_535, wide ? 70_000 : 2]
+        c.aspects = [1.5, 0.75, 1]
+        c.states = [.ready, .pending, .failed]
+        c.titles = ["Apple", "🥸", ""]
+        c.widths = [65_535, 0, wide ? 80_000 : 12]
+        c.heights = [1, 0, 9]
+        let body = ByteBuffer(bytes: c.binary())
+        let head = try JSONDecoder().decode(BinaryHead.self, from: Data(Array(body.readableBytesView)[8 ..< 8 + Int(body.getInteger(at: 4, endianness: .little, as: UInt32.self)!)]))
+        #expect(head.idBytes == (wide ? 8 : 4) && head.versionBytes == (wide ? 4 : 2) && head.sizeBytes == (wide ? 4 : 2))
+        let w = try Self.wire(fromBinary: body)
+        #expect(w.id == c.ids && w.contentVersion == c.contentVersions && w.aspect == c.aspects)
+        #expect(w.width == c.widths.map(Int.init) && w.height == c.heights.map(Int.init))
+        #expect(w.title == c.titles && w.state == "rpf")
+        if !wide {
+            var wider = c
+            wider.ids[2] = 5_000_000_000
+            #expect(wider.binary().count > c.binary().count + 3 * 4 - 8, "the narrow form is the smaller")
         }
     }
 }

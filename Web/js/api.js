@@ -38,18 +38,24 @@ export async function answer(res) {
 /// decoded one by one when asked for (titleAt). The same fields as the JSON form otherwise.
 export function decodeColumns(buffer) {
   const bytes = new Uint8Array(buffer);
-  if (bytes.length < 8 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'GCB1') throw new ApiError(0, { error: 'not a binary columns body' });
+  if (bytes.length < 8 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'GCB2') throw new ApiError(0, { error: 'not a binary columns body' });
   const h = new DataView(buffer).getUint32(4, true);
   const c = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + h)));
   const n = c.count;
-  let at = Math.ceil((8 + h) / 8) * 8;
-  const take = (Type) => { const a = new Type(buffer, at, n); at += a.byteLength; return a; };
-  c.id = take(Float64Array);
+  // Each column starts at a multiple of its element's size; ids, versions and sizes come in the
+  // narrowest width that holds them (docs/API.md, "Binary form").
+  let at = 8 + h;
+  const take = (Type) => {
+    at = Math.ceil(at / Type.BYTES_PER_ELEMENT) * Type.BYTES_PER_ELEMENT;
+    const a = new Type(buffer, at, n); at += a.byteLength; return a;
+  };
+  const narrow = (bytes) => (bytes === 2 ? Uint16Array : Uint32Array);
   c.aspect = take(Float64Array);
-  c.contentVersion = take(Uint32Array);
-  c.width = take(Uint32Array);
-  c.height = take(Uint32Array);
+  c.id = take(c.idBytes === 4 ? Uint32Array : Float64Array);
   const ends = take(Uint32Array);
+  c.contentVersion = take(narrow(c.versionBytes));
+  c.width = take(narrow(c.sizeBytes));
+  c.height = take(narrow(c.sizeBytes));
   const states = take(Uint8Array);
   const titles = bytes.subarray(at, at + c.titleBytes);
   if (at + c.titleBytes !== bytes.length) throw new ApiError(0, { error: 'a binary columns body of the wrong length' });

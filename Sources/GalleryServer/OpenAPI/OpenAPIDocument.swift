@@ -181,7 +181,7 @@ public enum OpenAPIDocument {
                       description: "Up to 100,000 items; a bigger gallery is 422 naming its columns route.",
                       answers: [200: .json("Snapshot")], refusals: [422]),
             Operation(method: "GET", path: gallery("/columns"), tag: "galleries", summary: "The snapshot as parallel columns (the page's first load)",
-                      description: "format=binary: the GCB1 layout of docs/API.md. ETag per version and name; If-None-Match gives 304; zstd or gzip (Content-Encoding) when accepted and cached.",
+                      description: "format=binary: the GCB2 layout of docs/API.md. ETag per version and name; If-None-Match gives 304; zstd or gzip (Content-Encoding) when accepted and cached.",
                       parameters: [query("format", .object(["type": .string("string"), "enum": .array([.string("json"), .string("binary")])])), ifNoneMatch],
                       answers: [200: .jsonOrBinary("Columns", "application/octet-stream"), 304: .none], refusals: [400]),
             Operation(method: "GET", path: gallery("/changes"), tag: "galleries", summary: "Catch-up: what changed since a version",
