@@ -6,6 +6,10 @@ import { CellPool } from './pool.js';
 import { CellFlag } from './protocol.js';
 
 const MARGIN = 600; // px above and below the viewport kept rendered
+// Faster than this (px/ms between two renders) the grid is flung: images not in the cache wait
+// until it slows down, or stops for SETTLE ms (pool.js).
+const FAST = 2;
+const SETTLE = 100;
 
 export class GridView {
   /// deps: controller (the engine's), model() (the page's GalleryModel), localItems (copies the
@@ -27,6 +31,8 @@ export class GridView {
     this.hidePreview = false;   // HTML5 drags show the browser's drag image instead
     this.last = null;           // the last render answer
     this._frame = 0;
+    this._moved = { y: 0, t: 0 }; // where and when the last render was
+    this._settleTimer = 0;
   }
 
   schedule() {
@@ -48,7 +54,10 @@ export class GridView {
   render() {
     const c = this.deps.controller;
     if (c.handle < 0) return;
-    const top = Math.max(0, this.scroller.scrollTop - MARGIN);
+    const scrollTop = this.scroller.scrollTop, t = performance.now();
+    this.fast = Math.abs(scrollTop - this._moved.y) > FAST * Math.max(8, t - this._moved.t);
+    this._moved = { y: scrollTop, t };
+    const top = Math.max(0, scrollTop - MARGIN);
     const r = c.render(0, top, c.width, this.scroller.clientHeight + 2 * MARGIN);
     this.last = r;
     if (r.phase !== 'idle') {
@@ -70,6 +79,11 @@ export class GridView {
     for (const [key, entry] of this.live) {
       if (!seen.has(key)) { entry.pool.give(entry.kind, entry.el); this.live.delete(key); }
     }
+    if (this.pool.deferred.size) {
+      clearTimeout(this._settleTimer);
+      if (this.fast) this._settleTimer = setTimeout(() => this.pool.loadDeferred(), SETTLE);
+      else this.pool.loadDeferred();
+    }
     this.deps.rendered(r);
     if (this.revealFocus) this.reveal(r);
   }
@@ -86,7 +100,7 @@ export class GridView {
     if (el.dataset.section !== section) el.dataset.section = section;
     let cls = poolKind;
     if (poolKind === 'cell') {
-      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
+      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined, this.fast);
       el.dataset.id = cell.id;
       cls += this.cellClasses(cell);
       // Written only when they change (an expando remembers what the element shows).
