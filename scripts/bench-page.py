@@ -640,7 +640,11 @@ def main():
                 print(f"{name} at {size}: sweep + drop {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
             if args.chrome_trace:
                 browser.start_tracing(page=page, categories=CHROME_TRACE_CATEGORIES)
+            cpu0, t_scroll = browser_cpu_ms(), time.time()
             scroll = fast_scroll(page, scroller_js)
+            cpu = cpu_since(cpu0)
+            print(f"{name} at {size}: the fast scroll ({(time.time() - t_scroll) * 1000:.0f} ms) took {sum(cpu.values()):.0f} ms of the browser's CPU ("
+                  + ", ".join(f"{k} {v:.0f}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1]) if v) + ")", file=sys.stderr)
             if args.chrome_trace:
                 Path(args.chrome_trace, f"{tag}-scroll.json").write_bytes(browser.stop_tracing())
             if args.trace and route is None:
