@@ -38,9 +38,6 @@ export const app = {
     const early = window.early ?? {};
     window.early = null;
     const boot = (window.bootMarks = { modules: performance.now() }); // for scripts/bench-page.py
-    // The engine is made ready while the session is asked (its compile began in early.js).
-    const engine = Engine.load(early.wasm ?? fetch('/engine.wasm'));
-    engine.catch(() => {}); // a failure surfaces where it is awaited
     // Signed in (or a share link opened) first: the sign-in, setup and link pages are auth.js's.
     const session = (this.session = await enter(early));
     boot.session = performance.now();
@@ -53,7 +50,7 @@ export const app = {
     }
     const galleries = early.galleries ? early.galleries.then(answer) : api.galleries();
     galleries.catch(() => {});
-    this.engine = await engine;
+    this.engine = await Engine.load(early.wasm ?? fetch('/engine.wasm'));
     boot.engine = performance.now();
     this.model = new GalleryModel();
     this.controller = new Controller(this.engine);

@@ -3,9 +3,7 @@
 // first thing: the gallery list and columns only help a signed-in page, and a share link's
 // page (/s/<token>) or the setup page (/setup) opens its session before it asks for them.
 {
-  // The engine compiles as it arrives, while the bundle and the session do (issue 15.2).
-  const wasm = typeof WebAssembly.compileStreaming === 'function' ? WebAssembly.compileStreaming(fetch('/engine.wasm')) : fetch('/engine.wasm');
-  const early = (window.early = { wasm, session: fetch('/api/session') });
+  const early = (window.early = { wasm: fetch('/engine.wasm'), session: fetch('/api/session') });
   if (location.pathname === '/' || location.pathname === '/index.html') {
     early.galleries = fetch('/api/galleries');
     const named = location.hash.match(/^#\/g\/(\d+)/);

@@ -1,7 +1,7 @@
 // The engine bridge: loads engine.wasm (GridEngine compiled with Embedded Swift) and
 // calls its flat command surface. Works in the page and under node (no DOM here).
 //
-//   const engine = await Engine.load(bytesOrResponseOrModule);
+//   const engine = await Engine.load(bytesOrResponse);
 //   const [status, handle] = engine.call(Op.layoutCreate, [LayoutKind.waterfall, 3, 0, 390, ...]);
 //
 // The codes (Op, LayoutKind, EventType, …) come from ./protocol.js, which the wasm build
@@ -20,9 +20,7 @@ export class Engine {
     const imports = {};
     let result;
     if (source instanceof Promise) source = await source;
-    if (source instanceof WebAssembly.Module) {
-      result = { instance: await WebAssembly.instantiate(source, imports) };
-    } else if (typeof Response !== 'undefined' && source instanceof Response) {
+    if (typeof Response !== 'undefined' && source instanceof Response) {
       result = await WebAssembly.instantiateStreaming(source, imports);
     } else {
       result = await WebAssembly.instantiate(source, imports);
