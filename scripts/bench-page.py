@@ -499,7 +499,8 @@ def main():
                          "after a window opens): a first visit in a browser already running, instead of one just opened")
     ap.add_argument("--chrome-trace", metavar="DIR",
                     help="write Chromium traces (every thread: main, compositor, raster, viz, GPU, network) of the first visit "
-                         "(navigation → ready) and of the fast scroll into DIR, for scripts/trace-frames.py")
+                         "(navigation → ready), of the reload and the fast scroll right after it, and of the later fast scroll "
+                         "into DIR, for scripts/trace-frames.py")
     args = ap.parse_args()
     if not shutil.which("chromium"):
         sys.exit("bench-page: chromium is missing: install it with scripts/setup.sh --browser")
@@ -609,6 +610,8 @@ def main():
             wall = (time.time() - t0) * 1000
             # A second visit (reload): warm browser caches and, for the gallery, the server's
             # cached columnar snapshot of this version (an ETag revalidation).
+            if args.chrome_trace and route is None:
+                browser.start_tracing(page=page, categories=CHROME_TRACE_CATEGORIES)
             page.reload()
             page.wait_for_selector("body[data-ready='1']")
             reload = page.evaluate("window.readyAt")
@@ -624,6 +627,8 @@ def main():
                 # Scrolling at once after ready: the idle-time work after loading falls here
                 # (frames that began after ready, to the end of the scroll).
                 fast_scroll(page, scroller_js)
+                if args.chrome_trace:
+                    Path(args.chrome_trace, f"{tag}-reload-scroll.json").write_bytes(browser.stop_tracing())
                 early = stats(page.evaluate("() => window.__all.filter(([t, d]) => t - d >= window.readyAt).map(([, d]) => d)"))
                 if args.trace:
                     slow = page.evaluate("window.__slow.join('; ')")
