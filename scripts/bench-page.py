@@ -126,6 +126,13 @@ TRACE_TAKE = """() => { const t = window.__trace; const spans = Object.entries(t
   t.long = []; t.spans = {}; return out; }"""
 
 
+# --chrome-trace: what Chromium's own threads do (DevTools' performance panel's categories, and
+# the compositor's, viz's and the GPU process's), for scripts/trace-frames.py.
+CHROME_TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "disabled-by-default-devtools.timeline.frame",
+                           "blink", "cc", "viz", "gpu", "v8", "v8.wasm", "loading", "netlog", "toplevel", "benchmark", "blink.user_timing",
+                           "disabled-by-default-v8.compile", "v8.execute"]
+
+
 def stats(frames):
     if not frames:
         return {"p95": None, "max": None, "n": 0}
@@ -284,6 +291,56 @@ def rss_mb(pid):
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
+def browser_cpu_ms():
+    """CPU time (user + system, ms) used so far by this script's Chromium processes, by kind
+    (browser, renderer, gpu-process, utility…): every descendant of this process whose command
+    line names Chromium (the server, also a child, is not)."""
+    children = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                stat = (d / "stat").read_text()
+                ppid = int(stat.rsplit(")", 1)[1].split()[1])
+                children.setdefault(ppid, []).append(int(d.name))
+            except (OSError, IndexError, ValueError):
+                pass
+    tick = os.sysconf("SC_CLK_TCK")
+    out, todo = {}, [os.getpid()]
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        try:
+            # Chromium rewrites its processes' titles: the arguments may come as one string.
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").split()
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if not cmd or b"chrom" not in cmd[0]:
+            continue
+        kind = next((a[7:].decode() for a in cmd if a.startswith(b"--type=")), "browser")
+        if b"--top-chrome-webui" in cmd:
+            kind += " (Chromium's own WebUI)"
+        out[kind] = out.get(kind, 0) + (int(stat[11]) + int(stat[12])) * 1000 / tick
+    return out
+
+
+def wait_browser_quiet(limit_s=15, window_s=0.25, busy_ms=25):
+    """Waits until this script's Chromium processes together use under busy_ms of CPU in a
+    window_s window (a new window's own start-up work done); answers the seconds waited."""
+    t0 = time.time()
+    while time.time() - t0 < limit_s:
+        before = sum(browser_cpu_ms().values())
+        time.sleep(window_s)
+        if sum(browser_cpu_ms().values()) - before < busy_ms:
+            break
+    return time.time() - t0
+
+
+def cpu_since(before):
+    after = browser_cpu_ms()
+    return {k: after.get(k, 0) - before.get(k, 0) for k in after}
+
+
 def open_windows(base, gallery, windows, timeout):
     """`windows` windows opening the gallery as a page does: the columns (gzip accepted), then the
     live stream from that version, each counted in a thread. Answers (changes received per window,
@@ -421,6 +478,8 @@ def main():
     ap.add_argument("--seed-above", type=int, default=100000,
                     help="sizes above this are seeded straight into the data folder (gallery-bench seed), in size/10,000 sections")
     ap.add_argument("--web", default=str(ROOT / "Web"), help="the page's folder (e.g. an older commit's, for a before/after run)")
+    ap.add_argument("--wasm", default=str(ROOT / ".build-wasm" / "engine.wasm"),
+                    help="engine.wasm; the bundle the page loads (/js/page.js) is the page.js beside it (an older build's, with --web)")
     ap.add_argument("--windows", type=int, default=10,
                     help="at the largest size: the server's resident memory with this many windows open (columns + live stream), 0 to skip")
     ap.add_argument("--upload", type=int, default=0,
@@ -434,6 +493,14 @@ def main():
     ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
     ap.add_argument("--trace", action="store_true",
                     help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll, and each request of the first visit (start, first byte, end)")
+    ap.add_argument("--settle", action="store_true",
+                    help="before the first visit, wait until the new browser window's own start-up work is done (Chromium "
+                         "loads its omnibox popup, a WebUI of ~350 modules, in a renderer of its own for ~1 s of CPU "
+                         "after a window opens): a first visit in a browser already running, instead of one just opened")
+    ap.add_argument("--chrome-trace", metavar="DIR",
+                    help="write Chromium traces (every thread: main, compositor, raster, viz, GPU, network) of the first visit "
+                         "(navigation → ready), of the reload and the fast scroll right after it, and of the later fast scroll "
+                         "into DIR, for scripts/trace-frames.py")
     args = ap.parse_args()
     if not shutil.which("chromium"):
         sys.exit("bench-page: chromium is missing: install it with scripts/setup.sh --browser")
@@ -449,7 +516,7 @@ def main():
 
     def start_server():
         proc = subprocess.Popen([str(GALLERY), "serve", "--port", str(port), "--data", str(data / "data"), "--no-sample",
-                                 "--ingest-nice", str(args.ingest_nice), "--web", args.web, "--wasm", str(ROOT / ".build-wasm" / "engine.wasm")],
+                                 "--ingest-nice", str(args.ingest_nice), "--web", args.web, "--wasm", args.wasm],
                                 stdout=open(data / "server.log", "ab"), stderr=subprocess.STDOUT)
         for _ in range(100):
             try:
@@ -513,9 +580,17 @@ def main():
                         const ms = performance.now() - t; if (ms > 8) window.__slow.push(`idle ${f.toString().slice(0, 40).replace(/\\s+/g, ' ')} ${ms.toFixed(0)} ms at ${t.toFixed(0)}`); } }, o);
                       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__slow.push(`long task ${e.duration.toFixed(0)} ms at ${e.startTime.toFixed(0)}`); })
                         .observe({ type: 'longtask', buffered: true }); })();""")
+            tag = f"{'gallery' if route is None else name.split()[0]}-{size}"
+            if args.settle:
+                waited = wait_browser_quiet()
+                print(f"{name} at {size}: the new window's own work done after {waited:.1f} s", file=sys.stderr)
+            if args.chrome_trace:
+                browser.start_tracing(categories=CHROME_TRACE_CATEGORIES)
             t0 = time.time()
             page.goto(url)
             page.wait_for_selector("body[data-ready='1']")
+            if args.chrome_trace:
+                Path(args.chrome_trace, f"{tag}-visit.json").write_bytes(browser.stop_tracing())
             load = page.evaluate("window.readyAt")
             marks = page.evaluate("window.loadMarks ? JSON.stringify(Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)]))) : ''")
             if marks:
@@ -535,6 +610,8 @@ def main():
             wall = (time.time() - t0) * 1000
             # A second visit (reload): warm browser caches and, for the gallery, the server's
             # cached columnar snapshot of this version (an ETag revalidation).
+            if args.chrome_trace and route is None:
+                browser.start_tracing(page=page, categories=CHROME_TRACE_CATEGORIES)
             page.reload()
             page.wait_for_selector("body[data-ready='1']")
             reload = page.evaluate("window.readyAt")
@@ -550,6 +627,8 @@ def main():
                 # Scrolling at once after ready: the idle-time work after loading falls here
                 # (frames that began after ready, to the end of the scroll).
                 fast_scroll(page, scroller_js)
+                if args.chrome_trace:
+                    Path(args.chrome_trace, f"{tag}-reload-scroll.json").write_bytes(browser.stop_tracing())
                 early = stats(page.evaluate("() => window.__all.filter(([t, d]) => t - d >= window.readyAt).map(([, d]) => d)"))
                 if args.trace:
                     slow = page.evaluate("window.__slow.join('; ')")
@@ -564,7 +643,15 @@ def main():
             sweep = drag_sweep(page, selector)
             if args.trace and route is None:
                 print(f"{name} at {size}: sweep + drop {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+            if args.chrome_trace:
+                browser.start_tracing(page=page, categories=CHROME_TRACE_CATEGORIES)
+            cpu0, t_scroll = browser_cpu_ms(), time.time()
             scroll = fast_scroll(page, scroller_js)
+            cpu = cpu_since(cpu0)
+            print(f"{name} at {size}: the fast scroll ({(time.time() - t_scroll) * 1000:.0f} ms) took {sum(cpu.values()):.0f} ms of the browser's CPU ("
+                  + ", ".join(f"{k} {v:.0f}" for k, v in sorted(cpu.items(), key=lambda kv: -kv[1]) if v) + ")", file=sys.stderr)
+            if args.chrome_trace:
+                Path(args.chrome_trace, f"{tag}-scroll.json").write_bytes(browser.stop_tracing())
             if args.trace and route is None:
                 print(f"{name} at {size}: scroll {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
             if route is None:

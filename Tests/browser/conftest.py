@@ -300,9 +300,10 @@ def wait_idle(page, timeout=5000):
 
 
 def wait_images(page, timeout=10000):
-    """Waits until every visible cell that should show an image shows it."""
+    """Waits until every visible cell that should show an image shows it (no spinner, no image
+    load waiting or under way: pool.js marks those cells `data-loading`)."""
     page.wait_for_function(
-        "[...document.querySelectorAll('.cell:not([hidden])')].every(c => !c.querySelector('.spinner'))",
+        "[...document.querySelectorAll('.cell:not([hidden])')].every(c => !c.querySelector('.spinner') && !c.hasAttribute('data-loading'))",
         timeout=timeout)
 
 

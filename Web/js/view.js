@@ -6,6 +6,14 @@ import { CellPool } from './pool.js';
 import { CellFlag } from './protocol.js';
 
 const MARGIN = 600; // px above and below the viewport kept rendered
+// Faster than this (px/ms between two renders) the grid is flung: images not in the cache wait
+// until it slows down, or stops for SETTLE ms (pool.js). Renders further apart than MOVING ms
+// are not one movement (the first of a scroll is not taken for a fling); a gap between two renders
+// counts as at most STALL ms, so a fling stays one while a busy main thread slows its frames.
+const FAST = 2;
+const SETTLE = 100;
+const MOVING = 250;
+const STALL = 50;
 
 export class GridView {
   /// deps: controller (the engine's), model() (the page's GalleryModel), localItems (copies the
@@ -27,6 +35,9 @@ export class GridView {
     this.hidePreview = false;   // HTML5 drags show the browser's drag image instead
     this.last = null;           // the last render answer
     this._frame = 0;
+    this._moved = { y: 0, t: 0 }; // where and when the last render was
+    this._settleTimer = 0;
+    this._settleGeneration = 0;
   }
 
   schedule() {
@@ -48,7 +59,11 @@ export class GridView {
   render() {
     const c = this.deps.controller;
     if (c.handle < 0) return;
-    const top = Math.max(0, this.scroller.scrollTop - MARGIN);
+    const scrollTop = this.scroller.scrollTop, t = performance.now();
+    const dt = t - this._moved.t;
+    this.fast = dt < MOVING && Math.abs(scrollTop - this._moved.y) > FAST * Math.min(STALL, Math.max(8, dt));
+    this._moved = { y: scrollTop, t };
+    const top = Math.max(0, scrollTop - MARGIN);
     const r = c.render(0, top, c.width, this.scroller.clientHeight + 2 * MARGIN);
     this.last = r;
     if (r.phase !== 'idle') {
@@ -70,8 +85,25 @@ export class GridView {
     for (const [key, entry] of this.live) {
       if (!seen.has(key)) { entry.pool.give(entry.kind, entry.el); this.live.delete(key); }
     }
+    if (this.pool.deferred.size) {
+      if (this.fast) this._awaitStop();
+      else { this._settleGeneration++; this.pool.loadDeferred(); }
+    }
     this.deps.rendered(r);
     if (this.revealFocus) this.reveal(r);
+  }
+
+  /// Starts the deferred image loads once the grid has stopped: SETTLE ms without a render, and
+  /// at the next frame still where the last render saw it (a main thread slowed for a while
+  /// mid-fling is not a stop: by that frame the scroll has moved on).
+  _awaitStop() {
+    const generation = ++this._settleGeneration;
+    clearTimeout(this._settleTimer);
+    this._settleTimer = setTimeout(() => requestAnimationFrame(() => {
+      if (generation !== this._settleGeneration) return; // a render came meanwhile
+      if (this.scroller.scrollTop !== this._moved.y) this._awaitStop();
+      else this.pool.loadDeferred();
+    }), SETTLE);
   }
 
   /// Binds (or recycles) the element of one cell and places it. Answers its key.
@@ -86,7 +118,7 @@ export class GridView {
     if (el.dataset.section !== section) el.dataset.section = section;
     let cls = poolKind;
     if (poolKind === 'cell') {
-      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined);
+      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined, this.fast);
       el.dataset.id = cell.id;
       cls += this.cellClasses(cell);
       // Written only when they change (an expando remembers what the element shows).

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""First visits only: navigation → interactive grid (`readyAt`) and the page's boot marks, a fresh
+headless Chromium for each visit, on one server and one gallery, alternating between pages (an
+older page's folder and bundle against the current one) and between a browser whose new window
+has just opened and one whose window's own start-up work is done (`--settle` in bench-page.py).
+The server reads the page from a folder this script fills before each visit, so the pages compare
+on the same server, data and moment.
+
+    swift build -c release --product gallery && swift build -c release --product gallery-bench && scripts/build-wasm.sh
+    .venv/bin/python scripts/bench-visit.py --size 100000 --rounds 5 \\
+        --page new=Web,.build-wasm/engine.wasm --page old=/tmp/old/Web,/tmp/old/wasm/engine.wasm --settle both
+
+A page is NAME=WEB_FOLDER,ENGINE_WASM; its bundle is the page.js (and protocol.js) beside the engine.
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("bench_page", ROOT / "scripts" / "bench-page.py")
+bp = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bp)
+from playwright.sync_api import sync_playwright  # noqa: E402 (bench-page.py says how to install it)
+
+BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.getEntriesByType('navigation')[0].responseEnd, "
+        "dom: performance.getEntriesByType('navigation')[0].domInteractive, ...window.bootMarks, open: window.loadMarks.start, "
+        "fetched: window.loadMarks.fetched, engineLoaded: window.loadMarks.engine, ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--size", type=int, default=100000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--page", action="append", required=True, help="NAME=WEB_FOLDER,ENGINE_WASM (repeat)")
+    ap.add_argument("--settle", choices=["off", "on", "both"], default="both",
+                    help="navigate at once after the window opens (off), after its own work is done (on), or both")
+    args = ap.parse_args()
+    pages = {}
+    for spec_ in args.page:
+        name, _, paths = spec_.partition("=")
+        web, _, wasm = paths.partition(",")
+        pages[name] = (Path(web).resolve(), Path(wasm).resolve())
+        for f in (pages[name][1], pages[name][1].parent / "page.js", pages[name][1].parent / "protocol.js", pages[name][0] / "index.html"):
+            if not f.exists():
+                sys.exit(f"bench-visit: {f} is missing")
+    modes = {"off": [False], "on": [True], "both": [False, True]}[args.settle]
+    variants = [(name, settle) for name in pages for settle in modes]
+    data = Path(tempfile.mkdtemp(prefix="bench-visit-"))
+    live = data / "page"
+    (live / "wasm").mkdir(parents=True)
+
+    def use(name):
+        web, wasm = pages[name]
+        shutil.rmtree(live / "Web", ignore_errors=True)
+        shutil.copytree(web, live / "Web")
+        for f in (wasm, wasm.parent / "page.js", wasm.parent / "protocol.js"):
+            shutil.copy(f, live / "wasm" / ("engine.wasm" if f == wasm else f.name))
+
+    use(variants[0][0])
+    port = bp.free_port()
+    base = f"http://127.0.0.1:{port}"
+    subprocess.run([str(bp.GALLERY), "user", "add", bp.ADMIN[0], "--admin", "--password-stdin", "--data", str(data / "data")],
+                   input=bp.ADMIN[1].encode() + b"\n", check=True, capture_output=True, timeout=60)
+
+    def start():
+        proc = subprocess.Popen([str(bp.GALLERY), "serve", "--port", str(port), "--data", str(data / "data"), "--no-sample",
+                                 "--web", str(live / "Web"), "--wasm", str(live / "wasm" / "engine.wasm")],
+                                stdout=open(data / "server.log", "ab"), stderr=subprocess.STDOUT)
+        for _ in range(100):
+            try:
+                bp.call(base, "POST", "/api/login", {"name": bp.ADMIN[0], "password": bp.ADMIN[1]})
+                break
+            except Exception:
+                time.sleep(0.2)
+        return proc
+
+    server = start()
+    results = {v: [] for v in variants}
+    try:
+        imgdir = data / "img"
+        imgdir.mkdir()
+        images = bp.make_images(imgdir, 200)
+        built = min(args.size, 100000)
+        gid = bp.build_gallery(base, built, images)
+        if args.size > built:
+            server.terminate()
+            server.wait(10)
+            out = subprocess.run([str(bp.GALLERY_BENCH), "seed", "--data", str(data / "data"), "--like", str(gid), "--items", str(args.size),
+                                  "--sections", str(max(1, args.size // 10000))], check=True, capture_output=True, timeout=1800)
+            gid = int(out.stdout.decode().split()[-1])
+            server = start()
+        bp.warm(base, gid, str(live / "Web"))
+        with sync_playwright() as p:
+            for r in range(args.rounds):
+                for name, settle in (variants if r % 2 == 0 else variants[::-1]):
+                    use(name)
+                    browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+                    ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+                    ctx.request.post(base + "/api/login", data={"name": bp.ADMIN[0], "password": bp.ADMIN[1]}, headers={"Origin": base})
+                    page = ctx.new_page()
+                    page.set_default_timeout(120000)
+                    waited = bp.wait_browser_quiet() if settle else 0
+                    cpu0 = bp.browser_cpu_ms()
+                    page.goto(f"{base}/#/g/{gid}")
+                    page.wait_for_selector("body[data-ready='1']")
+                    cpu = bp.cpu_since(cpu0)
+                    boot = json.loads(page.evaluate(BOOT))
+                    boot["waited_s"] = round(waited, 1)
+                    boot["cpu_ms"] = {k: round(v) for k, v in cpu.items() if v}
+                    browser.close()
+                    results[(name, settle)].append(boot)
+                    print(f"{name}{' settled' if settle else ''} (load {os.getloadavg()[0]:.2f}): {json.dumps(boot)}", file=sys.stderr, flush=True)
+    finally:
+        server.terminate()
+        server.wait(10)
+        shutil.rmtree(data, ignore_errors=True)
+    print(f"| page | browser | ready median (range) | the page's code running (modules) median | CPU of Chromium's own WebUI renderer during the visit |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    for (name, settle), rows in results.items():
+        ready = sorted(x["ready"] for x in rows)
+        webui = sorted(sum(v for k, v in x["cpu_ms"].items() if "WebUI" in k) for x in rows)
+        print(f"| {name} | {'settled' if settle else 'window just opened'} | {statistics.median(ready):.0f} ms ({ready[0]}–{ready[-1]}) | "
+              f"{statistics.median(x['modules'] for x in rows):.0f} ms | {webui[0]}–{webui[-1]} ms |")
+
+
+if __name__ == "__main__":
+    main()
