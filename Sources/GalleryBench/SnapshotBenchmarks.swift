@@ -62,6 +62,11 @@ func runSnapshotBenchmarks(_ o: BenchOptions) async throws {
     print("| as JSON | \(columnBytes) | \(String(format: "%.1f", Double(columnBytes) / 1e6)) | – |")
     print("| gzipped (what a browser downloads) | \(gzipBytes) | \(String(format: "%.1f", Double(gzipBytes) / 1e6)) | \(ms(gzipTime)) |")
     print("gzip: \(String(format: "%.1f", Double(columnBytes) / Double(gzipBytes)))× fewer bytes")
+    // The binary body's encoding alone (the columns already in memory): what a body at a new
+    // version costs besides the rows it reads.
+    let held = try await store.columns(gallery.id)
+    let (encodeTime, binaryBytes) = try await median(5) { held.binary().count }
+    print("binary body (GCB2): \(binaryBytes) bytes, encoded in \(ms(encodeTime))")
 
     // Issue 15.2: a body at a newer version, made from the columns kept at an older one and what
     // changed since (the live order and the changed items' rows) beside a read of the whole gallery.

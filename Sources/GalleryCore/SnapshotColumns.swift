@@ -116,24 +116,21 @@ public struct SnapshotColumns: Sendable, Equatable {
             for (k, b) in [UInt8(0x47), 0x43, 0x42, 0x32].enumerated() { out[k] = b } // GCB2
             base.storeBytes(of: UInt32(head.bytes.count).littleEndian, toByteOffset: 4, as: UInt32.self)
             head.bytes.withUnsafeBytes { base.advanced(by: 8).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-            func store(_ values: some Sequence<UInt64>, at start: Int, bytes: Int) {
+            // Each column in its chosen width: the element type says it.
+            func store<T: FixedWidthInteger>(_ values: some Sequence<T>, at start: Int) {
                 var at = start
-                for v in values {
-                    switch bytes {
-                    case 8: base.storeBytes(of: v.littleEndian, toByteOffset: at, as: UInt64.self)
-                    case 4: base.storeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian, toByteOffset: at, as: UInt32.self)
-                    default: base.storeBytes(of: UInt16(truncatingIfNeeded: v).littleEndian, toByteOffset: at, as: UInt16.self)
-                    }
-                    at += bytes
-                }
+                for v in values { base.storeBytes(of: v.littleEndian, toByteOffset: at, as: T.self); at += MemoryLayout<T>.size }
             }
-            store(aspects.lazy.map(\.bitPattern), at: aspectAt, bytes: 8)
-            if narrowIds { store(ids.lazy.map { UInt64($0) }, at: idAt, bytes: 4) } else { store(ids.lazy.map { Double($0).bitPattern }, at: idAt, bytes: 8) }
+            store(aspects.lazy.map(\.bitPattern), at: aspectAt)
+            if narrowIds { store(ids.lazy.map { UInt32($0) }, at: idAt) } else { store(ids.lazy.map { Double($0).bitPattern }, at: idAt) }
             var end: UInt32 = 0
-            store(titles.lazy.map { t -> UInt64 in end += UInt32(t.utf8.count); return UInt64(end) }, at: endAt, bytes: 4)
-            store(contentVersions.lazy.map { UInt64($0) }, at: versionAt, bytes: versionBytes)
-            store(widths.lazy.map { UInt64(UInt32(bitPattern: $0)) }, at: widthAt, bytes: sizeBytes)
-            store(heights.lazy.map { UInt64(UInt32(bitPattern: $0)) }, at: heightAt, bytes: sizeBytes)
+            store(titles.lazy.map { t -> UInt32 in end += UInt32(t.utf8.count); return end }, at: endAt)
+            if narrowVersions { store(contentVersions.lazy.map { UInt16($0) }, at: versionAt) } else { store(contentVersions, at: versionAt) }
+            if narrowSizes {
+                store(widths.lazy.map { UInt16($0) }, at: widthAt); store(heights.lazy.map { UInt16($0) }, at: heightAt)
+            } else {
+                store(widths.lazy.map { UInt32(bitPattern: $0) }, at: widthAt); store(heights.lazy.map { UInt32(bitPattern: $0) }, at: heightAt)
+            }
             var at = stateAt
             for st in states { out[at] = Self.stateCode(st); at += 1 }
             at = titlesAt

@@ -69,10 +69,7 @@ public enum ServeWhenReady {
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: RequestGuard(configuration: configuration))
         router.add(middleware: APIErrorMiddleware())
-        router.get("healthz") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
-        }
+        router.get("healthz") { _, _ in HealthRoutes.alive() }
         router.get("readyz") { _, _ -> Response in
             throw APIError(.serviceUnavailable, "not ready: the database does not answer", headers: [.retryAfter: "5", .cacheControl: "no-store"])
         }
@@ -80,12 +77,11 @@ public enum ServeWhenReady {
         return router
     }
 
-    /// Every path the waiting router has no route for (a `Router` answers those with its
-    /// not-found responder, after the middleware): 503.
+    /// Every path the waiting router has no route for: added after `/healthz` and `/readyz`, this
+    /// middleware wraps only the router's not-found responder. 503.
     struct Unavailable: RouterMiddleware {
         typealias Context = GalleryRequestContext
         func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-            if request.uri.path == "/healthz" || request.uri.path == "/readyz" { return try await next(request, context) }
             // A person opening the page gets a page that says so and looks again every 5 s (a meta
             // refresh: the Content-Security-Policy allows no inline script); the API gets JSON.
             if request.method == .get, !request.uri.path.hasPrefix("/api/"),

@@ -9,11 +9,14 @@ struct HealthRoutes {
 
     struct Readiness: Encodable { var database: String; var images: String }
 
+    /// `/healthz`'s answer (also while the server waits for its database: ServeWhenReady).
+    static func alive() -> Response {
+        Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
+    }
+
     func register(_ router: Router<GalleryRequestContext>) {
-        router.get("healthz") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                     body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
-        }
+        router.get("healthz") { _, _ in Self.alive() }
         router.get("readyz") { _, _ in
             var problems: [String] = []
             var ready = Readiness(database: "ok", images: "ok")

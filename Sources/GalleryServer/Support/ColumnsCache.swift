@@ -19,9 +19,10 @@ public enum ColumnsCompression {
     }
 
     /// Zstandard at its default level (3), for browsers that send `zstd` in Accept-Encoding
-    /// (Chromium since 123): about as small as gzip's level 6 (4.3 against 5.1 MB at a million
-    /// items) and decoded ~7x faster in the browser's network process (~20 against ~150 ms),
-    /// which is on the way to the page's first grid (BENCHMARKS.md, "zstd").
+    /// (Chromium since 123): a little smaller than gzip's level 6 (4.3 against 5.1 MB at a
+    /// million items), made ~30x faster, decoded ~7x faster; in Chromium the body reached the
+    /// page 20–35 ms sooner at 1M (most of that time is moving the bytes into the page, whatever
+    /// the encoding: BENCHMARKS.md, "zstd").
     public static func zstd(_ body: ByteBuffer, level: Int32 = 3) throws -> ByteBuffer {
         try body.withUnsafeReadableBytes { input in
             let bound = ZSTD_compressBound(input.count)
