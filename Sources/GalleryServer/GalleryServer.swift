@@ -30,11 +30,13 @@ public struct GalleryServer: Sendable {
         access = AccessControl(store: store, configuration: configuration)
         // PostgreSQL: several instances may share the database; each follows the others' versions,
         // and the list and access changes one makes wake the others' streams (docs/storage.md).
-        galleryList.relay { [store] in store.tellOtherInstances(.galleryList) }
-        store.startFollowing { [galleryList, access] signal in
+        galleryList.relay { [weak store] in store?.tellOtherInstances(.galleryList) }
+        // The store holds these closures: they hold it (and `access`, which holds it) weakly, or the
+        // store would outlive the server, its listening connection open (tests make many servers).
+        store.startFollowing { [galleryList, weak access] signal in
             switch signal {
             case .galleryList: galleryList.changedElsewhere()
-            case .access: access.accessChangedElsewhere()
+            case .access: access?.accessChangedElsewhere()
             }
         }
         // Once per database: two instances starting at once on an empty one make one sample

@@ -277,6 +277,21 @@ import Glibc
         onB.disconnect()
     }
 
+    /// A server that is gone lets go of its store, and so of its listening connection: before, the
+    /// store held itself through the closures it calls on a notification, and a test server's
+    /// listening connection lived on — reconnecting once a second to a cluster a test had stopped.
+    @Test func aServerThatIsGoneClosesItsListeningConnection() async throws {
+        guard Self.enabled else { return }
+        let database = try Backend.makePostgresDatabase()
+        weak var store: GalleryStore?
+        do {
+            let server = try await makeServer { $0.databaseURL = database }
+            store = server.store
+            #expect(await FanoutWait.until { server.store.followingSessions >= 1 }, "it listens")
+        }
+        #expect(await FanoutWait.until { store == nil }, "the store outlived its server")
+    }
+
     /// List and access changes made on one instance wake the other's streams at once: two
     /// servers (each its own store, as two instances) on one database, both re-checking on their
     /// own only every 10 minutes — what B's streams learn, they learn from A through the database.

@@ -182,6 +182,7 @@ extension GalleryServer {
 /// The owner and its token in a data folder, for tests that start the `gallery` binary themselves.
 func seedOwner(folder: URL, database: String? = nil) async throws {
     let store = try GalleryStore(folder: folder, databaseURL: database)
+    defer { try? store.close() } // its listening connection too (it outlived a test's own PostgreSQL cluster once)
     var account = try await store.account(named: "owner")
     if account == nil { account = try await store.createAccount(name: "owner", passwordHash: testPasswordHash, admin: true) }
     if try await store.token(hash: Secrets.digest(testOwnerToken)) == nil {
