@@ -5,12 +5,20 @@ import Synchronization
 
 /// Issue 15's limits: one batch that moves every item of a 100k gallery, and how the store answers
 /// others meanwhile — reads (the pool's readers) and a single move (which waits for the writer).
-func runLimitsBenchmarks(_ o: BenchOptions) async throws {
+/// With `--postgres URL` (a role that may CREATE DATABASE) the same again on a new PostgreSQL database.
+func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
+    try await runLimits(o, database: nil)
+    if let server = args.firstIndex(of: "--postgres").flatMap({ args.indices.contains($0 + 1) ? args[$0 + 1] : nil }) {
+        try await runLimits(o, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"))
+    }
+}
+
+func runLimits(_ o: BenchOptions, database: String?) async throws {
     print("")
-    print("### Limits: a batch moving \(o.items) items, \(o.items) items in \(o.sections) sections")
+    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL"): a batch moving \(o.items) items, \(o.items) items in \(o.sections) sections")
     let folder = temporaryFolder("limits")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try GalleryStore(folder: folder)
+    let store = try GalleryStore(folder: folder, databaseURL: database)
     let per = o.items / o.sections
     let sections = (0..<o.sections).map { s in
         (title: "S\(s)", items: (0..<per).map { i in
@@ -29,7 +37,7 @@ func runLimitsBenchmarks(_ o: BenchOptions) async throws {
         let r = try await store.apply(gallery: gallery.id, [.move(items: all.reversed(), to: .end(section: snap.sections[0].id))])
         return (nowSeconds() - t, r.rowsWritten)
     }
-    try await Task.sleep(for: .milliseconds(400))
+    try await Task.sleep(for: .milliseconds(50))
     let single = Task { () -> Double in
         let t = nowSeconds()
         _ = try await store.apply(gallery: gallery.id, [.move(items: [all[5]], to: .end(section: snap.sections[2].id))])
@@ -49,7 +57,13 @@ func runLimitsBenchmarks(_ o: BenchOptions) async throws {
     print("| | time |")
     print("| --- | ---: |")
     print("| the batch: \(all.count) items moved in one operation (\(rows) rows written) | \(ms(bigTime)) |")
-    print("| a single move sent 400 ms after it (waits for the writer) | \(ms(singleTime)) |")
+    print("| a single move sent 50 ms after it (waits for the writer) | \(ms(singleTime)) |")
     print("| reads meanwhile (gallery info, \(reads.count) reads every 10 ms): p50 / max | \(ms(percentile(reads, 0.5))) / \(ms(reads.last ?? 0)) |")
+    // The same items put in the trash and back, each in one batch.
+    for (name, op) in [("trashed", BatchEdit.trash(items: all)), ("restored", .restore(items: all))] {
+        let t = nowSeconds()
+        _ = try await store.apply(gallery: gallery.id, [op])
+        print("| the \(all.count) items \(name) in one batch | \(ms(nowSeconds() - t)) |")
+    }
 }
 

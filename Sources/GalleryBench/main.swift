@@ -30,6 +30,6 @@ if which == "hash" || which == "all" { runHashBenchmarks(options) }
 if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
 if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(options) }
 if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
-if which == "limits" || which == "all" { try await runLimitsBenchmarks(options) }
+if which == "limits" || which == "all" { try await runLimitsBenchmarks(options, CommandLine.arguments) }
 if which == "import" || which == "all" { try runImportBenchmarks(options) }
 if which == "fanout" { try await runFanoutBenchmark(options) }

@@ -158,13 +158,28 @@ struct BatchContext {
 
     // MARK: Items
 
+    /// From this many items on, a move or a trash writes its rows in one statement.
+    static let manyRows = 16
+
     mutating func move(_ ids: [Int64], to dest: Destination) throws {
         try checkLive(ids, "move")
         let (s, index) = try resolve(dest, removing: ids)
         let keys = try ranks(ids.count, section: s, index: index, removing: ids)
         let sectionId = Int64(work.sectionID(at: s).rawValue)
-        for (id, key) in zip(ids, keys) {
-            try db.execute("UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", [sectionId, key, id])
+        if ids.count < Self.manyRows {
+            for (id, key) in zip(ids, keys) {
+                try db.execute("UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", [sectionId, key, id])
+            }
+        } else {
+            var pairs = AnswerJSONWriter(capacity: ids.count * 24)
+            pairs.raw("[")
+            for (n, (id, key)) in zip(ids, keys).enumerated() {
+                pairs.raw(n == 0 ? "[" : ",["); pairs.int(id); pairs.byte(UInt8(ascii: ",")); pairs.string(key); pairs.byte(UInt8(ascii: "]"))
+            }
+            pairs.raw("]")
+            let changed = try db.execute("UPDATE item SET sectionId = ?, rank = u.rank FROM \(db.dialect.idRankPairs) AS u WHERE item.id = u.id",
+                                         [sectionId, String(decoding: pairs.bytes, as: UTF8.self)])
+            guard changed == ids.count else { throw StoreError.corrupt("a move wrote \(changed) of \(ids.count) items") }
         }
         let engineIds = ids.map { ItemID(UInt64(bitPattern: $0)) }
         if ids.count == 1 && defersInPlace {
@@ -226,8 +241,13 @@ struct BatchContext {
 
     mutating func trash(_ ids: [Int64]) throws {
         try checkLive(ids, "trash")
-        for id in ids {
-            try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE id = ?", [now, id])
+        if ids.count < Self.manyRows {
+            for id in ids {
+                try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE id = ?", [now, id])
+            }
+        } else {
+            let changed = try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE id IN \(db.dialect.ids)", [now, Self.idList(ids)])
+            guard changed == ids.count else { throw StoreError.corrupt("a trash wrote \(changed) of \(ids.count) items") }
         }
         try work.deleteItems(ids.map { ItemID(UInt64(bitPattern: $0)) })
     }
@@ -236,6 +256,7 @@ struct BatchContext {
     mutating func restore(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { throw StoreError.invalid("restore: \"items\" must not be empty") }
         guard Set(ids).count == ids.count else { throw StoreError.invalid("restore: an item id is repeated") }
+        if ids.count >= Self.manyRows { try restoreMany(ids); return }
         for id in ids {
             guard let item = try db.fetchOne("SELECT * FROM item WHERE id = ? AND galleryId = ?", [id, gallery]).map(ItemRecord.init) else {
                 throw StoreError.itemNotFound(id)
@@ -270,8 +291,109 @@ struct BatchContext {
         }
     }
 
+    /// `restore` for many items, in a few statements and O(n log n) instead of two queries and a
+    /// count over the section per item (100,000 items restored at once: O(n²), minutes; on
+    /// PostgreSQL a round trip each). Each section's live rows are read once, in order, and the
+    /// restored items merged in by rank; those whose rank a live item (or an earlier restored
+    /// one) holds get fresh keys just after it, all of a run at once (`RankKey.keys`), so keys stay short.
+    mutating func restoreMany(_ ids: [Int64]) throws {
+        let rows = try db.fetchAll("SELECT id, galleryId, sectionId, rank, trashed, contentVersion FROM item WHERE id IN \(db.dialect.ids)",
+                                   [Self.idList(ids)])
+        var byId: [Int64: SQLRow] = [:]
+        for r in rows { byId[r["id"]] = r }
+        typealias Restored = (id: Int64, rank: String, version: UInt32)
+        var bySection: [Int64: [Restored]] = [:], sectionOrder: [Int64] = []
+        for id in ids {
+            guard let r = byId[id], (r["galleryId"] as Int64) == gallery else { throw StoreError.itemNotFound(id) }
+            guard r["trashed"] as Bool else { throw StoreError.invalid("restore: item \(id) is not in the trash") }
+            let section: Int64 = r["sectionId"]
+            if bySection[section] == nil { sectionOrder.append(section) }
+            bySection[section, default: []].append((id, r["rank"], UInt32(truncatingIfNeeded: r["contentVersion"] as Int64)))
+        }
+        func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+        var pairs = AnswerJSONWriter(capacity: ids.count * 24)
+        pairs.raw("[")
+        var firstPair = true
+        for sectionId in sectionOrder {
+            guard let section = try db.fetchOne("SELECT * FROM section WHERE id = ?", [sectionId]).map(SectionRecord.init) else {
+                throw StoreError.corrupt("section \(sectionId) missing")
+            }
+            if section.deleted {
+                let position = try db.value("""
+                    SELECT COUNT(*) FROM section WHERE galleryId = ? AND deleted = 0 AND (rank < ? OR (rank = ? AND id < ?))
+                    """, [gallery, section.rank, section.rank, section.id], as: Int.self)!
+                try db.execute("UPDATE section SET deleted = 0 WHERE id = ?", [sectionId])
+                try work.insertSection(SectionID(UInt64(bitPattern: sectionId)), at: position)
+            }
+            let s = try sectionIndex(sectionId)
+            let live = try db.fetchAll("SELECT id, rank FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id", [sectionId])
+                .map { (id: $0["id"] as Int64, rank: $0["rank"] as String) }
+            let liveIds = work.items(inSection: s), liveVersions = work.versions(inSection: s)
+            guard live.count == liveIds.count, zip(live, liveIds).allSatisfy({ ItemID(UInt64(bitPattern: $0.id)) == $1 }) else {
+                throw StoreError.corrupt("section \(sectionId): its rows and the live order disagree")
+            }
+            let restored = bySection[sectionId]!.sorted { $0.rank == $1.rank ? $0.id < $1.id : less($0.rank, $1.rank) }
+            var order: [ItemID] = [], versions: [UInt32] = []
+            order.reserveCapacity(live.count + restored.count)
+            versions.reserveCapacity(live.count + restored.count)
+            var i = 0, j = 0
+            var previous: String?
+            while j < restored.count {
+                let rank = restored[j].rank
+                var end = j
+                while end < restored.count && restored[end].rank == rank { end += 1 }
+                // Live items at or before this rank come first (a live item keeps its place on a tie).
+                while i < live.count && !less(rank, live[i].rank) {
+                    order.append(liveIds[i]); versions.append(liveVersions[i]); previous = live[i].rank; i += 1
+                }
+                let after = [i < live.count ? live[i].rank : nil, end < restored.count ? restored[end].rank : nil]
+                    .compactMap { $0 }.min(by: less)
+                let fresh = previous == rank ? end - j : end - j - 1
+                let keys = fresh > 0 ? try Self.keys(fresh, rank, after) : []
+                for k in j..<end {
+                    let key = k < end - fresh ? rank : keys[k - (end - fresh)]
+                    pairs.raw(firstPair ? "[" : ",["); firstPair = false
+                    pairs.int(restored[k].id); pairs.byte(UInt8(ascii: ",")); pairs.string(key); pairs.byte(UInt8(ascii: "]"))
+                    order.append(ItemID(UInt64(bitPattern: restored[k].id))); versions.append(restored[k].version)
+                    touched.insert(restored[k].id)
+                }
+                previous = keys.last ?? rank
+                j = end
+            }
+            while i < live.count { order.append(liveIds[i]); versions.append(liveVersions[i]); i += 1 }
+            // The section laid out again in its new order, each item with its content version.
+            try work.deleteItems(liveIds)
+            try work.insertItems(order, at: IndexPath(item: 0, section: s))
+            for (id, v) in zip(order, versions) where v != 0 { try work.setVersion(v, of: id) }
+        }
+        pairs.raw("]")
+        let changed = try db.execute("UPDATE item SET trashed = 0, trashedAt = NULL, rank = u.rank FROM \(db.dialect.idRankPairs) AS u WHERE item.id = u.id",
+                                     [String(decoding: pairs.bytes, as: UTF8.self)])
+        guard changed == ids.count else { throw StoreError.corrupt("a restore wrote \(changed) of \(ids.count) items") }
+    }
+
+    /// A JSON array of ids, the argument of `SQLDialect.ids`.
+    static func idList(_ ids: [Int64]) -> String {
+        var w = AnswerJSONWriter(capacity: ids.count * 8)
+        w.ints(ids)
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
     mutating func purge(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { throw StoreError.invalid("purge: \"items\" must not be empty") }
+        if ids.count >= Self.manyRows {
+            let rows = try db.fetchAll("SELECT id, galleryId, trashed, fileHash FROM item WHERE id IN \(db.dialect.ids)", [Self.idList(ids)])
+            var byId: [Int64: SQLRow] = [:]
+            for r in rows { byId[r["id"]] = r }
+            for id in ids {
+                // A repeated id is gone the second time, as one by one.
+                guard let r = byId.removeValue(forKey: id), (r["galleryId"] as Int64) == gallery else { throw StoreError.itemNotFound(id) }
+                guard r["trashed"] as Bool else { throw StoreError.invalid("purge: item \(id) is not in the trash") }
+                if let hash = r["fileHash"] as String? { purgedHashes.insert(hash) }
+            }
+            try db.execute("DELETE FROM item WHERE id IN \(db.dialect.ids)", [Self.idList(ids)])
+            return
+        }
         for id in ids {
             guard let row = try db.fetchOne("SELECT trashed, fileHash FROM item WHERE id = ? AND galleryId = ?", [id, gallery]) else {
                 throw StoreError.itemNotFound(id)

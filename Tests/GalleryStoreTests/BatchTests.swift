@@ -33,6 +33,100 @@ import StoreTestSupport
         #expect(titles(try await store.snapshot(g.id))[0].last == "0-0")
     }
 
+    /// Many items moved or trashed at once are written in one statement (`SQLDialect.idRankPairs`,
+    /// `.ids`): the rows, read again by a new store, agree with memory and the answer's stages —
+    /// on both backends, whose SQL for it differs.
+    @Test(arguments: Backend.tested) func manyItemsMovedAndTrashedAtOnceAgreeWithTheRows(_ backend: Backend) async throws {
+        let (store, place) = try makeStore(backend)
+        let (g, sections) = try await makeGallery(store, sections: 3, perSection: 30)
+        let before = try await store.snapshot(g.id)
+        let all = before.sections.flatMap { $0.items.map(\.id) }
+        // 40 items from all three sections, in an order of their own, into the middle of the second.
+        var rng = SeededGenerator(seed: 15)
+        let moved = Array(all.shuffled(using: &rng).prefix(40))
+        let anchor = try #require(before.sections[1].items.map(\.id).first { !moved.contains($0) })
+        let r = try await store.apply(gallery: g.id, [.move(items: moved, to: .before(item: anchor))])
+        #expect(r.rowsWritten == 42, "40 items, the version, the log")
+        let after = try await store.snapshot(g.id)
+        let second = after.sections[1].items.map(\.id)
+        let at = try #require(second.firstIndex(of: anchor))
+        #expect(Array(second[(at - 40)..<at]) == moved, "the moved items in their order, before the anchor")
+        var replayed = try Snapshot(gallery: before)
+        try replay(r.changes, on: &replayed)
+        #expect(replayed == (try Snapshot(gallery: after)))
+
+        let trashed = Array(moved.prefix(20))
+        let t = try await store.apply(gallery: g.id, [.trash(items: trashed)])
+        #expect(t.rowsWritten == 22)
+        let now = try await store.snapshot(g.id)
+        #expect(Set(now.sections.flatMap { $0.items.map(\.id) }).isDisjoint(with: trashed))
+        #expect(now.sections.map(\.items.count).reduce(0, +) == 70)
+
+        // The rows say the same after a restart; a restore puts the 20 back where they were.
+        try store.close()
+        let reopened = try place.open()
+        #expect(try await reopened.snapshot(g.id) == now)
+        _ = try await reopened.apply(gallery: g.id, [.restore(items: trashed)])
+        #expect(titles(try await reopened.snapshot(g.id)) == titles(after))
+        _ = sections
+    }
+
+    /// Many items restored at once (`restoreMany`): each section's rows read once and the items
+    /// merged in by rank. Ranks that live items hold now (given out while the items were away)
+    /// get fresh keys just after them; a deleted section comes back at its place; purging many
+    /// deletes their rows. The rows, read again after a restart, agree with memory.
+    @Test(arguments: Backend.tested) func manyItemsRestoredAtOnceFindTheirPlacesAndFreshKeys(_ backend: Backend) async throws {
+        let (store, place) = try makeStore(backend)
+        let (g, sections) = try await makeGallery(store, sections: 3, perSection: 40)
+        let before = try await store.snapshot(g.id)
+        let first = before.sections[0].items.map(\.id)
+        let away = Array(first[10..<30])
+        _ = try await store.apply(gallery: g.id, [.trash(items: away)])
+        // While they are away, five take item 9's rank and five item 30's (what keys given out
+        // meanwhile can do), in the rows only: trashed rows are not in memory.
+        let rank = { (id: Int64) in try await store.database.read { db in try db.value("SELECT rank FROM item WHERE id = ?", [id], as: String.self)! } }
+        let (r9, r30) = (try await rank(first[9]), try await rank(first[30]))
+        try await store.database.write { db in
+            for id in away[0..<5] { try db.execute("UPDATE item SET rank = ? WHERE id = ?", [r9, id]) }
+            for id in away[5..<10] { try db.execute("UPDATE item SET rank = ? WHERE id = ?", [r30, id]) }
+        }
+        // The second section deleted (its 40 items to the trash), restored with the 20 above in one batch.
+        _ = try await store.apply(gallery: g.id, [.deleteSection(sections[1])])
+        let second = before.sections[1].items.map(\.id)
+        let r = try await store.apply(gallery: g.id, [.restore(items: away.reversed() + second)])
+        let after = try await store.snapshot(g.id)
+        #expect(after.sections.map(\.id) == sections, "the deleted section back at its place")
+        #expect(after.sections[1].items.map(\.id) == second)
+        var expected: [Int64] = Array(first[0..<10])
+        expected += away[0..<5]
+        expected += away[10..<20]
+        expected.append(first[30])
+        expected += away[5..<10]
+        expected += first[31...]
+        #expect(after.sections[0].items.map(\.id) == expected)
+        var replayed = try Snapshot(gallery: before)
+        try replay(try #require(try await store.changes(gallery: g.id, since: before.version)), on: &replayed)
+        #expect(replayed == (try Snapshot(gallery: after)))
+        _ = r
+        // No two live items of a section share a rank; the rows' order is memory's after a restart.
+        let shared = try await store.database.read { db in
+            try db.value("SELECT COUNT(*) FROM (SELECT sectionId, rank FROM item WHERE galleryId = ? AND trashed = 0 GROUP BY sectionId, rank HAVING COUNT(*) > 1) AS d", [g.id], as: Int.self)!
+        }
+        #expect(shared == 0)
+        try store.close()
+        let reopened = try place.open()
+        #expect(try await reopened.snapshot(g.id) == after)
+
+        // Many purged at once: trashed first; a live item among them refuses the whole batch.
+        let gone = Array(second.prefix(20))
+        _ = try await reopened.apply(gallery: g.id, [.trash(items: gone)])
+        await #expect(throws: StoreError.self) { try await reopened.apply(gallery: g.id, [.purge(items: gone + [second[30]])]) }
+        _ = try await reopened.apply(gallery: g.id, [.purge(items: gone)])
+        let left = try await reopened.database.read { db in try db.value("SELECT COUNT(*) FROM item WHERE galleryId = ?", [g.id], as: Int.self)! }
+        #expect(left == 100)
+        #expect(try await reopened.snapshot(g.id).sections[1].items.map(\.id) == Array(second.dropFirst(20)))
+    }
+
     @Test(arguments: Backend.tested) func swapExchangesPlacesAcrossSections(_ backend: Backend) async throws {
         let (store, _) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 3)

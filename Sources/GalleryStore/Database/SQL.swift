@@ -50,10 +50,19 @@ public struct SQLDialect: Sendable {
     /// instance wrote them: PostgreSQL's `clock_timestamp()`, not a transaction's start).
     public var now: String = "((julianday('now') - 2440587.5) * 86400.0)"
 
+    /// Rows `(id, rank)` from one text argument, a JSON array of `[id, "rank"]` pairs: a batch that
+    /// moves many items writes them in one statement (`UPDATE … FROM`), not one round trip each
+    /// (on PostgreSQL 100,000 moved items took 13 s one by one).
+    public var idRankPairs = "(SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS rank FROM json_each(?))"
+    /// Ids from one text argument, a JSON array of integers, for `id IN …`.
+    public var ids = "(SELECT value FROM json_each(?))"
+
     public static let sqlite = SQLDialect(lockRow: "")
     public static let postgres = SQLDialect(lockRow: " FOR UPDATE", shareRow: " FOR SHARE", fansOut: true,
                                             skipLocked: " FOR UPDATE SKIP LOCKED",
-                                            now: "EXTRACT(EPOCH FROM clock_timestamp())::DOUBLE PRECISION")
+                                            now: "EXTRACT(EPOCH FROM clock_timestamp())::DOUBLE PRECISION",
+                                            idRankPairs: "(SELECT (e->>0)::BIGINT AS id, e->>1 AS rank FROM jsonb_array_elements(?::jsonb) AS e)",
+                                            ids: "(SELECT jsonb_array_elements_text(?::jsonb)::BIGINT)")
 }
 
 /// One value in a row or an argument.
