@@ -59,8 +59,9 @@ func runLimits(_ o: BenchOptions, database: String?) async throws {
     print("| the batch: \(all.count) items moved in one operation (\(rows) rows written) | \(ms(bigTime)) |")
     print("| a single move sent 50 ms after it (waits for the writer) | \(ms(singleTime)) |")
     print("| reads meanwhile (gallery info, \(reads.count) reads every 10 ms): p50 / max | \(ms(percentile(reads, 0.5))) / \(ms(reads.last ?? 0)) |")
-    // The same items put in the trash and back, each in one batch.
-    for (name, op) in [("trashed", BatchEdit.trash(items: all)), ("restored", .restore(items: all))] {
+    // The same items put in the trash and back, each in one batch; then copied.
+    for (name, op) in [("trashed", BatchEdit.trash(items: all)), ("restored", .restore(items: all)),
+                       ("copied to the end of the last section", .copy(items: all, to: .end(section: snap.sections.last!.id)))] {
         let t = nowSeconds()
         _ = try await store.apply(gallery: gallery.id, [op])
         print("| the \(all.count) items \(name) in one batch | \(ms(nowSeconds() - t)) |")

@@ -171,14 +171,8 @@ struct BatchContext {
                 try db.execute("UPDATE item SET sectionId = ?, rank = ? WHERE id = ?", [sectionId, key, id])
             }
         } else {
-            var pairs = AnswerJSONWriter(capacity: ids.count * 24)
-            pairs.raw("[")
-            for (n, (id, key)) in zip(ids, keys).enumerated() {
-                pairs.raw(n == 0 ? "[" : ",["); pairs.int(id); pairs.byte(UInt8(ascii: ",")); pairs.string(key); pairs.byte(UInt8(ascii: "]"))
-            }
-            pairs.raw("]")
             let changed = try db.execute("UPDATE item SET sectionId = ?, rank = u.rank FROM \(db.dialect.idRankPairs) AS u WHERE item.id = u.id",
-                                         [sectionId, String(decoding: pairs.bytes, as: UTF8.self)])
+                                         [sectionId, Self.pairsJSON(ids, keys)])
             guard changed == ids.count else { throw StoreError.corrupt("a move wrote \(changed) of \(ids.count) items") }
         }
         let engineIds = ids.map { ItemID(UInt64(bitPattern: $0)) }
@@ -200,11 +194,29 @@ struct BatchContext {
         let keys = try ranks(ids.count, section: s, index: index, removing: [])
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         var newIds: [ItemID] = []
-        for (id, key) in zip(ids, keys) {
-            let newId = try ItemRows.copyOne(db, gallery: "galleryId", section: "?", rank: "?", where: "id = ?", arguments: [sectionId, key, now, id])
-            newIds.append(ItemID(UInt64(newId)))
-            createdItems.append(newId)
-            touched.insert(newId)
+        if ids.count < Self.manyRows {
+            for (id, key) in zip(ids, keys) {
+                let newId = try ItemRows.copyOne(db, gallery: "galleryId", section: "?", rank: "?", where: "id = ?", arguments: [sectionId, key, now, id])
+                newIds.append(ItemID(UInt64(newId)))
+                createdItems.append(newId)
+                touched.insert(newId)
+            }
+        } else {
+            // One statement; each copy is told by its rank (the keys are distinct), so the new ids
+            // come back in the batch's order whatever order the database returns them in. The `+`
+            // keeps SQLite off the gallery's index (with it, SQLite read the list once per item of
+            // the gallery: O(n²)); the list drives, each item found by its id.
+            let sql = ItemRows.copySQL(gallery: "item.galleryId", section: "?", rank: "u.rank",
+                                       from: "\(db.dialect.idRankPairs) AS u JOIN item ON item.id = u.id", where: "+item.galleryId = ?")
+            let rows = try db.fetchAll(sql + " RETURNING id, rank", [sectionId, now, Self.pairsJSON(ids, keys), gallery], cached: true)
+            var byRank: [String: Int64] = [:]
+            for r in rows { byRank[r["rank"] as String] = r["id"] as Int64 }
+            for key in keys {
+                guard let newId = byRank[key] else { throw StoreError.corrupt("a copy made \(rows.count) of \(ids.count) items") }
+                newIds.append(ItemID(UInt64(newId)))
+                createdItems.append(newId)
+                touched.insert(newId)
+            }
         }
         try work.insertItems(newIds, at: IndexPath(item: index, section: s))
     }
@@ -370,6 +382,17 @@ struct BatchContext {
         let changed = try db.execute("UPDATE item SET trashed = 0, trashedAt = NULL, rank = u.rank FROM \(db.dialect.idRankPairs) AS u WHERE item.id = u.id",
                                      [String(decoding: pairs.bytes, as: UTF8.self)])
         guard changed == ids.count else { throw StoreError.corrupt("a restore wrote \(changed) of \(ids.count) items") }
+    }
+
+    /// A JSON array of `[id, "rank"]` pairs, the argument of `SQLDialect.idRankPairs`.
+    static func pairsJSON(_ ids: [Int64], _ keys: [String]) -> String {
+        var pairs = AnswerJSONWriter(capacity: ids.count * 24)
+        pairs.raw("[")
+        for (n, (id, key)) in zip(ids, keys).enumerated() {
+            pairs.raw(n == 0 ? "[" : ",["); pairs.int(id); pairs.byte(UInt8(ascii: ",")); pairs.string(key); pairs.byte(UInt8(ascii: "]"))
+        }
+        pairs.raw("]")
+        return String(decoding: pairs.bytes, as: UTF8.self)
     }
 
     /// A JSON array of ids, the argument of `SQLDialect.ids`.

@@ -71,11 +71,11 @@ enum ItemRows {
         try db.insert(copySQL(gallery: gallery, section: section, rank: rank, where: condition) + " RETURNING id", arguments)
     }
 
-    static func copySQL(gallery: String, section: String, rank: String, where condition: String) -> String {
+    static func copySQL(gallery: String, section: String, rank: String, from source: String = "item", where condition: String) -> String {
         """
         INSERT INTO item (\(columns))
         SELECT \(gallery), \(section), \(rank), title, sourceURL, fileHash, width, height, aspect, state, reason, 0, 0, ?
-        FROM item WHERE \(condition)
+        FROM \(source) WHERE \(condition)
         """
     }
 }

@@ -62,10 +62,25 @@ import StoreTestSupport
         #expect(Set(now.sections.flatMap { $0.items.map(\.id) }).isDisjoint(with: trashed))
         #expect(now.sections.map(\.items.count).reduce(0, +) == 70)
 
+        // 30 copied at once (in the batch's order, right after the anchor), one copy each.
+        let copied = Array(all.shuffled(using: &rng).prefix(30)).filter { !trashed.contains($0) }
+        let c = try await store.apply(gallery: g.id, [.copy(items: copied, to: .after(item: anchor))])
+        #expect(c.createdItems.count == copied.count && Set(c.createdItems).count == copied.count)
+        let withCopies = try await store.snapshot(g.id)
+        let second2 = withCopies.sections[1].items
+        let at2 = try #require(second2.firstIndex { $0.id == anchor })
+        #expect(second2[(at2 + 1)...(at2 + copied.count)].map(\.id) == c.createdItems, "the copies in the batch's order after the anchor")
+        let titleOf = Dictionary(uniqueKeysWithValues: withCopies.sections.flatMap(\.items).map { ($0.id, $0.title) })
+        #expect(c.createdItems.map { titleOf[$0] } == copied.map { titleOf[$0] }, "each copy is of its item")
+        _ = try await store.apply(gallery: g.id, [.trash(items: c.createdItems)])
+        _ = try await store.apply(gallery: g.id, [.purge(items: c.createdItems)])
+        #expect(titles(try await store.snapshot(g.id)) == titles(now), "the copies gone again")
+        let end = try await store.snapshot(g.id)
+
         // The rows say the same after a restart; a restore puts the 20 back where they were.
         try store.close()
         let reopened = try place.open()
-        #expect(try await reopened.snapshot(g.id) == now)
+        #expect(try await reopened.snapshot(g.id) == end)
         _ = try await reopened.apply(gallery: g.id, [.restore(items: trashed)])
         #expect(titles(try await reopened.snapshot(g.id)) == titles(after))
         _ = sections
