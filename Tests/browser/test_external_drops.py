@@ -3,6 +3,7 @@ at once; then the image, or the square "Error 😟" tile when it cannot be loade
 import base64
 import http.server
 import threading
+import time
 import urllib.request
 
 import pytest
@@ -23,6 +24,10 @@ def image_host(server):
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            # A quarter of a second, as a host on the internet takes: answered at once, the missing
+            # image's tile could turn to an error before the first frame after the drop on a
+            # loaded machine (a full run once saw one spinner of two).
+            time.sleep(0.25)
             if self.path == "/good.jpg":
                 self.send_response(200)
                 self.send_header("content-type", "image/jpeg")
