@@ -158,7 +158,8 @@ struct BatchContext {
 
     // MARK: Items
 
-    /// From this many items on, a move or a trash writes its rows in one statement.
+    /// From this many items on, a move, copy, trash, restore or purge writes its rows in one
+    /// statement (or a few) instead of one each.
     static let manyRows = 16
 
     mutating func move(_ ids: [Int64], to dest: Destination) throws {
@@ -274,16 +275,7 @@ struct BatchContext {
                 throw StoreError.itemNotFound(id)
             }
             guard item.trashed else { throw StoreError.invalid("restore: item \(id) is not in the trash") }
-            guard let section = try db.fetchOne("SELECT * FROM section WHERE id = ?", [item.sectionId]).map(SectionRecord.init) else {
-                throw StoreError.corrupt("section \(item.sectionId) missing")
-            }
-            if section.deleted {
-                let position = try db.value("""
-                    SELECT COUNT(*) FROM section WHERE galleryId = ? AND deleted = 0 AND (rank < ? OR (rank = ? AND id < ?))
-                    """, [gallery, section.rank, section.rank, section.id], as: Int.self)!
-                try db.execute("UPDATE section SET deleted = 0 WHERE id = ?", [section.id])
-                try work.insertSection(SectionID(UInt64(section.id!)), at: position)
-            }
+            try reviveSection(item.sectionId)
             var rank = item.rank
             // A key equal to a live neighbour's (given out while this item was away) gets a fresh one just after it.
             if try db.exists("SELECT 1 FROM item WHERE sectionId = ? AND trashed = 0 AND rank = ?", [item.sectionId, rank]) {
@@ -301,6 +293,19 @@ struct BatchContext {
             try work.setVersion(UInt32(truncatingIfNeeded: item.contentVersion), of: engineId)
             touched.insert(id)
         }
+    }
+
+    /// A restored item's section, back at its place if it was deleted.
+    mutating func reviveSection(_ id: Int64) throws {
+        guard let section = try db.fetchOne("SELECT * FROM section WHERE id = ?", [id]).map(SectionRecord.init) else {
+            throw StoreError.corrupt("section \(id) missing")
+        }
+        guard section.deleted else { return }
+        let position = try db.value("""
+            SELECT COUNT(*) FROM section WHERE galleryId = ? AND deleted = 0 AND (rank < ? OR (rank = ? AND id < ?))
+            """, [gallery, section.rank, section.rank, id], as: Int.self)!
+        try db.execute("UPDATE section SET deleted = 0 WHERE id = ?", [id])
+        try work.insertSection(SectionID(UInt64(bitPattern: id)), at: position)
     }
 
     /// `restore` for many items, in a few statements and O(n log n) instead of two queries and a
@@ -323,20 +328,11 @@ struct BatchContext {
             bySection[section, default: []].append((id, r["rank"], UInt32(truncatingIfNeeded: r["contentVersion"] as Int64)))
         }
         func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
-        var pairs = AnswerJSONWriter(capacity: ids.count * 24)
-        pairs.raw("[")
-        var firstPair = true
+        var written: [Int64] = [], ranks: [String] = []
+        written.reserveCapacity(ids.count)
+        ranks.reserveCapacity(ids.count)
         for sectionId in sectionOrder {
-            guard let section = try db.fetchOne("SELECT * FROM section WHERE id = ?", [sectionId]).map(SectionRecord.init) else {
-                throw StoreError.corrupt("section \(sectionId) missing")
-            }
-            if section.deleted {
-                let position = try db.value("""
-                    SELECT COUNT(*) FROM section WHERE galleryId = ? AND deleted = 0 AND (rank < ? OR (rank = ? AND id < ?))
-                    """, [gallery, section.rank, section.rank, section.id], as: Int.self)!
-                try db.execute("UPDATE section SET deleted = 0 WHERE id = ?", [sectionId])
-                try work.insertSection(SectionID(UInt64(bitPattern: sectionId)), at: position)
-            }
+            try reviveSection(sectionId)
             let s = try sectionIndex(sectionId)
             let live = try db.fetchAll("SELECT id, rank FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id", [sectionId])
                 .map { (id: $0["id"] as Int64, rank: $0["rank"] as String) }
@@ -364,8 +360,7 @@ struct BatchContext {
                 let keys = fresh > 0 ? try Self.keys(fresh, rank, after) : []
                 for k in j..<end {
                     let key = k < end - fresh ? rank : keys[k - (end - fresh)]
-                    pairs.raw(firstPair ? "[" : ",["); firstPair = false
-                    pairs.int(restored[k].id); pairs.byte(UInt8(ascii: ",")); pairs.string(key); pairs.byte(UInt8(ascii: "]"))
+                    written.append(restored[k].id); ranks.append(key)
                     order.append(ItemID(UInt64(bitPattern: restored[k].id))); versions.append(restored[k].version)
                     touched.insert(restored[k].id)
                 }
@@ -378,9 +373,8 @@ struct BatchContext {
             try work.insertItems(order, at: IndexPath(item: 0, section: s))
             for (id, v) in zip(order, versions) where v != 0 { try work.setVersion(v, of: id) }
         }
-        pairs.raw("]")
         let changed = try db.execute("UPDATE item SET trashed = 0, trashedAt = NULL, rank = u.rank FROM \(db.dialect.idRankPairs) AS u WHERE item.id = u.id",
-                                     [String(decoding: pairs.bytes, as: UTF8.self)])
+                                     [Self.pairsJSON(written, ranks)])
         guard changed == ids.count else { throw StoreError.corrupt("a restore wrote \(changed) of \(ids.count) items") }
     }
 
@@ -405,7 +399,8 @@ struct BatchContext {
     mutating func purge(_ ids: [Int64]) throws {
         guard !ids.isEmpty else { throw StoreError.invalid("purge: \"items\" must not be empty") }
         if ids.count >= Self.manyRows {
-            let rows = try db.fetchAll("SELECT id, galleryId, trashed, fileHash FROM item WHERE id IN \(db.dialect.ids)", [Self.idList(ids)])
+            let list = Self.idList(ids)
+            let rows = try db.fetchAll("SELECT id, galleryId, trashed, fileHash FROM item WHERE id IN \(db.dialect.ids)", [list])
             var byId: [Int64: SQLRow] = [:]
             for r in rows { byId[r["id"]] = r }
             for id in ids {
@@ -414,7 +409,7 @@ struct BatchContext {
                 guard r["trashed"] as Bool else { throw StoreError.invalid("purge: item \(id) is not in the trash") }
                 if let hash = r["fileHash"] as String? { purgedHashes.insert(hash) }
             }
-            try db.execute("DELETE FROM item WHERE id IN \(db.dialect.ids)", [Self.idList(ids)])
+            try db.execute("DELETE FROM item WHERE id IN \(db.dialect.ids)", [list])
             return
         }
         for id in ids {
