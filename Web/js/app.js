@@ -31,7 +31,7 @@ export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
   followed: { inPlace: 0, whole: 0 }, // server changes the engine followed in place / by a whole reload
-  batchLimit: 10000, // items a batch may name: the server's default --max-batch-items; its 413 names its own
+  batchLimit: 1000, // items a batch may name: the server's default --max-batch-items; its 413 names its own
   inParts: 0,        // changes on their way in parts (parts.js): server changes meanwhile go into the model only
   async start() {
     const theme = localStorage.getItem('theme');
