@@ -1,4 +1,4 @@
-/// Marks a longest strictly increasing subsequence of `keys` (distinct values, each ≥ 0) in `keep`.
+/// Marks a longest strictly increasing subsequence of `keys` (distinct values) in `keep`.
 ///
 /// Why: items (or sections) in the subsequence keep their relative order between the two
 /// snapshots, so they stay put; only the others need a move. This makes k random moves
@@ -6,11 +6,10 @@
 /// Patience sorting with predecessor links, O(k log k); an already increasing run costs O(k)
 /// because a key larger than the last pile's top is appended without a search.
 ///
-/// The search runs over a copy of the piles' top keys (`_topKeys`, contiguous and small:
-/// about 2√k piles for random keys) rather than through `keys[_tops[mid]]`, which at 100k
-/// keys is a cache miss per step; and it halves without a branch on the comparison, which for
-/// shuffled keys would be mispredicted half the time. Together they took the one-section 100k
-/// shuffle diff from ~24 ms to under 10 (BENCHMARKS.md, "Diff").
+/// The search runs over a copy of the piles' top keys (`_topKeys`: contiguous, about 2√k
+/// piles for random keys) rather than through `keys[_tops[mid]]`, and with conditional moves
+/// instead of branches (`_leftmostAtLeast`): a shuffled section of 100k items spent ~3 ms of
+/// its diff in mispredicted branches of this search (BENCHMARKS.md, "Diff", session 14).
 struct _LongestIncreasingSubsequence {
     /// Index into `keys` of the top of each pile (the first `piles` entries are in use).
     var _tops: [Int32] = []
@@ -42,22 +41,7 @@ struct _LongestIncreasingSubsequence {
                             piles &+= 1
                             continue
                         }
-                        // Leftmost pile whose top is ≥ key (the last one is): `base` stays the
-                        // last pile known to be < key, or 0. The steps depend on `piles` only;
-                        // written out (up to 2^16 piles) so that each is a conditional move: in
-                        // a loop LLVM turns them into branches, which shuffled keys mispredict.
-                        var base = 0, n = piles
-                        @inline(__always) func step() {
-                            let half = n &>> 1
-                            base = topKeys[base &+ half] < key ? base &+ half : base
-                            n &-= half
-                        }
-                        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
-                        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
-                        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
-                        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
-                        while n > 1 { step() }
-                        let lo = topKeys[base] < key ? base &+ 1 : base
+                        let lo = Self._leftmostAtLeast(key, in: UnsafeBufferPointer(topKeys), count: piles)
                         previous[i] = lo == 0 ? -1 : tops[lo &- 1]
                         tops[lo] = Int32(truncatingIfNeeded: i)
                         topKeys[lo] = key
@@ -71,5 +55,25 @@ struct _LongestIncreasingSubsequence {
                 }
             }
         }
+    }
+
+    /// The leftmost of `tops[0..<count]` (increasing, count ≥ 1) that is ≥ `key`, or `count`.
+    /// `base` stays the last index known to be < key, or 0; the steps depend on `count` only.
+    /// They are written out (up to 2^16 entries) so that each compiles to a conditional move:
+    /// in a loop LLVM turns them into branches, which shuffled keys mispredict half the time.
+    @inline(__always)
+    static func _leftmostAtLeast(_ key: Int32, in tops: UnsafeBufferPointer<Int32>, count: Int) -> Int {
+        var base = 0, n = count
+        @inline(__always) func step() {
+            let half = n &>> 1
+            base = tops[base &+ half] < key ? base &+ half : base
+            n &-= half
+        }
+        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
+        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
+        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
+        if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }; if n > 1 { step() }
+        while n > 1 { step() }
+        return tops[base] < key ? base &+ 1 : base
     }
 }

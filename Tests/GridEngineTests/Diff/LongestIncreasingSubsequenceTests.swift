@@ -88,6 +88,37 @@ import Testing
         #expect(Self.marked(keys, reusing: &lis) == expected)
     }
 
+    @Test func theSearchFindsTheLeftmostTopAtLeastTheKey() {
+        // Against a linear scan (a plain binary search at the large counts), at pile counts
+        // around the 16 written-out steps (2^16) and past them, with keys below, between, equal
+        // to and above the tops.
+        var rng = SeededGenerator(seed: 44)
+        for count in Array(1...70) + [65_535, 65_536, 65_537, 100_000, 131_072, 131_073] {
+            var tops: [Int32] = []
+            var value: Int32 = 10
+            for _ in 0..<count { tops.append(value); value += Int32.random(in: 2...5, using: &rng) }
+            let probes = count < 100 ? Array(Int32(0)...(value + 1)) : (0..<2_000).map { _ in Int32.random(in: 0...(value + 1), using: &rng) }
+            tops.withUnsafeBufferPointer { t in
+                var wrong = 0
+                for key in probes {
+                    var expected = count
+                    if count < 100 {
+                        expected = tops.firstIndex { $0 >= key } ?? count
+                    } else {
+                        var lo = 0, hi = count
+                        while lo < hi {
+                            let mid = (lo + hi) / 2
+                            if tops[mid] < key { lo = mid + 1 } else { hi = mid }
+                        }
+                        expected = lo
+                    }
+                    if _LongestIncreasingSubsequence._leftmostAtLeast(key, in: t, count: count) != expected { wrong += 1 }
+                }
+                #expect(wrong == 0, "\(wrong) wrong answers at \(count) tops")
+            }
+        }
+    }
+
     @Test func oneSectionShuffleMovesAllButALongestRun() throws {
         // Through the public diff: a shuffled section of 20k items reports exactly
         // count − (longest run kept in order) moves, and replays to the target.
