@@ -8,8 +8,8 @@
 # — the permutation of `grid-bench diff`'s "random shuffle, one section" row (the digest printed
 # by both says so). GridEngine: StagedChangeset(from:to:) on two Snapshots; DifferenceKit:
 # StagedChangeset(source:target:) on the two [Int] arrays. Median of 11 runs after a warm-up
-# (GridBench's harness, linked in too); each result is checked first (ours replays to the
-# target, DifferenceKit's last stage is the target).
+# (GridBench's harness, linked in too), wall clock and the thread's CPU time; each result is
+# checked first (ours replays to the target, DifferenceKit's last stage is the target).
 #
 #   scripts/bench-differencekit.sh [SCRATCH_DIR]     (default: ${TMPDIR:-/tmp}/gallery-bench-differencekit)
 #   DIFFERENCEKIT=/path/to/DifferenceKit scripts/bench-differencekit.sh   (a checkout instead of cloning)
@@ -53,6 +53,28 @@ import GridEngine
 
 extension Int: @retroactive Differentiable {}
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Median CPU time of this thread per call (after one warm-up): on a machine shared with other
+/// work the wall-clock median counts the time the thread waited for a core; this does not.
+func cpuMedian(iterations: Int, _ body: () -> Void) -> Double {
+    func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+        return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec)
+    }
+    body()
+    var samples: [Double] = []
+    for _ in 0..<iterations {
+        let t0 = now()
+        body()
+        samples.append(now() - t0)
+    }
+    return samples.sorted()[iterations / 2]
+}
+
 func digest(_ ids: [Int]) -> String {
     var h: UInt64 = 0xcbf2_9ce4_8422_2325
     for id in ids { h = (h ^ UInt64(id)) &* 0x100_0000_01b3 }
@@ -60,7 +82,7 @@ func digest(_ ids: [Int]) -> String {
     return String(repeating: "0", count: 16 - hex.count) + hex
 }
 
-print("| workload | items | GridEngine StagedChangeset (median) | moves | DifferenceKit StagedChangeset (median) | DifferenceKit moves | DifferenceKit / GridEngine | target order digest |")
+print("| workload | items | GridEngine StagedChangeset: wall / thread CPU (medians) | moves | DifferenceKit StagedChangeset: wall / thread CPU (medians) | DifferenceKit moves | DifferenceKit / GridEngine (wall) | target order digest |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
 for n in [10_000, 100_000] {
     let source = (0..<n).map { 1_000_000 + $0 }
@@ -81,8 +103,11 @@ for n in [10_000, 100_000] {
     let iterations = 11
     let a = measure("GridEngine", iterations: iterations) { blackHole(try! GridEngine.StagedChangeset(from: s, to: t)) }
     let b = measure("DifferenceKit", iterations: iterations) { blackHole(DifferenceKit.StagedChangeset(source: source, target: target)) }
-    printRow(["random shuffle, one section", "\(n)", formatNanos(a.medianNanos), "\(ours.moveCount)",
-              formatNanos(b.medianNanos), "\(theirMoves)", format2(b.medianNanos / a.medianNanos) + "×", digest(target)])
+    let aCPU = cpuMedian(iterations: iterations) { blackHole(try! GridEngine.StagedChangeset(from: s, to: t)) }
+    let bCPU = cpuMedian(iterations: iterations) { blackHole(DifferenceKit.StagedChangeset(source: source, target: target)) }
+    printRow(["random shuffle, one section", "\(n)", formatNanos(a.medianNanos) + " / " + formatNanos(aCPU), "\(ours.moveCount)",
+              formatNanos(b.medianNanos) + " / " + formatNanos(bCPU), "\(theirMoves)", format2(b.medianNanos / a.medianNanos) + "×",
+              digest(target)])
 }
 SWIFT
 cd "$scratch"
