@@ -26,7 +26,10 @@ dk=${DIFFERENCEKIT:-$scratch/DifferenceKit}
 if [[ ! -f $dk/Sources/Algorithm.swift ]]; then
   [[ -z ${DIFFERENCEKIT:-} ]] || { echo "bench-differencekit: $dk is not a DifferenceKit checkout" >&2; exit 2; }
   command -v git >/dev/null || { echo "bench-differencekit: git is missing (apt-get install git)" >&2; exit 2; }
-  git clone -q --depth 1 --branch 1.3.0 https://github.com/ra1028/DifferenceKit "$dk"
+  git clone -q --depth 1 --branch 1.3.0 https://github.com/ra1028/DifferenceKit "$dk" 2>"$scratch/clone.log" || {
+    echo "bench-differencekit: could not clone https://github.com/ra1028/DifferenceKit (log: $scratch/clone.log); DIFFERENCEKIT=DIR uses a checkout of tag 1.3.0" >&2
+    exit 1
+  }
 fi
 
 ln -sfn "$dk" "$scratch/DifferenceKit-dep"
