@@ -210,7 +210,10 @@ import Glibc
     @Test func aWrongDatabaseURLStopsServeWithAClearMessage() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
         for (url, says) in [("mysql://somewhere/db", "is not postgres://"),
-                            ("postgres://127.0.0.1:5432/", "names no database")] {
+                            ("postgres://127.0.0.1:5432/", "names no database"),
+                            // A password in a wrong URL is not repeated into the log (it showed there).
+                            ("mysql://ana:s3cret-pw@somewhere/db", "is not postgres://"),
+                            ("postgres://ana:s3cret-pw@127.0.0.1:5432/", "names no database")] {
             let data = testFolder("baddb")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
@@ -219,6 +222,7 @@ import Glibc
             let log = try String(contentsOf: data.appendingPathComponent("server.log"), encoding: .utf8)
             #expect(child.terminationReason == .exit && child.terminationStatus != 0, "\(url)")
             #expect(log.contains(says), "\(url): \(log)")
+            #expect(!log.contains("s3cret"), "the password is in the log: \(log)")
         }
     }
 }
