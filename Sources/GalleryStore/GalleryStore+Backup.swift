@@ -78,6 +78,10 @@ extension GalleryStore {
     /// as is the data folder itself. Symbolic links are followed, so a link that points inside
     /// is refused too.
     func refuseDestinationInsideDataFolder(_ destination: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw StoreError.invalid("\(destination.path) is not a folder: back up into a new folder")
+        }
         let data = Self.realPath(files.root.deletingLastPathComponent())
         let target = Self.realPath(destination)
         if target == data || target.hasPrefix(data.hasSuffix("/") ? data : data + "/") {

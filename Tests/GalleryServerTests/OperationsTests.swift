@@ -54,6 +54,13 @@ import GalleryStore
         #expect(try store.backup(to: beside).galleries == 1)
         // A sibling whose name starts with the data folder's is not inside it.
         #expect(try store.backup(to: URL(fileURLWithPath: data.path + "-copy")).galleries == 1)
+        // A file as the destination: refused in words (it was Foundation's "A file with the same name already exists").
+        let file = testFolder("backup-a-file")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("mine".utf8))
+        do { _ = try store.backup(to: file); Issue.record("a backup into a file was accepted") } catch let e as StoreError {
+            #expect(e.message.contains("is not a folder"), "\(e.message)")
+        } catch { Issue.record("not a StoreError: \(error)") }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
     }
 
     @Test func aBackupTakenWhileMovesGoOnIsAConsistentDataFolder() async throws {
