@@ -517,4 +517,35 @@ struct MigrateTests {
                                       environment: ["PATH": "/nonexistent"])
         #expect(noTool.status != 0 && noTool.output.contains("pg_dump is not installed"), "\(noTool.output)")
     }
+    /// `gallery backup --database` with a `--data` that is not the instances' data folder (a typo,
+    /// the default `gallery-data` in another directory) is refused before anything is written: it
+    /// made that folder, dumped the rows, copied no image, called every image "purged while the
+    /// copy ran" and exited 0 — a backup that looked complete. A file as DEST is refused in words.
+    @Test func aPgDumpBackupFromAFolderWithoutTheImagesOrIntoAFileIsRefused() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
+        let data = testFolder("pgbackup-images")
+        let url = try Backend.makePostgresDatabase()
+        let store = try GalleryStore(folder: data, databaseURL: url)
+        let hashes = try (0..<2).map { k in try store.files.storeOriginal(Array("backup image \(k)".utf8)) }
+        _ = try await store.importGallery(name: "Kept", sections: [("One", hashes.map { NewItem(title: $0, fileHash: $0, width: 10, height: 10, state: .ready) })])
+        try store.close()
+
+        let wrong = testFolder("pgbackup-not-the-data-folder")
+        let dest = testFolder("pgbackup-images-dest")
+        let refused = try Self.gallery(["backup", dest.path, "--data", wrong.path, "--database", url])
+        #expect(refused.status != 0, "\(refused.output)")
+        #expect(refused.output.contains("no images folder"), "\(refused.output)")
+        #expect(!FileManager.default.fileExists(atPath: wrong.path), "the wrong folder was made")
+        #expect(!FileManager.default.fileExists(atPath: dest.path), "a backup was written")
+
+        let file = testFolder("pgbackup-a-file")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("mine".utf8))
+        let intoFile = try Self.gallery(["backup", file.path, "--data", data.path, "--database", url])
+        #expect(intoFile.status != 0 && intoFile.output.contains("is not a folder"), "\(intoFile.output)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
+
+        let ok = try Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
+        #expect(ok.status == 0 && ok.output.contains("copied 2 image files") && !ok.output.contains("purged"), "\(ok.output)")
+    }
 }
