@@ -547,5 +547,8 @@ struct MigrateTests {
 
         let ok = try Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
         #expect(ok.status == 0 && ok.output.contains("copied 2 image files") && !ok.output.contains("purged"), "\(ok.output)")
+        // The dump holds password, session and token hashes and TOTP secrets: for its owner only (it was 0644 in a 0755 folder).
+        #expect(try FileManager.default.attributesOfItem(atPath: dest.appendingPathComponent("gallery.pgdump").path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: dest.path)[.posixPermissions] as? Int == 0o700)
     }
 }

@@ -98,6 +98,10 @@ import GalleryStore
         let moves = try await writer.value
         #expect(moves > 0)
         #expect(summary.galleries == 1 && summary.items == 6 && summary.files == 12 && summary.missing.isEmpty)
+        // The copy holds password, session and token hashes and TOTP secrets: for its owner only
+        // (it was 0644 in a 0755 folder, readable by every local user).
+        #expect(try FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent("gallery.sqlite").path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? Int == 0o700)
 
         // The copy opens as a data folder: intact, at some version the original went through.
         let restored = try GalleryStore(folder: destination)
