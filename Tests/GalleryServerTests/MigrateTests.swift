@@ -551,4 +551,28 @@ struct MigrateTests {
         #expect(try FileManager.default.attributesOfItem(atPath: dest.appendingPathComponent("gallery.pgdump").path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileManager.default.attributesOfItem(atPath: dest.path)[.posixPermissions] as? Int == 0o700)
     }
+    /// A database that holds another application's rows (a table the gallery does not have) is
+    /// refused, with or without --replace: --replace emptied every table of the database
+    /// (`TRUNCATE <every table> … CASCADE`), so `--replace --no-verify` committed the copy with
+    /// the other table's rows gone (and with the comparison, the copy was refused only by luck,
+    /// after the TRUNCATE, because of the extra table).
+    @Test func replaceNeverEmptiesATableThatIsNotTheGallerys() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
+        let data = testFolder("foreign-table")
+        let sqlite = try GalleryStore(folder: data)
+        _ = try await sqlite.createGallery(name: "Mine")
+        try sqlite.close()
+        let url = try Backend.makePostgresDatabase()
+        let pg = try PGConnection.open(url)
+        try pg.runScript("CREATE TABLE invoices (id integer PRIMARY KEY, amount integer); INSERT INTO invoices VALUES (1, 100);")
+        for extra in [[], ["--replace"], ["--replace", "--no-verify"]] {
+            let ran = try Self.gallery(["migrate", "--data", data.path, "--to", url] + extra)
+            #expect(ran.status != 0, "\(extra): \(ran.output)")
+            #expect(ran.output.contains("invoices"), "\(extra): \(ran.output)")
+            #expect(try pg.value("SELECT COUNT(*) FROM invoices", as: Int.self) == 1, "\(extra) emptied another application's table")
+        }
+        pg.close()
+        // A database of its own: copied.
+        #expect(try Self.gallery(["migrate", "--data", data.path, "--to", try Backend.makePostgresDatabase()]).status == 0)
+    }
 }

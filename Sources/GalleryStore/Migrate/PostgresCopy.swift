@@ -65,6 +65,16 @@ public enum PostgresCopy {
                 let n = try pg.value("SELECT COUNT(*) FROM \(t.name)", as: Int.self) ?? 0
                 if n > 0 { held.append((t.name, n)) }
             }
+            // Rows in a table the gallery does not have (another application's): refused even with
+            // --replace, which empties only the gallery's own tables.
+            let foreign = held.filter { source.table($0.0) == nil }
+            if !foreign.isEmpty {
+                let named = foreign.map { "\($0.1) \($0.0) rows" }.joined(separator: ", ")
+                throw StoreError.invalid("""
+                    PostgreSQL at \(pg.displayURL) holds rows in tables that are not the gallery's (\(named)): \
+                    migrate into a database of its own (createdb NAME); --replace empties only the gallery's tables
+                    """)
+            }
             if !held.isEmpty && !replace {
                 let named = held.map { "\($0.1) \($0.0) rows" }.joined(separator: ", ")
                 throw StoreError.invalid("""
@@ -82,7 +92,10 @@ public enum PostgresCopy {
             let started = Date()
             try pg.transaction {
                 if !held.isEmpty {
-                    try pg.run("TRUNCATE \(target.tables.map(\.name).joined(separator: ", ")) RESTART IDENTITY CASCADE")
+                    // The gallery's tables only, all in one statement (their foreign keys point
+                    // among them); no CASCADE: a table of another application that refers to
+                    // them stops the copy instead of being emptied.
+                    try pg.run("TRUNCATE \(order.map(\.name).joined(separator: ", ")) RESTART IDENTITY")
                     summary.emptiedTarget = true
                 }
                 for (t, planned) in zip(order, summary.tables) {
