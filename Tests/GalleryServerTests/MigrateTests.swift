@@ -571,6 +571,9 @@ struct MigrateTests {
             #expect(ran.output.contains("invoices"), "\(extra): \(ran.output)")
             #expect(try pg.value("SELECT COUNT(*) FROM invoices", as: Int.self) == 1, "\(extra) emptied another application's table")
         }
+        // Refused before anything was written: not even the gallery's empty tables (the message says
+        // "the PostgreSQL database holds what it held before"; the schema was made first).
+        #expect(try pg.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()", as: Int.self) == 1)
         pg.close()
         // A database of its own: copied.
         #expect(try Self.gallery(["migrate", "--data", data.path, "--to", try Backend.makePostgresDatabase()]).status == 0)
