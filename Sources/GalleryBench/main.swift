@@ -8,12 +8,13 @@
 //     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
 //   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
 //     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
+//   history [--items N --sections S --versions V]: the operation log's rows and bytes on disk as V single moves go by
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "all",
+let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history", "all",
                    "seed", "serve-moves"]
 guard subcommands.contains(which) else {
     FileHandle.standardError.write(Data("gallery-bench: no subcommand \(which): one of \(subcommands.joined(separator: ", "))\n".utf8))
@@ -55,6 +56,7 @@ do {
     if which == "limits" || which == "all" { try await runLimitsBenchmarks(options, CommandLine.arguments) }
     if which == "import" || which == "all" { try runImportBenchmarks(options) }
     if which == "fanout" { try await runFanoutBenchmark(options) }
+    if which == "history" { try await runHistoryBenchmark(options, CommandLine.arguments) }
 } catch {
     FileHandle.standardError.write(Data("gallery-bench \(which): \(error)\n".utf8))
     exit(1)
