@@ -3,7 +3,7 @@
 import { Engine } from './engine.js';
 import { CellFlag } from './protocol.js';
 import { api, answer, columnsAnswer, decodeColumns, ApiError } from './api.js';
-import { GalleryModel, touchesTrash } from './gallery.js';
+import { GalleryModel, touchesTrash, slicesOf } from './gallery.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
@@ -26,10 +26,25 @@ import { Settings } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
+/// Milliseconds of a long change's slices applied in one task (app.follow): the rest of a frame
+/// stays for drawing.
+const FOLLOW_SLICE_MS = 6;
+
+/// Runs `f` in a task of its own soon (a message to ourselves: unlike setTimeout, no 4 ms
+/// clamp after a few in a row), after the browser has had its chance to draw a frame.
+const nextTask = (() => {
+  const channel = new MessageChannel();
+  const waiting = [];
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return (f) => { waiting.push(f); channel.port2.postMessage(null); };
+})();
+
 export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
-  followed: { inPlace: 0, whole: 0 }, // server changes the engine followed in place / by a whole reload
+  followed: { inPlace: 0, whole: 0, sliced: 0 }, // server changes the engine followed in place / by a whole reload; long ones cut into slices
+  _following: [],        // slices of a long change not applied yet (follow)
+  _followGeneration: 0,
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
@@ -167,6 +182,7 @@ export const app = {
     this.select.toggle(false);
     this.localItems.clear();
     this.toolbar.restoreView(id);
+    this.dropFollowing();
     this.controller.load(this.model.takeArrangement());
     const kept = this.settings.history(id);
     if (kept) this.controller.importHistory(kept);
@@ -185,6 +201,7 @@ export const app = {
   /// Makes the engine show the arrangement the model just loaded (a snapshot from the stream or
   /// a catch-up). O(n): the usual way is `follow`.
   reconcile() {
+    this.dropFollowing();
     this.followed.whole++;
     this.picker.showName();
     const arrangement = this.model.takeArrangement();
@@ -230,7 +247,42 @@ export const app = {
   /// shows them: it is asked whether it shows this change (our batch coming back); with
   /// nothing on its way it applies the change. Anything else — a change it refuses, another
   /// window's change meeting ours, section changes — reloads the whole arrangement.
+  ///
+  /// A long change (a catch-up after many versions: 10,000 behind at 1M items is 10,000 stages)
+  /// is cut into slices the engine applies in place (`slicesOf`), a few milliseconds of them a
+  /// task, so that frames go on meanwhile; changes arriving before the last slice wait behind it.
   follow(applied) {
+    if (this._following.length) { this._following.push(applied); return; }
+    const slices = !(this.drag?.inFlight() > 0) && slicesOf(applied);
+    if (!slices) { this.followNow(applied); return; }
+    this.followed.sliced++;
+    this._following = slices;
+    const generation = this._followGeneration;
+    const step = () => {
+      if (generation !== this._followGeneration) return; // reloaded or another gallery opened meanwhile
+      const end = performance.now() + FOLLOW_SLICE_MS;
+      while (this._following.length && performance.now() < end) {
+        if (!this.followNow(this._following.shift(), { render: false })) return;
+      }
+      this.forgetLocalItems();
+      this.view.render();
+      if (this._following.length) nextTask(step);
+    };
+    nextTask(step);
+  },
+
+  /// Whether a long change is still being applied in slices (`follow`).
+  catchingUp() { return this._following.length > 0; },
+
+  /// Forgets the slices not applied yet: the engine is about to take a whole arrangement.
+  dropFollowing() {
+    this._following = [];
+    this._followGeneration++;
+  },
+
+  /// `follow` for one change (or slice) at once. Answers false when the engine could not follow
+  /// it and the gallery is read again.
+  followNow(applied, { render = true } = {}) {
     const c = this.controller;
     this.picker.showName();
     c.sendSectionTitles(applied.sections);
@@ -238,9 +290,12 @@ export const app = {
     const shown = !applied.stages.length
       || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);
     if (shown) this.followed.inPlace++;
-    else { this.reload(); return; }
-    this.forgetLocalItems();
-    this.view.render();
+    else { this.dropFollowing(); this.reload(); return false; }
+    if (render) {
+      this.forgetLocalItems();
+      this.view.render();
+    }
+    return true;
   },
 
   forgetLocalItems() {

@@ -101,6 +101,49 @@ export class GalleryModel {
   }
 }
 
+/// The most item changes one slice of a long catch-up hands the engine: its in-place limit
+/// (GridController.liveChangesIncrementalLimit). Past it the engine applies a changeset to a copy
+/// of the whole arrangement, stage after stage — O(n) a stage: a window back after 10,000 versions
+/// of a 1M gallery would wait minutes in one task.
+export const SLICE_CHANGES = 32;
+
+/// A change `GalleryModel.apply` answered, cut into slices the engine applies in place: runs
+/// of stages of item changes of at most SLICE_CHANGES changes in all, and a stage with section
+/// changes or more changes alone. Null when it is one slice already. Each slice is applied like
+/// a change of its own (sources: its first stage's; items: those its stages insert or reload).
+export function slicesOf(applied) {
+  const stages = applied.stages;
+  if (stages.length < 2) return null;
+  const count = (st) => st.itemDeletes.length + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length;
+  if (stages.reduce((n, st) => n + count(st), 0) <= SLICE_CHANGES) return null;
+  const runs = [];
+  let run = [], n = 0;
+  for (const st of stages) {
+    const k = count(st);
+    if (st.sectionDeletes.length || st.sectionInserts.length || st.sectionMoves.length || k > SLICE_CHANGES) {
+      if (run.length) runs.push(run);
+      runs.push([st]);
+      run = []; n = 0;
+      continue;
+    }
+    if (n + k > SLICE_CHANGES) { runs.push(run); run = []; n = 0; }
+    run.push(st);
+    n += k;
+  }
+  if (run.length) runs.push(run);
+  const byId = new Map(applied.items.map((it) => [it.id, it]));
+  return runs.map((slice) => {
+    const items = [];
+    for (const st of slice) {
+      for (const i of st.itemInserts) items.push(i.id);
+      for (const s of st.sectionInserts) items.push(...s.items);
+      for (const id of st.reloadedIDs ?? []) items.push(id);
+    }
+    return { stages: slice, items: items.map((id) => byId.get(id)).filter(Boolean), sections: applied.sections,
+      sources: sourcesOf(slice[0]), check: null };
+  });
+}
+
 /// The ids at the first stage's deletes, then at its move sources (null: not named).
 function sourcesOf(first) {
   if (!first) return [];
