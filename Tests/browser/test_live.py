@@ -1,11 +1,15 @@
 """B2 and F24: two windows on one gallery see each other's moves at once; the order survives a
 server restart."""
+import json
+import random
 import sqlite3
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
-from conftest import (answer, view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
-                      wait_changed, wait_idle, wait_images, wait_screen, wait_titles)
+from conftest import (answer, view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_ids, server_titles, shot, titles,
+                      wait_changed, wait_idle, wait_images, wait_screen, wait_titles, wait_until)
 
 
 def test_a_move_in_one_window_appears_in_the_other_within_a_second(browser, server):
@@ -178,3 +182,86 @@ def test_a_rename_in_one_window_reaches_the_other(browser, server):
     finally:
         a.context.close()
         b.context.close()
+
+
+RECORD_ENGINE_CHANGES = """() => { window.__engineChanges = []; const c = app.controller; const f = c.liveChanges.bind(c);
+  c.liveChanges = (applied) => { window.__engineChanges.push(applied.stages.reduce((n, st) => n + st.itemDeletes.length
+    + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length, 0)); return f(applied); }; }"""
+
+
+def test_a_window_far_behind_catches_up_in_slices_the_engine_applies_in_place(browser, server):
+    """Issue 15's limit: a window that comes back after many versions gets them as one catch-up
+    of that many stages (10,000 for a window back after 10,000 moves). Handed to the engine in
+    one call, they went to a copy of the whole arrangement one stage after another — O(n) a
+    stage: minutes in one task at 1M items (BENCHMARKS.md, session 14). The page hands them over
+    in slices of at most the engine's in-place limit (32 changes), a few milliseconds of them a
+    task, and shows the server's order after the last."""
+    b = open_page(browser, server)
+    try:
+        cut_stream(b)
+        b.evaluate(RECORD_ENGINE_CHANGES)
+        whole = b.evaluate("app.followed.whole")
+        gallery = b.evaluate("app.model.id")
+        ids = [i for s in server_ids(server, gallery) for i in s]
+        rng = random.Random(15)
+        for _ in range(300):
+            a, c = rng.sample(ids, 2)
+            version = server.api("POST", f"/api/galleries/{gallery}/batch",
+                                 {"operations": [{"op": "move", "items": [a], "to": {"after": c}}]})["version"]
+        b.evaluate("app.live.follow(app.model.id, app.model.version)")
+        wait_until(b, f"app.model.version === {version} && !app.catchingUp?.()", timeout=30000)
+        assert b.evaluate("window.__liveEvents") == ["changes"]  # one catch-up, not a reload
+        calls = b.evaluate("window.__engineChanges")
+        assert max(calls) <= 32, f"the engine was handed {max(calls)} changes at once ({len(calls)} calls)"
+        assert sum(calls) >= 250 and len(calls) >= 8, calls  # the moves that changed something, all of them
+        assert b.evaluate("app.followed.whole") == whole  # followed in place, never read again
+        assert b.evaluate("app.controller.snapshot().map((s) => s.items)") == server_ids(server, gallery)
+        assert titles(b) == server_titles(server, gallery)
+    finally:
+        b.context.close()
+
+
+def first_event(server, gallery, since, out, k, start):
+    """Opens the live stream at `since` (as a window coming back does) and keeps its first event."""
+    start.wait()
+    req = urllib.request.Request(server.url + f"/api/galleries/{gallery}/events?since={since}", headers={"Origin": server.url})
+    with server.opener.open(req, timeout=60) as r:
+        kind = data = None
+        for line in r:
+            if line.startswith(b"event: "):
+                kind = line[7:].strip().decode()
+            elif line.startswith(b"data: "):
+                data = line[6:].rstrip(b"\n")
+            elif line == b"\n" and kind:
+                break
+    out[k] = (kind, json.loads(data))
+
+
+def test_windows_back_at_the_same_version_at_once_get_the_same_long_catch_up(server):
+    """Issue 15's limit, the server's side: ten windows that come back at once at the same old
+    version get one long catch-up each (its text made once and shared: `CatchUpBodies`), the same
+    as GET …/changes answers, from that version to now with a stage for every version."""
+    gallery = server.api("GET", "/api/galleries")[0]["id"]
+    since = server.api("GET", f"/api/galleries/{gallery}")["version"]
+    ids = [i for s in server_ids(server, gallery) for i in s]
+    rng = random.Random(14)
+    moves = 0
+    for _ in range(150):
+        a, c = rng.sample(ids, 2)
+        server.api("POST", f"/api/galleries/{gallery}/batch", {"operations": [{"op": "move", "items": [a], "to": {"after": c}}]})
+        moves += 1
+    now = server.api("GET", f"/api/galleries/{gallery}")["version"]
+    out = [None] * 10
+    start = threading.Barrier(10)
+    threads = [threading.Thread(target=first_event, args=(server, gallery, since, out, k, start)) for k in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    answer = server.api("GET", f"/api/galleries/{gallery}/changes?since={since}")["changes"]
+    assert answer["fromVersion"] == since and answer["toVersion"] == now == since + moves
+    assert len(answer["stages"]) >= 100  # a move onto its own place changes nothing: no stage
+    assert all(s["movedIDs"] and len(s["movedIDs"]) == len(s["itemMoves"]) for s in answer["stages"])
+    assert [kind for kind, _ in out] == ["changes"] * 10
+    for _, changes in out:
+        assert changes == answer
