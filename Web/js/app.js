@@ -3,7 +3,7 @@
 import { Engine } from './engine.js';
 import { CellFlag } from './protocol.js';
 import { api, answer, columnsAnswer, decodeColumns, ApiError } from './api.js';
-import { GalleryModel, touchesTrash, slicesOf } from './gallery.js';
+import { GalleryModel, touchesTrash, Slicer, SLICE_CHANGES } from './gallery.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
@@ -26,9 +26,10 @@ import { Settings } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
-/// Milliseconds of a long change's slices applied in one task (app.follow): the rest of a frame
-/// stays for drawing.
-const FOLLOW_SLICE_MS = 6;
+/// Milliseconds of a long change's slices applied in one task (app.follow), and what one slice
+/// should take: the rest of a frame stays for drawing.
+const FOLLOW_TASK_MS = 6;
+const FOLLOW_SLICE_MS = 3;
 
 /// Runs `f` in a task of its own soon (a message to ourselves: unlike setTimeout, no 4 ms
 /// clamp after a few in a row), after the browser has had its chance to draw a frame.
@@ -43,7 +44,8 @@ export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
   followed: { inPlace: 0, whole: 0, sliced: 0 }, // server changes the engine followed in place / by a whole reload; long ones cut into slices
-  _following: [],        // slices of a long change not applied yet (follow)
+  _following: [],        // changes not applied yet behind a long one, which is cut into slices (follow)
+  _sliceChanges: 32,     // item changes in the next slice of a long change (follow)
   _followGeneration: 0,
   async start() {
     const theme = localStorage.getItem('theme');
@@ -249,21 +251,38 @@ export const app = {
   /// window's change meeting ours, section changes — reloads the whole arrangement.
   ///
   /// A long change (a catch-up after many versions: 10,000 behind at 1M items is 10,000 stages)
-  /// is cut into slices the engine applies in place (`slicesOf`), a few milliseconds of them a
-  /// task, so that frames go on meanwhile; changes arriving before the last slice wait behind it.
+  /// is cut into slices the engine applies in place (`Slicer`), a few milliseconds of them a task,
+  /// so that frames go on meanwhile; changes arriving before the last slice wait behind it. A
+  /// slice's cost is its items' sections re-laid out from where they change (at 1M items ~2 ms a
+  /// move in a loaded browser): the number of changes a slice takes follows the time the last took.
   follow(applied) {
-    if (this._following.length) { this._following.push(applied); return; }
-    const slices = !(this.drag?.inFlight() > 0) && slicesOf(applied);
-    if (!slices) { this.followNow(applied); return; }
+    const slicer = !(this.drag?.inFlight() > 0) && Slicer.of(applied);
+    const queued = this._following.length > 0;
+    this._following.push(slicer || applied);
+    if (queued) return;
+    if (!slicer) { this._following.length = 0; this.followNow(applied); return; }
     this.followed.sliced++;
-    this._following = slices;
     const generation = this._followGeneration;
     const step = () => {
       if (generation !== this._followGeneration) return; // reloaded or another gallery opened meanwhile
-      const end = performance.now() + FOLLOW_SLICE_MS;
-      while (this._following.length && performance.now() < end) {
-        if (!this.followNow(this._following.shift(), { render: false })) return;
-      }
+      const end = performance.now() + FOLLOW_TASK_MS;
+      do {
+        const head = this._following[0];
+        let change = head;
+        if (head instanceof Slicer) {
+          change = head.next(this._sliceChanges);
+          if (head.done) this._following.shift();
+        } else {
+          this._following.shift();
+        }
+        const t = performance.now();
+        if (!this.followNow(change, { render: false })) return;
+        if (head instanceof Slicer) {
+          // The next slice's size from this one's time: about FOLLOW_SLICE_MS an engine call.
+          const took = Math.max(0.1, performance.now() - t), size = this._sliceChanges;
+          this._sliceChanges = Math.max(1, Math.min(SLICE_CHANGES, took > FOLLOW_SLICE_MS ? Math.floor(size * FOLLOW_SLICE_MS / took) : size * 2));
+        }
+      } while (this._following.length && performance.now() < end);
       this.forgetLocalItems();
       this.view.render();
       if (this._following.length) nextTask(step);

@@ -107,41 +107,54 @@ export class GalleryModel {
 /// of a 1M gallery would wait minutes in one task.
 export const SLICE_CHANGES = 32;
 
-/// A change `GalleryModel.apply` answered, cut into slices the engine applies in place: runs
-/// of stages of item changes of at most SLICE_CHANGES changes in all, and a stage with section
-/// changes or more changes alone. Null when it is one slice already. Each slice is applied like
-/// a change of its own (sources: its first stage's; items: those its stages insert or reload).
-export function slicesOf(applied) {
-  const stages = applied.stages;
-  if (stages.length < 2) return null;
-  const count = (st) => st.itemDeletes.length + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length;
-  if (stages.reduce((n, st) => n + count(st), 0) <= SLICE_CHANGES) return null;
-  const runs = [];
-  let run = [], n = 0;
-  for (const st of stages) {
-    const k = count(st);
-    if (st.sectionDeletes.length || st.sectionInserts.length || st.sectionMoves.length || k > SLICE_CHANGES) {
-      if (run.length) runs.push(run);
-      runs.push([st]);
-      run = []; n = 0;
-      continue;
-    }
-    if (n + k > SLICE_CHANGES) { runs.push(run); run = []; n = 0; }
-    run.push(st);
-    n += k;
+const changeCount = (st) => st.itemDeletes.length + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length;
+const changesSections = (st) => st.sectionDeletes.length || st.sectionInserts.length || st.sectionMoves.length;
+
+/// A change `GalleryModel.apply` answered that is too long for one engine call (more than one
+/// stage, more than SLICE_CHANGES item changes), cut into slices as it is applied (`next`): runs of
+/// stages of item changes of at most `limit` changes in all (at least one stage), and a stage with
+/// section changes alone. Each slice is a change of its own for the engine (sources: its first
+/// stage's; items: those its stages insert or reload). Null when the change is one slice already.
+export class Slicer {
+  static of(applied) {
+    const stages = applied.stages;
+    if (stages.length < 2) return null;
+    let total = 0;
+    for (const st of stages) total += changeCount(st);
+    return total <= SLICE_CHANGES ? null : new Slicer(applied);
   }
-  if (run.length) runs.push(run);
-  const byId = new Map(applied.items.map((it) => [it.id, it]));
-  return runs.map((slice) => {
-    const items = [];
-    for (const st of slice) {
-      for (const i of st.itemInserts) items.push(i.id);
-      for (const s of st.sectionInserts) items.push(...s.items);
-      for (const id of st.reloadedIDs ?? []) items.push(id);
+
+  constructor(applied) {
+    this.applied = applied;
+    this.at = 0;
+    this.byId = null;
+  }
+
+  get done() { return this.at >= this.applied.stages.length; }
+
+  next(limit) {
+    const stages = this.applied.stages;
+    const from = this.at;
+    let n = 0;
+    while (this.at < stages.length) {
+      const st = stages[this.at];
+      const k = changeCount(st);
+      if (this.at > from && (changesSections(st) || n + k > limit)) break;
+      this.at++;
+      n += k;
+      if (changesSections(st)) break;
     }
-    return { stages: slice, items: items.map((id) => byId.get(id)).filter(Boolean), sections: applied.sections,
+    const slice = stages.slice(from, this.at);
+    const ids = [];
+    for (const st of slice) {
+      for (const i of st.itemInserts) ids.push(i.id);
+      for (const sec of st.sectionInserts) ids.push(...sec.items);
+      for (const id of st.reloadedIDs ?? []) ids.push(id);
+    }
+    if (ids.length) this.byId ??= new Map(this.applied.items.map((it) => [it.id, it]));
+    return { stages: slice, items: ids.map((id) => this.byId.get(id)).filter(Boolean), sections: this.applied.sections,
       sources: sourcesOf(slice[0]), check: null };
-  });
+  }
 }
 
 /// The ids at the first stage's deletes, then at its move sources (null: not named).
