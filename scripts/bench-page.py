@@ -557,9 +557,10 @@ class Prober:
         return part(self.reads, "gallery list") + "; " + part(self.moves, "single move")
 
 
-def read_first_event(base, gallery, since, results, k, start=None):
-    """Opens the live stream at `since` as a page that reconnects does and reads its first event
-    whole. results[k] = (type, bytes, seconds from the request to the event's end)."""
+def read_catch_up(base, gallery, since, now, results, k, start=None):
+    """Opens the live stream at `since` as a page that reconnects does and reads its events until
+    one reaches version `now` (a catch-up may come in several `changes` events) or is not `changes`.
+    results[k] = (the events' types, bytes, seconds from the request to the first event's end, to the last's)."""
     import http.client
     from urllib.parse import urlparse
     u = urlparse(base)
@@ -569,7 +570,7 @@ def read_first_event(base, gallery, since, results, k, start=None):
     conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
     conn.request("GET", f"/api/galleries/{gallery}/events?since={since}", headers={"Origin": base, "Cookie": session_cookie()})
     r = conn.getresponse()
-    kind, size = None, 0
+    kind, size, version, kinds, first = None, 0, None, [], None
     while True:
         line = r.fp.readline()
         if not line:
@@ -577,9 +578,16 @@ def read_first_event(base, gallery, since, results, k, start=None):
         size += len(line)
         if line.startswith(b"event: "):
             kind = line[7:].strip().decode()
+        elif line.startswith(b"id: "):
+            version = int(line[4:])
         elif line in (b"\n", b"\r\n") and kind:
-            break
-    results[k] = (kind, size, time.time() - t0)
+            kinds.append(kind)
+            first = first or time.time() - t0
+            if kind != "changes" or (version or 0) >= now:
+                break
+            kind = None
+    kinds = f"{kinds[0]} ×{len(kinds)}" if kinds and all(x == kinds[0] for x in kinds) else ",".join(kinds)
+    results[k] = (kinds, size, first, time.time() - t0)
     conn.close()
 
 
@@ -610,23 +618,27 @@ def reconnect_server(base, gallery, n, windows):
                        f"meanwhile {probe.during(t0, t1)}")
             del body
         results = [None]
+        now = columns(base, gallery)["version"]
         t0 = time.time()
-        read_first_event(base, gallery, since, results, 0)
+        read_catch_up(base, gallery, since, now, results, 0)
         t1 = time.time()
-        kind, size, s = results[0]
-        out.append(f"live stream ?since={since}: first event `{kind}`, {size:,} bytes, whole after {s * 1000:.0f} ms; meanwhile {probe.during(t0, t1)}")
+        kinds, size, first, last = results[0]
+        out.append(f"live stream ?since={since}: events `{kinds}`, {size:,} bytes, the first whole after {first * 1000:.0f} ms, "
+                   f"the last (version {now}) after {last * 1000:.0f} ms; meanwhile {probe.during(t0, t1)}")
         results = [None] * windows
         start = threading.Barrier(windows)
-        threads = [threading.Thread(target=read_first_event, args=(base, gallery, since, results, k, start)) for k in range(windows)]
+        now = columns(base, gallery)["version"]
+        threads = [threading.Thread(target=read_catch_up, args=(base, gallery, since, now, results, k, start)) for k in range(windows)]
         t0 = time.time()
         for t in threads:
             t.start()
         for t in threads:
             t.join()
         t1 = time.time()
-        times = sorted(r[2] * 1000 for r in results)
-        out.append(f"{windows} live streams ?since={since} at once: first event `{results[0][0]}` ({results[0][1]:,} bytes) whole after "
-                   f"{times[0]:.0f}–{times[-1]:.0f} ms; meanwhile {probe.during(t0, t1)}")
+        firsts = sorted(r[2] * 1000 for r in results)
+        lasts = sorted(r[3] * 1000 for r in results)
+        out.append(f"{windows} live streams ?since={since} at once: events `{results[0][0]}` ({results[0][1]:,} bytes each), the first "
+                   f"whole after {firsts[0]:.0f}–{firsts[-1]:.0f} ms, the last after {lasts[0]:.0f}–{lasts[-1]:.0f} ms; meanwhile {probe.during(t0, t1)}")
     return out
 
 
@@ -640,7 +652,7 @@ def poll(page, expression, timeout_s, every_s=0.05):
         time.sleep(every_s)
 
 
-def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300):
+def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300, bundle=None):
     """Issue 15's limit in the page: a window open on the gallery goes offline (Playwright's
     network emulation, and its live stream broken), `n` single moves are made by another
     client, it comes back online. Frames from back online until its model reached the server's
@@ -650,6 +662,10 @@ def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300):
     assert ctx.request.post(base + "/api/login", data={"name": ADMIN[0], "password": ADMIN[1]}, headers={"Origin": base}).ok
     page = ctx.new_page()
     page.set_default_timeout(300000)
+    if bundle:
+        # Another build of the page (an older commit's page.js, for a before/after pair in one run).
+        body = Path(bundle).read_bytes()
+        page.route("**/js/page.js", lambda route: route.fulfill(content_type="text/javascript", body=body))
     page.goto(f"{base}/#/g/{gallery}")
     page.wait_for_selector("body[data-ready='1']")
     poll(page, "document.getElementById('live-state').classList.contains('on')", 60)
@@ -730,6 +746,9 @@ def main():
                          "once) timed with a probe making the next request meanwhile; then a page that goes offline, misses N "
                          "moves and comes back: its frames, memory and order. Runs after the page measurements (--no-page "
                          "skips those, not this)")
+    ap.add_argument("--reconnect-before", metavar="PAGE_JS",
+                    help="with --reconnect-after: also a page running this bundle (an older build's .build-wasm/page.js, served in "
+                         "place of /js/page.js), before each run of this page, against the same server and gallery")
     ap.add_argument("--reconnect-no-page", action="store_true", help="with --reconnect-after: the server's side only")
     ap.add_argument("--reconnect-timeout", type=float, default=300,
                     help="with --reconnect-after: seconds the page may take to catch up before it is called stuck")
@@ -959,12 +978,15 @@ def main():
                     lines = reconnect_server(base, galleries[size], args.reconnect_after, max(1, args.windows))
                     for line in lines:
                         print(f"reconnect at {size}: {line}", file=sys.stderr)
-                    r = None
-                    if not args.reconnect_no_page:
-                        r = reconnect_page(p, base, galleries[size], args.reconnect_after, launch, trace=args.trace,
-                                           timeout_s=args.reconnect_timeout)
-                        print(f"reconnect at {size}: the page {r}", file=sys.stderr)
-                    reconnects.append((size, lines, r))
+                    pages = []
+                    for run in range(0 if args.reconnect_no_page else args.runs):
+                        for label, bundle in ([("before", args.reconnect_before)] if args.reconnect_before else []) + [("this page", None)]:
+                            r = reconnect_page(p, base, galleries[size], args.reconnect_after, launch, trace=args.trace,
+                                               timeout_s=args.reconnect_timeout, bundle=bundle)
+                            r["label"] = label if args.reconnect_before else ""
+                            print(f"reconnect at {size}: {label} {r}", file=sys.stderr)
+                            pages.append(r)
+                    reconnects.append((size, lines, pages))
         if args.windows:
             top = max(sizes)
             idle, now, peak, events = server_windows(base, galleries[top], server.pid, args.windows)
@@ -992,20 +1014,21 @@ def main():
             print()
             print(f"Server resident memory at {top} items: {idle:.0f} MB after the page runs; {now:.0f} MB with {windows} windows open "
                   f"(columns read, live streams following 20 moves: {events} events each); peak {peak:.0f} MB.")
-        for size, lines, r in reconnects:
+        for size, lines, pages in reconnects:
             print()
             print(f"A window that reconnects after {args.reconnect_after:,} versions, {size:,} items (server):")
             for line in lines:
                 print(f"- {line}")
-            if r and "stuck_s" in r:
-                print(f"- the page: offline at version {r['v0']}, {args.reconnect_after:,} moves in {r['moves_s']:.1f} s, back online "
-                      f"(load average {r['load']:.2f}): **had not caught up to version {r['target']} after {r['stuck_s']:.0f} s** ({r['error']})")
-            elif r:
-                print(f"- the page: offline at version {r['v0']}, {args.reconnect_after:,} moves in {r['moves_s']:.1f} s, back online "
-                      f"(load average {r['load']:.2f}): at version {r['target']} after {r['caught_s'] * 1000:.0f} ms; frames from back online "
-                      f"to 1.5 s after p95 {r['frames']['p95']} / max {r['frames']['max']} ms ({r['frames']['n']} frames; over 33.4 ms: "
-                      f"{r['long'] or 'none'}); JS heap + wasm {r['heap']:.1f} + {r['wasm']:.1f} MB; order and version equal "
-                      f"to the server's columns: {'yes' if r['same'] else 'NO'}; followed {r['followed']}" + (f"; {r['trace']}" if r['trace'] else ""))
+            for r in pages:
+                if "stuck_s" in r:
+                    print(f"- the page{' (' + r['label'] + ')' if r['label'] else ''}: offline at version {r['v0']}, {args.reconnect_after:,} moves in {r['moves_s']:.1f} s, back online "
+                          f"(load average {r['load']:.2f}): **had not caught up to version {r['target']} after {r['stuck_s']:.0f} s** ({r['error']})")
+                else:
+                    print(f"- the page{' (' + r['label'] + ')' if r['label'] else ''}: offline at version {r['v0']}, {args.reconnect_after:,} moves in {r['moves_s']:.1f} s, back online "
+                          f"(load average {r['load']:.2f}): at version {r['target']} after {r['caught_s'] * 1000:.0f} ms; frames from back online "
+                          f"to 1.5 s after p95 {r['frames']['p95']} / max {r['frames']['max']} ms ({r['frames']['n']} frames; over 33.4 ms: "
+                          f"{r['long'] or 'none'}); JS heap + wasm {r['heap']:.1f} + {r['wasm']:.1f} MB; order and version equal "
+                          f"to the server's columns: {'yes' if r['same'] else 'NO'}; followed {r['followed']}" + (f"; {r['trace']}" if r['trace'] else ""))
         if args.upload:
             print()
             print(f"{up['files']} distinct photos uploaded into the {top}-item gallery (20 a request, one after another) with "
