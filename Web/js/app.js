@@ -45,7 +45,7 @@ export const app = {
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
   followed: { inPlace: 0, whole: 0, sliced: 0 }, // server changes the engine followed in place / by a whole reload; long ones cut into slices
   _following: [],        // changes not applied yet behind a long one, which is cut into slices (follow)
-  _sliceChanges: 32,     // item changes in the next slice of a long change (follow)
+  _sliceChanges: 4,      // item changes in the next slice of a long change (follow; it grows while slices are quick)
   _followGeneration: 0,
   async start() {
     const theme = localStorage.getItem('theme');
@@ -304,7 +304,7 @@ export const app = {
   followNow(applied, { render = true } = {}) {
     const c = this.controller;
     this.picker.showName();
-    c.sendSectionTitles(applied.sections);
+    if (applied.sections) c.sendSectionTitles(applied.sections);
     const ours = this.drag?.inFlight() > 0;
     const shown = !applied.stages.length
       || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);

@@ -152,8 +152,9 @@ export class Slicer {
       for (const id of st.reloadedIDs ?? []) ids.push(id);
     }
     if (ids.length) this.byId ??= new Map(this.applied.items.map((it) => [it.id, it]));
-    return { stages: slice, items: ids.map((id) => this.byId.get(id)).filter(Boolean), sections: this.applied.sections,
-      sources: sourcesOf(slice[0]), check: null };
+    // The section titles (the change's last) go to the engine with the first slice only.
+    const sections = from === 0 ? this.applied.sections : null;
+    return { stages: slice, items: ids.map((id) => this.byId.get(id)).filter(Boolean), sections, sources: sourcesOf(slice[0]), check: null };
   }
 }
 
