@@ -283,11 +283,22 @@ export const app = {
           this._sliceChanges = Math.max(1, Math.min(SLICE_CHANGES, took > FOLLOW_SLICE_MS ? Math.floor(size * FOLLOW_SLICE_MS / took) : size * 2));
         }
       } while (this._following.length && performance.now() < end);
-      this.forgetLocalItems();
-      this.view.render();
+      this.renderSoon();
       if (this._following.length) nextTask(step);
     };
     nextTask(step);
+  },
+
+  /// Draws the engine's arrangement at the next frame, once however many slices of a long
+  /// change were applied since (`follow`: several tasks may run in one frame).
+  renderSoon() {
+    if (this._renderQueued) return;
+    this._renderQueued = true;
+    requestAnimationFrame(() => {
+      this._renderQueued = false;
+      this.forgetLocalItems();
+      this.view.render();
+    });
   },
 
   /// Whether a long change is still being applied in slices (`follow`).
