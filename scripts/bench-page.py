@@ -33,6 +33,19 @@ GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gall
 GALLERY_BENCH = Path(os.environ.get("GALLERY_BENCH_BIN", ROOT / ".build" / "release" / "gallery-bench"))
 
 
+def require(script, browser=True, gallery=True, gallery_bench=False, images=True):
+    """Refuses, in one line and before any work, a run that would fail on a missing tool."""
+    if browser and not shutil.which("chromium"):
+        sys.exit(f"{script}: chromium is missing: install it with scripts/setup.sh --browser")
+    if gallery and not GALLERY.exists():
+        sys.exit(f"{script}: {GALLERY} is missing: swift build -c release --product gallery")
+    if gallery_bench and not GALLERY_BENCH.exists():
+        sys.exit(f"{script}: {GALLERY_BENCH} is missing (it seeds the big galleries): "
+                 "swift build -c release --product gallery-bench")
+    if images and not shutil.which("vips"):
+        sys.exit(f"{script}: vips is missing (it makes the sample images): install it with scripts/setup.sh")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -778,15 +791,12 @@ def main():
                          "(navigation → ready), of the reload and the fast scroll right after it, and of the later fast scroll "
                          "into DIR, for scripts/trace-frames.py")
     args = ap.parse_args()
-    if not shutil.which("chromium"):
-        sys.exit("bench-page: chromium is missing: install it with scripts/setup.sh --browser")
-    for binary in [GALLERY]:
-        if not binary.exists():
-            sys.exit(f"bench-page: {binary} is missing: swift build -c release --product gallery")
     sizes = [int(s) for s in args.sizes.split(",")]
     layouts = args.layout.split(",")
     if any(k not in ("waterfall", "grid", "justified") for k in layouts):
         sys.exit(f"bench-page: --layout takes waterfall, grid or justified (or several, separated by commas), not {args.layout}")
+    require("bench-page", browser=not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page),
+            gallery_bench=any(size > args.seed_above for size in sizes))
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"

@@ -43,6 +43,7 @@ def main():
     ap.add_argument("--settle", choices=["off", "on", "both"], default="both",
                     help="navigate at once after the window opens (off), after its own work is done (on), or both")
     args = ap.parse_args()
+    bp.require("bench-visit", gallery_bench=args.size > 100000)
     pages = {}
     for spec_ in args.page:
         name, _, paths = spec_.partition("=")

@@ -16,6 +16,10 @@ SWIFTC=${SWIFTC:-swiftc}
 BIN=$(dirname "$(command -v "$SWIFTC")")
 CLANG=${CLANG:-$BIN/clang}
 WASMLD=${WASMLD:-$BIN/wasm-ld}
+for tool in "$SWIFTC" "$CLANG" "$WASMLD"; do
+  command -v "$tool" >/dev/null || { echo "build-wasm: $tool is missing: it comes with the Swift toolchain from swift.org (6.x, with Embedded Swift)" >&2; exit 2; }
+done
+command -v python3 >/dev/null || { echo "build-wasm: python3 is missing (it bundles the page): install it with scripts/setup.sh" >&2; exit 2; }
 FLAGS=(-target wasm32-unknown-none-wasm -enable-experimental-feature Embedded -wmo -O
        -Xfrontend -disable-stack-protector -Xcc -fdeclspec -parse-as-library)
 

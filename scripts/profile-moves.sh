@@ -15,6 +15,11 @@
 # valgrind 3.19 of Debian 12 cannot read Swift 6's DWARF 5 and crashes on this server, stripped
 # or not; the CPU time per move of a sequential client is the next best, and varies with load.)
 set -euo pipefail
+[[ $# -ge 1 && -x $1 ]] || { echo "profile-moves: ${1:-the gallery-bench binary} is missing: swift build -c release --product gallery-bench" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "profile-moves: python3 is missing: install it with scripts/setup.sh" >&2; exit 2; }
+if [[ ${PERF:-0} == 1 ]] && ! command -v perf >/dev/null; then
+  echo "profile-moves: PERF=1 needs perf, which is missing: install it with scripts/setup.sh --bench (Debian package linux-perf)" >&2; exit 2
+fi
 bin=$(realpath "$1"); moves=${2:-3000}; auth=${3:-cookie}; out=${4:-/tmp/profile-moves-$$}
 items=${ITEMS:-100000}; sections=${SECTIONS:-10}
 template=${TMPDIR:-/tmp}/profile-moves-template-$items-$sections
@@ -61,8 +66,11 @@ time.sleep(1)
 perf = None
 if os.environ.get("PERF") == "1":
     perf = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-g", "-p", pid, "-o", out + ".perf"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=open(out + ".perf.log", "w"))
     time.sleep(1)
+    if perf.poll() is not None:  # e.g. not permitted (kernel.perf_event_paranoid): say so in one line
+        why = (open(out + ".perf.log").read().strip().splitlines() or ["no message"])[0]
+        sys.exit("profile-moves: perf record stopped at once (exit %d): %s (log: %s.perf.log)" % (perf.returncode, why, out))
 c0, t0 = cpu(), time.time()
 for _ in range(moves): move()
 c1, t1 = cpu(), time.time()

@@ -2,7 +2,8 @@
 # Installs what the project needs on a fresh Debian machine (idempotent; quick when all is there):
 # libvips and SQLite headers for the server, PostgreSQL (its second storage backend's tests), libvips' CLI and ImageMagick for the thumbnail
 # benchmark baselines, Chromium for the browser tests, and a Python venv with Playwright.
-# Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail, ImageMagick and GNU time for gallery-bench)
+# Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail, ImageMagick and GNU time for gallery-bench,
+#   perf for PERF=1 scripts/profile-moves.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,12 +15,18 @@ cd "$(dirname "$0")/.."
 #   decode than gzip: ~20 ms instead of ~150 ms for a million items).
 # nginx: DeployExamplesTests checks docs/deploy's nginx examples with `nginx -t` (nothing is started: the
 #   package's service is not needed and may stay stopped).
-packages=(libvips-dev libvips-tools libsqlite3-dev libzstd-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl postgresql nginx)
+# python3: scripts/pg-test-cluster.sh, scripts/build-wasm.sh (bundle-page.py), the benchmark scripts.
+packages=(libvips-dev libvips-tools libsqlite3-dev libzstd-dev pkg-config fonts-noto-color-emoji libimage-exiftool-perl postgresql nginx python3)
+# nodejs: the wasm parity test and the page-module tests (scripts/test.sh) and the node benchmarks
+#   (scripts/bench-*.mjs) run under node; Debian's (18) when no node is on the PATH, else the one there.
+command -v node >/dev/null || packages+=(nodejs)
 browser=0
 for arg in "$@"; do
   case "$arg" in
-    --browser) browser=1; packages+=(chromium) ;;
-    --bench) packages+=(wrk libvips-tools imagemagick time) ;;
+    # python3-venv: Debian's python3 makes no venv without it.
+    --browser) browser=1; packages+=(chromium python3-venv) ;;
+    # linux-perf: `perf record` for PERF=1 scripts/profile-moves.sh.
+    --bench) packages+=(wrk libvips-tools imagemagick time linux-perf) ;;
     *) echo "setup: unknown option $arg" >&2; exit 2 ;;
   esac
 done

@@ -14,13 +14,17 @@ Chromium's threads did.
 import argparse
 import json
 import sys
+from pathlib import Path
 from collections import defaultdict
 
 
 def load(path):
-    with open(path) as f:
-        data = json.load(f)
-    events = data["traceEvents"] if isinstance(data, dict) else data
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        events = data["traceEvents"] if isinstance(data, dict) else data
+    except (OSError, ValueError, KeyError) as e:
+        sys.exit(f"trace-frames: {path} is not a Chromium trace ({type(e).__name__}: {e})")
     names, procs = {}, {}
     for e in events:
         if e.get("ph") == "M" and e.get("name") == "thread_name":
@@ -197,6 +201,8 @@ def main():
     ap.add_argument("--visit", action="store_true", help="a first visit, from navigation start")
     ap.add_argument("--min", type=float, default=2, help="--visit: events of at least this many ms")
     args = ap.parse_args()
+    if not Path(args.trace).is_file():
+        sys.exit(f"trace-frames: {args.trace} is missing: bench-page.py --chrome-trace DIR writes the traces")
     if args.visit:
         visit(args.trace, args.min)
     else:

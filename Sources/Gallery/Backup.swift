@@ -45,6 +45,16 @@ extension Backup {
     /// pg_dump of the rows and a copy of the images they name (`GalleryStore.backupPostgres`).
     func backupPostgres(_ url: String) async throws {
         let source = URL(fileURLWithPath: data.data)
+        // The rows name images in the instances' shared data folder: a --data that has none (a typo,
+        // the default in another directory) would give a dump without a single image, exit 0.
+        var isFolder: ObjCBool = false
+        let images = source.appendingPathComponent("images")
+        guard FileManager.default.fileExists(atPath: images.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw BackupFailure(description: """
+                no images folder at \(images.path): --data must name the data folder the instances on this database \
+                share (the backup copies the images its rows name from there)
+                """)
+        }
         let started = Date()
         let terminal = isatty(STDOUT_FILENO) != 0
         let store: GalleryStore

@@ -27,6 +27,9 @@ func runBackendBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     if server == nil {
         // system(3), not Process: the cluster's server outlives the script, and Foundation's
         // waitUntilExit was seen never to return after it.
+        guard FileManager.default.isExecutableFile(atPath: "scripts/pg-test-cluster.sh") else {
+            throw BenchFailure("no PostgreSQL to run against: give --postgres URL, or run from the repository's root (scripts/pg-test-cluster.sh starts a cluster)")
+        }
         let file = temporaryFolder("pg").appendingPathComponent("cluster.sh")
         guard system("PG_DURABLE=1 scripts/pg-test-cluster.sh start > '\(file.path)'") == 0,
               let out = try? String(contentsOf: file, encoding: .utf8) else {

@@ -23,13 +23,11 @@ func runFanoutBenchmark(_ options: BenchOptions) async throws {
     let base = args.firstIndex(of: "--database").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
         ?? ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"]
     guard let base, base.hasPrefix("postgres") else {
-        print("fanout: needs a PostgreSQL server: --database postgres://… (or GALLERY_TEST_POSTGRES; scripts/pg-test-cluster.sh start makes one)")
-        return
+        throw BenchFailure("needs a PostgreSQL server: --database postgres://… (or GALLERY_TEST_POSTGRES; scripts/pg-test-cluster.sh start makes one)")
     }
     let binary = URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("gallery")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-        print("fanout: no gallery binary beside gallery-bench (swift build -c release --product gallery)")
-        return
+        throw BenchFailure("no gallery binary beside gallery-bench (swift build -c release --product gallery)")
     }
     let database = try PostgresDatabase.createDatabase(beside: base, named: "bench_fanout_\(UInt32.random(in: 0 ... .max))")
     let folder = temporaryFolder("fanout")

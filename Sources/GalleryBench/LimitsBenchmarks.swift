@@ -2,20 +2,41 @@ import Foundation
 import GalleryCore
 import GalleryStore
 import Synchronization
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import GalleryServer
 
 /// Issue 15's limits: one batch that moves every item of a 100k gallery, and how the store answers
 /// others meanwhile — reads (the pool's readers) and a single move (which waits for the writer).
 /// With `--postgres URL` (a role that may CREATE DATABASE) the same again on a new PostgreSQL database.
+/// `--batch-items 5000,10000` moves that many items (spread over the gallery) instead of all, a run each.
 func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
-    try await runLimits(o, database: nil)
-    if let server = args.firstIndex(of: "--postgres").flatMap({ args.indices.contains($0 + 1) ? args[$0 + 1] : nil }) {
-        try await runLimits(o, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"))
+    let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
+    if args.contains("--http") {
+        // The shipped limit, then the one before session 14 (100,000: the whole move in one batch) as the baseline.
+        try await runLimitsHTTP(o, limit: nil)
+        try await runLimitsHTTP(o, limit: 100_000)
+        return
+    }
+    let baseline = args.contains("--diff-stages")
+    for batch in o.batchItems.isEmpty ? [nil] : o.batchItems.map(Optional.some) {
+        if baseline {
+            // The baseline beside it: the batch's stage from a diff of the whole gallery (before session 14).
+            GalleryStore.recordsStages = false
+            try await runLimits(o, batch: batch, database: nil)
+            GalleryStore.recordsStages = true
+        }
+        try await runLimits(o, batch: batch, database: nil)
+        if let server {
+            try await runLimits(o, batch: batch, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"))
+        }
     }
 }
 
-func runLimits(_ o: BenchOptions, database: String?) async throws {
+func runLimits(_ o: BenchOptions, batch: Int?, database: String?) async throws {
     print("")
-    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL"): a batch moving \(o.items) items, \(o.items) items in \(o.sections) sections")
+    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL")\(GalleryStore.recordsStages ? "" : " (baseline: stages from a diff)"): a batch moving \(batch ?? o.items) items, \(o.items) items in \(o.sections) sections")
     let folder = temporaryFolder("limits")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder, databaseURL: database)
@@ -27,9 +48,11 @@ func runLimits(_ o: BenchOptions, database: String?) async throws {
     }
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     let snap = try await store.snapshot(gallery.id)
-    let all = snap.sections.flatMap { $0.items.map(\.id) }
+    let every = snap.sections.flatMap { $0.items.map(\.id) }
+    // The items the big batch names: all, or `batch` of them spread evenly over the gallery.
+    let all = batch.map { n in (0..<min(n, every.count)).map { every[$0 * every.count / min(n, every.count)] } } ?? every
     _ = try await store.gallery(gallery.id) // warm
-    _ = try await store.apply(gallery: gallery.id, [.move(items: [all[0]], to: .end(section: snap.sections[1].id))])
+    _ = try await store.apply(gallery: gallery.id, [.move(items: [every[1]], to: .end(section: snap.sections[1].id))])
     let finished = Mutex(false)
     let big = Task { () -> (Double, Int) in
         defer { finished.withLock { $0 = true } }
@@ -37,10 +60,12 @@ func runLimits(_ o: BenchOptions, database: String?) async throws {
         let r = try await store.apply(gallery: gallery.id, [.move(items: all.reversed(), to: .end(section: snap.sections[0].id))])
         return (nowSeconds() - t, r.rowsWritten)
     }
-    try await Task.sleep(for: .milliseconds(50))
+    // The single move goes 50 ms into the whole gallery's batch, 5 ms into a smaller one (it waits for the writer).
+    let delay = batch == nil ? 50 : 5
+    try await Task.sleep(for: .milliseconds(delay))
     let single = Task { () -> Double in
         let t = nowSeconds()
-        _ = try await store.apply(gallery: gallery.id, [.move(items: [all[5]], to: .end(section: snap.sections[2].id))])
+        _ = try await store.apply(gallery: gallery.id, [.move(items: [every[every.count / 2 + 1]], to: .end(section: snap.sections[2].id))])
         return nowSeconds() - t
     }
     var reads: [Double] = []
@@ -57,7 +82,7 @@ func runLimits(_ o: BenchOptions, database: String?) async throws {
     print("| | time |")
     print("| --- | ---: |")
     print("| the batch: \(all.count) items moved in one operation (\(rows) rows written) | \(ms(bigTime)) |")
-    print("| a single move sent 50 ms after it (waits for the writer) | \(ms(singleTime)) |")
+    print("| a single move sent \(delay) ms after it (waits for the writer) | \(ms(singleTime)) |")
     print("| reads meanwhile (gallery info, \(reads.count) reads every 10 ms): p50 / max | \(ms(percentile(reads, 0.5))) / \(ms(reads.last ?? 0)) |")
     // The same items put in the trash and back, each in one batch; then copied.
     for (name, op) in [("trashed", BatchEdit.trash(items: all)), ("restored", .restore(items: all)),
@@ -68,3 +93,117 @@ func runLimits(_ o: BenchOptions, database: String?) async throws {
     }
 }
 
+
+/// Issue 15's limits as a client meets them, over HTTP (`limits --http`): a real server with the
+/// shipped batch limit and a gallery of 100k items to move plus one section of others (110k in
+/// 11 sections at the defaults). A batch naming the 100k is refused with 413 naming the limit;
+/// then the same move goes in parts of that size one after another, each placed after the last
+/// item of the part before, as the page sends it (Web/js/parts.js), while a probe moves one of
+/// the other items in the same gallery every 10 ms and reads the gallery list: what
+/// each probe waited is the issue's "next request".
+func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?) async throws {
+    let folder = temporaryFolder("limits-http")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try GalleryStore(folder: folder)
+    let per = o.items / o.sections
+    let sections = (0...o.sections).map { s in
+        (title: "S\(s)", items: (0..<per).map { i in
+            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
+        })
+    }
+    let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
+    let snap = try await store.snapshot(gallery.id)
+    let moving = snap.sections.dropLast().flatMap { $0.items.map(\.id) }.reversed().map { $0 }
+    let others = snap.sections.last!.items.map(\.id)
+    let target = snap.sections.last!.id
+    let owner = try await store.createAccount(name: "bench", passwordHash: "x", admin: true, onlyIfFirst: true)
+    _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_limits"))
+    let running = try await BenchServer.start(folder: folder, portBase: 19_500) { c in
+        if let configured { c.maxBatchItems = configured }
+    }
+    let limit = running.server.configuration.maxBatchItems
+    let base = running.base, gid = gallery.id
+    @Sendable func post(_ body: String) async throws -> (HTTPResponseStatus, String, Double) {
+        var r = HTTPClientRequest(url: base + "/api/galleries/\(gid)/batch")
+        r.method = .POST
+        r.headers.add(name: "Authorization", value: "Bearer gat_bench_limits")
+        r.headers.add(name: "Content-Type", value: "application/json")
+        r.body = .bytes(ByteBuffer(string: body))
+        let t = nowSeconds()
+        let response = try await HTTPClient.shared.execute(r, timeout: .seconds(120))
+        let answer = String(buffer: try await response.body.collect(upTo: 64 << 20))
+        return (response.status, answer, nowSeconds() - t)
+    }
+    @Sendable func get(_ path: String) async throws -> Double {
+        var r = HTTPClientRequest(url: base + path)
+        r.headers.add(name: "Authorization", value: "Bearer gat_bench_limits")
+        let t = nowSeconds()
+        let response = try await HTTPClient.shared.execute(r, timeout: .seconds(60))
+        _ = try await response.body.collect(upTo: 64 << 20)
+        guard response.status == .ok else { throw BenchFailure("GET \(path): \(response.status)") }
+        return nowSeconds() - t
+    }
+    @Sendable func move(_ ids: ArraySlice<Int64>, to: String) -> String {
+        #"{"operations":[{"op":"move","items":[\#(ids.map(String.init).joined(separator: ","))],"to":\#(to)}]}"#
+    }
+    @Sendable func probeMove(_ k: Int) -> String { move([others[k % others.count]], to: #"{"section":\#(target),"index":0}"#) }
+    _ = try await post(probeMove(0)) // warm
+
+    // The whole move in one batch: refused, and how soon the next request is answered.
+    var refusedIn = 0.0, nextAfterRefusal = 0.0
+    if moving.count > limit {
+        let (status, refusal, t) = try await post(move(moving[...], to: #"{"section":\#(target)}"#))
+        guard status == .payloadTooLarge, refusal.contains("\"maxItems\":\(limit)") else { throw BenchFailure("the whole move: \(status) \(refusal.prefix(200))") }
+        refusedIn = t
+        nextAfterRefusal = try await post(probeMove(1)).2
+    }
+
+    // In parts, with the probes going.
+    let done = Mutex(false)
+    let probes = Task { () -> ([Double], [Double]) in
+        var writes: [Double] = [], reads: [Double] = []
+        var k = 2
+        while !done.withLock({ $0 }) {
+            let (s, _, t) = try await post(probeMove(k))
+            guard s == .ok else { throw BenchFailure("probe move: \(s)") }
+            writes.append(t)
+            reads.append(try await get("/api/galleries"))
+            k += 1
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return (writes, reads)
+    }
+    var parts: [Double] = []
+    let started = nowSeconds()
+    var previous: Int64? = nil
+    for from in stride(from: 0, to: moving.count, by: limit) {
+        let chunk = moving[from..<min(from + limit, moving.count)]
+        let to = previous.map { #"{"after":\#($0)}"# } ?? #"{"section":\#(target)}"#
+        let (s, answer, t) = try await post(move(chunk, to: to))
+        guard s == .ok else { throw BenchFailure("part at \(from): \(s) \(answer.prefix(200))") }
+        parts.append(t)
+        previous = chunk.last
+    }
+    let total = nowSeconds() - started
+    done.withLock { $0 = true }
+    var (writes, reads) = try await probes.value
+    await running.stop()
+    // The moved items are in the last section in the order asked for.
+    let after = try await store.snapshot(gallery.id)
+    let landed = after.sections.last!.items.map(\.id).filter { !Set(others).contains($0) }
+    guard landed == moving, after.sections.dropLast().allSatisfy(\.items.isEmpty) else { throw BenchFailure("the parts did not make the order one batch would") }
+    parts.sort(); writes.sort(); reads.sort()
+    print("")
+    print("### Limits over HTTP: \(moving.count) items moved by a client, \(moving.count + others.count) items, batch limit \(limit)")
+    print("")
+    print("| | time |")
+    print("| --- | ---: |")
+    if moving.count > limit {
+        print("| one batch naming all \(moving.count): 413 naming the limit, answered in | \(ms(refusedIn)) |")
+        print("| the next request (a single move) after the refusal | \(ms(nextAfterRefusal)) |")
+    }
+    print("| the same move in \(parts.count) parts of \(limit), one after another: all done in | \(ms(total)) |")
+    print("| a part: p50 / max | \(ms(percentile(parts, 0.5))) / \(ms(parts.last ?? 0)) |")
+    print("| meanwhile a single move in the same gallery every 10 ms (\(writes.count)): p50 / p99 / max | \(ms(percentile(writes, 0.5))) / \(ms(percentile(writes, 0.99))) / \(ms(writes.last ?? 0)) |")
+    print("| meanwhile the gallery list (\(reads.count)): p50 / p99 / max | \(ms(percentile(reads, 0.5))) / \(ms(percentile(reads, 0.99))) / \(ms(reads.last ?? 0)) |")
+}

@@ -18,6 +18,8 @@ struct BenchOptions {
     /// `move`: the catch-up checkpoint setting(s) to run the background-checkpoint half with, one
     /// run each, alternating (`--history-items 100000,12500`); empty: the shipped setting only.
     var historyItems: [Int] = []
+    /// `limits`: how many items the big batch moves (spread over the gallery), one run each; empty: all of them.
+    var batchItems: [Int] = []
 
     init(_ args: [String]) {
         func value(_ name: String) -> Int? {
@@ -35,6 +37,9 @@ struct BenchOptions {
         rounds = value("--rounds") ?? rounds
         if let i = args.firstIndex(of: "--history-items"), i + 1 < args.count {
             historyItems = args[i + 1].split(separator: ",").compactMap { Int($0) }
+        }
+        if let i = args.firstIndex(of: "--batch-items"), i + 1 < args.count {
+            batchItems = args[i + 1].split(separator: ",").compactMap { Int($0) }
         }
     }
 }

@@ -8,28 +8,56 @@
 //     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
 //   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
 //     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
+//   history [--items N --sections S --versions V]: the operation log's rows and bytes on disk as V single moves go by
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
+let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history", "all",
+                   "seed", "serve-moves"]
+guard subcommands.contains(which) else {
+    FileHandle.standardError.write(Data("gallery-bench: no subcommand \(which): one of \(subcommands.joined(separator: ", "))\n".utf8))
+    exit(2)
+}
 let options = BenchOptions(CommandLine.arguments)
-if which == "seed" {
-    try await runSeed(CommandLine.arguments, options)
-    exit(0)
+// A benchmark that cannot go on says why in one line (a missing tool, no PostgreSQL, no `gallery`
+// binary), not as an error raised at top level (a fatal error and a backtrace).
+do {
+    if which == "seed" {
+        try await runSeed(CommandLine.arguments, options)
+        exit(0)
+    }
+    if which == "serve-moves" {
+        try await runServeMoves(CommandLine.arguments, options)
+        exit(0)
+    }
+    if which == "all" {
+        // Every tool the parts shell out to, before the first part: the thumbnails come after
+        // many minutes of the others.
+        try requireTool("/usr/bin/wrk", package: "wrk")
+        try requireTool("/usr/bin/vipsthumbnail", package: "libvips-tools")
+        try requireTool("/usr/bin/convert", package: "imagemagick")
+        try requireTool("/usr/bin/time", package: "time")
+        let gallery = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("gallery")
+        guard FileManager.default.isExecutableFile(atPath: gallery.path) else {
+            throw BenchFailure("no gallery binary beside gallery-bench (\(gallery.path)): swift build -c release --product gallery")
+        }
+    }
+    print("gallery-bench on \(machineDescription())")
+    if which == "move" || which == "all" { try await runMoveBenchmarks(options) }
+    if which == "backends" || which == "all" { try await runBackendBenchmarks(options, CommandLine.arguments) }
+    if which == "access" || which == "all" { try await runAccessBenchmarks(options) }
+    if which == "hash" || which == "all" { runHashBenchmarks(options) }
+    if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
+    if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(options) }
+    if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
+    if which == "limits" || which == "all" { try await runLimitsBenchmarks(options, CommandLine.arguments) }
+    if which == "import" || which == "all" { try runImportBenchmarks(options) }
+    if which == "fanout" { try await runFanoutBenchmark(options) }
+    if which == "history" { try await runHistoryBenchmark(options, CommandLine.arguments) }
+} catch {
+    FileHandle.standardError.write(Data("gallery-bench \(which): \(error)\n".utf8))
+    exit(1)
 }
-if which == "serve-moves" {
-    try await runServeMoves(CommandLine.arguments, options)
-    exit(0)
-}
-print("gallery-bench on \(machineDescription())")
-if which == "move" || which == "all" { try await runMoveBenchmarks(options) }
-if which == "backends" || which == "all" { try await runBackendBenchmarks(options, CommandLine.arguments) }
-if which == "access" || which == "all" { try await runAccessBenchmarks(options) }
-if which == "hash" || which == "all" { runHashBenchmarks(options) }
-if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
-if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(options) }
-if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
-if which == "limits" || which == "all" { try await runLimitsBenchmarks(options, CommandLine.arguments) }
-if which == "import" || which == "all" { try runImportBenchmarks(options) }
-if which == "fanout" { try await runFanoutBenchmark(options) }

@@ -28,9 +28,12 @@ public struct ServerConfiguration: Sendable {
     public var maxPixels = 100_000_000
     /// Largest JSON request body.
     public var maxJSONBytes = 4 << 20
-    /// Items one batch may name, over all its operations (sorting a 100k section is one move of
-    /// 100k items: ~1.3 s on the writer, BENCHMARKS.md "Limits"; more is refused with 413).
-    public var maxBatchItems = 100_000
+    /// Items one batch may name, over all its operations; more is refused with 413 naming this
+    /// limit (`maxItems`), and the page sends a bigger change in parts (Web/js/parts.js). Every
+    /// other write to the gallery waits while a batch runs: a move of 1,000 items in a 100k
+    /// gallery holds the writer 15–35 ms, of 100,000 items 0.3–0.4 s on SQLite and 1–3 s on
+    /// PostgreSQL (BENCHMARKS.md "Limits"), so the limit keeps the next request within 50 ms.
+    public var maxBatchItems = 1_000
     /// `GET …/changes?since=V` with V outside the catch-up window answers the full nested snapshot
     /// only up to this many items; a bigger gallery gets `{"reload": {"version": N}}` (read its
     /// columns), as the live stream's `reload` event — a 1M gallery's snapshot is ~500 MB of JSON.

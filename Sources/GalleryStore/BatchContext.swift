@@ -19,6 +19,12 @@ struct BatchContext {
     /// snapshot in place after the commit, with its stage built directly (see `GalleryStore.run`).
     var defersInPlace = false
     var deferred: InPlaceChange?
+    /// Set when the batch is one operation (`GalleryStore.run`): a move, a copy or a trash of
+    /// several items then records its stage as it goes (`stage`), so the batch needs no diff of
+    /// the whole gallery — at 100k items the diff was half of a 1,000-item move's time, and the
+    /// writer is what every other write to the gallery waits for (issue 15's limits).
+    var soleOperation = false
+    var stage: BatchUpdate?
 
     init(db: any SQLConnection, gallery: Int64, work: Snapshot, now: Double) {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
@@ -182,6 +188,14 @@ struct BatchContext {
         } else if ids.count == 1 {
             try work.moveItem(engineIds[0], to: IndexPath(item: index, section: s))
         } else {
+            if soleOperation {
+                // Each item from its place to its slot in the block; every other item keeps its order.
+                var b = BatchUpdate()
+                b.itemMoves = engineIds.enumerated().map { k, id in
+                    ItemMove(from: work.indexPath(of: id)!, to: IndexPath(item: index + k, section: s))
+                }
+                stage = b
+            }
             let versions = engineIds.map { work.version(of: $0)! }
             try work.deleteItems(engineIds)
             try work.insertItems(engineIds, at: IndexPath(item: index, section: s))
@@ -220,6 +234,11 @@ struct BatchContext {
             }
         }
         try work.insertItems(newIds, at: IndexPath(item: index, section: s))
+        if soleOperation {
+            var b = BatchUpdate()
+            b.itemInserts = newIds.enumerated().map { k, id in ItemInsertion(at: IndexPath(item: index + k, section: s), id: id, version: 0) }
+            stage = b
+        }
     }
 
     mutating func insert(_ items: [NewItem], at dest: Destination) throws {
@@ -262,7 +281,13 @@ struct BatchContext {
             let changed = try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE id IN \(db.dialect.ids)", [now, Self.idList(ids)])
             guard changed == ids.count else { throw StoreError.corrupt("a trash wrote \(changed) of \(ids.count) items") }
         }
-        try work.deleteItems(ids.map { ItemID(UInt64(bitPattern: $0)) })
+        let engineIds = ids.map { ItemID(UInt64(bitPattern: $0)) }
+        if soleOperation {
+            var b = BatchUpdate()
+            b.itemDeletes = engineIds.map { work.indexPath(of: $0)! }
+            stage = b
+        }
+        try work.deleteItems(engineIds)
     }
 
     /// Puts trashed items back at their rank in their section (reviving a deleted section).

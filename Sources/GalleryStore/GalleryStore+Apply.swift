@@ -96,6 +96,7 @@ extension GalleryStore {
             case .insert, .finish: ctx.defersInPlace = true
             default: break
             }
+            ctx.soleOperation = !ctx.defersInPlace && Self.recordsStages
         }
         let startChanges = db.totalChanges
         // PostgreSQL: the gallery's row is locked until the commit, so versions stay serial
@@ -125,6 +126,11 @@ extension GalleryStore {
         } else if ctx.defersInPlace {
             stages = [] // an outcome for an item no longer pending, an empty insert: nothing changed
             ctx.work = Snapshot()
+        } else if var known = ctx.stage {
+            // A move, copy or trash of several items, its stage recorded as it was made.
+            known.itemCountsAfter = (0..<ctx.work.sectionCount).map { ctx.work.itemCount(inSection: $0) }
+            assert((try? before.applying(known)) == ctx.work, "a recorded stage does not replay")
+            stages = StageJSON.stages([known], from: before)
         } else {
             stages = StageJSON.stages(Self.stages(from: before, to: ctx.work), from: before)
         }
@@ -167,6 +173,10 @@ extension GalleryStore {
         return (CommittedBatch(version: newVersion, stages: stages, isCheckpoint: isCheckpoint,
                                wroteCheckpoint: pendingCheckpoint == current ? current : nil, result: result), after)
     }
+
+    /// Whether a batch of one move, copy or trash records its stage as it goes (`BatchContext.stage`);
+    /// false only for `gallery-bench limits`' baseline, which diffs the whole gallery instead.
+    nonisolated(unsafe) public static var recordsStages = true
 
     /// The staged changes of a batch that is not one of the in-place hot paths (`InPlaceChange`):
     /// the engine's diff, which walks the whole gallery (about 1.6 ms at 100k items).

@@ -28,7 +28,8 @@ extension GalleryStore {
         guard !fm.fileExists(atPath: databaseURL.path) else {
             throw StoreError.invalid("\(destination.path) holds a data folder already: back up into a new folder")
         }
-        try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+        try Self.makePrivateFolder(destination)
+        try Self.makePrivateFile(databaseURL)
         var summary = BackupSummary()
         let copy = try DatabaseQueue(path: databaseURL.path)
         try sqlite.pool.backup(to: copy)
@@ -40,6 +41,22 @@ extension GalleryStore {
         try copy.close()
         try copyImages(hashes, into: destination, summary: &summary, progress: progress)
         return summary
+    }
+
+    /// A backup holds password, session and token hashes and TOTP secrets: a destination folder
+    /// made here is its owner's only (0700; one that exists keeps its mode), …
+    static func makePrivateFolder(_ folder: URL) throws {
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return }
+        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    }
+
+    /// … and the database file is made empty with mode 0600 before SQLite or pg_dump writes into
+    /// it (both keep the mode of a file that exists; SQLite takes an empty file as a new database).
+    static func makePrivateFile(_ file: URL) throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw StoreError.invalid("cannot write \(file.path)")
+        }
     }
 
     /// The image folders of `hashes` copied from this store's images into `destination/images`
@@ -78,6 +95,10 @@ extension GalleryStore {
     /// as is the data folder itself. Symbolic links are followed, so a link that points inside
     /// is refused too.
     func refuseDestinationInsideDataFolder(_ destination: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw StoreError.invalid("\(destination.path) is not a folder: back up into a new folder")
+        }
         let data = Self.realPath(files.root.deletingLastPathComponent())
         let target = Self.realPath(destination)
         if target == data || target.hasPrefix(data.hasSuffix("/") ? data : data + "/") {

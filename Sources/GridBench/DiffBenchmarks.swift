@@ -2,7 +2,8 @@ import GridEngine
 
 // Diff benchmarks: GridEngine's staged diff against the standard library's
 // `target.difference(from: source).inferringMoves()` on the flattened arrays, same inputs,
-// same run. Four workloads at 10k and 100k items in 10 sections.
+// same run. Four workloads at 10k and 100k items in 10 sections, and the shuffle again with
+// all items in one section (the case `scripts/bench-differencekit.sh` times beside DifferenceKit).
 
 /// The stdlib baseline's element: id plus content version, so that a content update is a
 /// difference for it too (with ids alone it would see nothing to do).
@@ -43,7 +44,27 @@ struct FlatSections {
 }
 
 func makeDiffWorkloads(items n: Int, seed: UInt64) -> [DiffWorkload] {
-    let sectionCount = 10
+    makeDiffWorkloads(items: n, sections: 10, seed: seed)
+}
+
+/// The random shuffle of `n` items in one section. Ids 1,000,000 … in order, shuffled by the
+/// first use of `SeededGenerator(seed:)`: the same order as the 10-section shuffle's items read
+/// section by section, and as `scripts/bench-differencekit.sh`'s `Int` arrays for the same seed.
+func makeOneSectionShuffle(items n: Int, seed: UInt64) -> DiffWorkload {
+    let w = makeDiffWorkloads(items: n, sections: 1, seed: seed)[0]
+    return DiffWorkload(name: "random shuffle, one section", source: w.source, target: w.target)
+}
+
+/// A digest of a section's item order (FNV-1a over the ids), printed so that two benchmark
+/// programs can show they diffed the same permutation.
+func orderDigest(_ ids: [UInt64]) -> String {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for id in ids { h = (h ^ id) &* 0x100_0000_01b3 }
+    let hex = String(h, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+}
+
+func makeDiffWorkloads(items n: Int, sections sectionCount: Int, seed: UInt64) -> [DiffWorkload] {
     var rng = SeededGenerator(seed: seed)
     var flat = FlatSections(Snapshot())
     var next: UInt64 = 1_000_000
@@ -132,7 +153,7 @@ func runDiffBenchmarks() {
               "stdlib difference + inferringMoves (median)", "stdlib changes", "speed-up", "building the target Snapshot"])
     printRow(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---:", "---:"])
     for n in [10_000, 100_000] {
-        for w in makeDiffWorkloads(items: n, seed: UInt64(n)) {
+        for w in makeDiffWorkloads(items: n, seed: UInt64(n)) + [makeOneSectionShuffle(items: n, seed: UInt64(n))] {
             // Correctness first: the stages replay to the target, each valid.
             let changes = try! StagedChangeset(from: w.source, to: w.target)
             var shown = w.source
@@ -160,7 +181,7 @@ func runDiffBenchmarks() {
             // about 100 × the 10k figure (minutes): not run.
             if !withBaseline {
                 baselineCell = "skipped"
-            } else if !(w.name == "random shuffle" && n >= 100_000) {
+            } else if !(w.name.hasPrefix("random shuffle") && n >= 100_000) {
                 let iterations = n >= 100_000 ? 1 : 3
                 var count = 0
                 let t = timeSlow(iterations: iterations) {
@@ -178,6 +199,11 @@ func runDiffBenchmarks() {
                       "\(changes.changeCount) (\(changes.moveCount))", baselineCell, baselineChanges, speedup,
                       formatNanos(build.medianNanos)])
         }
+    }
+    for n in [10_000, 100_000] {
+        let w = makeOneSectionShuffle(items: n, seed: UInt64(n))
+        print("")
+        print("one-section shuffle, \(n) items: target order digest \(orderDigest(w.target.items(inSection: 0).map(\.rawValue)))")
     }
     runSnapshotEditBenchmarks()
 }

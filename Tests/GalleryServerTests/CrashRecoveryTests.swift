@@ -210,7 +210,10 @@ import Glibc
     @Test func aWrongDatabaseURLStopsServeWithAClearMessage() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
         for (url, says) in [("mysql://somewhere/db", "is not postgres://"),
-                            ("postgres://127.0.0.1:5432/", "names no database")] {
+                            ("postgres://127.0.0.1:5432/", "names no database"),
+                            // A password in a wrong URL is not repeated into the log (it showed there).
+                            ("mysql://ana:s3cret-pw@somewhere/db", "is not postgres://"),
+                            ("postgres://ana:s3cret-pw@127.0.0.1:5432/", "names no database")] {
             let data = testFolder("baddb")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
@@ -219,6 +222,44 @@ import Glibc
             let log = try String(contentsOf: data.appendingPathComponent("server.log"), encoding: .utf8)
             #expect(child.terminationReason == .exit && child.terminationStatus != 0, "\(url)")
             #expect(log.contains(says), "\(url): \(log)")
+            #expect(!log.contains("s3cret"), "the password is in the log: \(log)")
         }
+    }
+    /// A new data folder with PostgreSQL not answering at start: the port answers (503) while it
+    /// waits, and server.json is in the data folder meanwhile — `gallery migrate` refuses to copy
+    /// under a running server and `gallery import` finds it by that file. The folder did not exist
+    /// yet, so server.json could not be written ("could not write server.json"), and never was.
+    @Test func serverJSONIsWrittenWhileWaitingForTheDatabaseInANewDataFolder() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
+        let data = testFolder("waiting-new-folder")
+        let logs = testFolder("waiting-new-folder-log")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: logs.appendingPathComponent("server.log").path, contents: nil)
+        let port = Self.freePort()
+        let p = Process()
+        p.executableURL = Self.binary
+        // Nothing listens on this port: the server waits for its database.
+        p.arguments = ["serve", "--port", "\(port)", "--data", data.path, "--web", logs.path, "--log-level", "warning",
+                       "--database", "postgres://gallery@127.0.0.1:\(Self.freePort())/gallery"]
+        let log = FileHandle(forWritingAtPath: logs.appendingPathComponent("server.log").path)
+        p.standardOutput = log
+        p.standardError = log
+        try p.run()
+        defer { p.terminate(); p.waitUntilExit() }
+        var health: UInt = 0
+        for _ in 0..<400 where health != 200 {
+            health = (try? await HTTPClient.shared.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/healthz"), timeout: .seconds(2)))?.status.code ?? 0
+            if health != 200 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(health == 200)
+        let file = data.appendingPathComponent("server.json")
+        var written = false
+        for _ in 0..<100 where !written {
+            written = FileManager.default.fileExists(atPath: file.path)
+            if !written { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        let text = (try? String(contentsOf: logs.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
+        #expect(written, "no server.json while the server waits: \(text)")
+        #expect(!text.contains("could not write server.json"), "\(text)")
     }
 }

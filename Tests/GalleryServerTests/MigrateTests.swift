@@ -517,4 +517,65 @@ struct MigrateTests {
                                       environment: ["PATH": "/nonexistent"])
         #expect(noTool.status != 0 && noTool.output.contains("pg_dump is not installed"), "\(noTool.output)")
     }
+    /// `gallery backup --database` with a `--data` that is not the instances' data folder (a typo,
+    /// the default `gallery-data` in another directory) is refused before anything is written: it
+    /// made that folder, dumped the rows, copied no image, called every image "purged while the
+    /// copy ran" and exited 0 — a backup that looked complete. A file as DEST is refused in words.
+    @Test func aPgDumpBackupFromAFolderWithoutTheImagesOrIntoAFileIsRefused() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
+        let data = testFolder("pgbackup-images")
+        let url = try Backend.makePostgresDatabase()
+        let store = try GalleryStore(folder: data, databaseURL: url)
+        let hashes = try (0..<2).map { k in try store.files.storeOriginal(Array("backup image \(k)".utf8)) }
+        _ = try await store.importGallery(name: "Kept", sections: [("One", hashes.map { NewItem(title: $0, fileHash: $0, width: 10, height: 10, state: .ready) })])
+        try store.close()
+
+        let wrong = testFolder("pgbackup-not-the-data-folder")
+        let dest = testFolder("pgbackup-images-dest")
+        let refused = try Self.gallery(["backup", dest.path, "--data", wrong.path, "--database", url])
+        #expect(refused.status != 0, "\(refused.output)")
+        #expect(refused.output.contains("no images folder"), "\(refused.output)")
+        #expect(!FileManager.default.fileExists(atPath: wrong.path), "the wrong folder was made")
+        #expect(!FileManager.default.fileExists(atPath: dest.path), "a backup was written")
+
+        let file = testFolder("pgbackup-a-file")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("mine".utf8))
+        let intoFile = try Self.gallery(["backup", file.path, "--data", data.path, "--database", url])
+        #expect(intoFile.status != 0 && intoFile.output.contains("is not a folder"), "\(intoFile.output)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
+
+        let ok = try Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
+        #expect(ok.status == 0 && ok.output.contains("copied 2 image files") && !ok.output.contains("purged"), "\(ok.output)")
+        // The dump holds password, session and token hashes and TOTP secrets: for its owner only (it was 0644 in a 0755 folder).
+        #expect(try FileManager.default.attributesOfItem(atPath: dest.appendingPathComponent("gallery.pgdump").path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: dest.path)[.posixPermissions] as? Int == 0o700)
+    }
+    /// A database that holds another application's rows (a table the gallery does not have) is
+    /// refused, with or without --replace: --replace emptied every table of the database
+    /// (`TRUNCATE <every table> … CASCADE`), so `--replace --no-verify` committed the copy with
+    /// the other table's rows gone (and with the comparison, the copy was refused only by luck,
+    /// after the TRUNCATE, because of the extra table).
+    @Test func replaceNeverEmptiesATableThatIsNotTheGallerys() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
+        let data = testFolder("foreign-table")
+        let sqlite = try GalleryStore(folder: data)
+        _ = try await sqlite.createGallery(name: "Mine")
+        try sqlite.close()
+        let url = try Backend.makePostgresDatabase()
+        let pg = try PGConnection.open(url)
+        try pg.runScript("CREATE TABLE invoices (id integer PRIMARY KEY, amount integer); INSERT INTO invoices VALUES (1, 100);")
+        for extra in [[], ["--replace"], ["--replace", "--no-verify"]] {
+            let ran = try Self.gallery(["migrate", "--data", data.path, "--to", url] + extra)
+            #expect(ran.status != 0, "\(extra): \(ran.output)")
+            #expect(ran.output.contains("invoices"), "\(extra): \(ran.output)")
+            #expect(try pg.value("SELECT COUNT(*) FROM invoices", as: Int.self) == 1, "\(extra) emptied another application's table")
+        }
+        // Refused before anything was written: not even the gallery's empty tables (the message says
+        // "the PostgreSQL database holds what it held before"; the schema was made first).
+        #expect(try pg.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()", as: Int.self) == 1)
+        pg.close()
+        // A database of its own: copied.
+        #expect(try Self.gallery(["migrate", "--data", data.path, "--to", try Backend.makePostgresDatabase()]).status == 0)
+    }
 }

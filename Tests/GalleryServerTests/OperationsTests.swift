@@ -54,6 +54,13 @@ import GalleryStore
         #expect(try store.backup(to: beside).galleries == 1)
         // A sibling whose name starts with the data folder's is not inside it.
         #expect(try store.backup(to: URL(fileURLWithPath: data.path + "-copy")).galleries == 1)
+        // A file as the destination: refused in words (it was Foundation's "A file with the same name already exists").
+        let file = testFolder("backup-a-file")
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data("mine".utf8))
+        do { _ = try store.backup(to: file); Issue.record("a backup into a file was accepted") } catch let e as StoreError {
+            #expect(e.message.contains("is not a folder"), "\(e.message)")
+        } catch { Issue.record("not a StoreError: \(error)") }
+        #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
     }
 
     @Test func aBackupTakenWhileMovesGoOnIsAConsistentDataFolder() async throws {
@@ -91,6 +98,10 @@ import GalleryStore
         let moves = try await writer.value
         #expect(moves > 0)
         #expect(summary.galleries == 1 && summary.items == 6 && summary.files == 12 && summary.missing.isEmpty)
+        // The copy holds password, session and token hashes and TOTP secrets: for its owner only
+        // (it was 0644 in a 0755 folder, readable by every local user).
+        #expect(try FileManager.default.attributesOfItem(atPath: destination.appendingPathComponent("gallery.sqlite").path)[.posixPermissions] as? Int == 0o600)
+        #expect(try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? Int == 0o700)
 
         // The copy opens as a data folder: intact, at some version the original went through.
         let restored = try GalleryStore(folder: destination)

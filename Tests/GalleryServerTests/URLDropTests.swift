@@ -11,7 +11,7 @@ import Imaging
     @Test func aDroppedURLIsAPendingPlaceholderAtOnceThenReadyWithThumbnails() async throws {
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
-        let server = try await makeServer()
+        let server = try await makeServer { $0.fetchTimeout = .seconds(30) } // the image takes 2.5 s: room for a loaded machine
         try await server.test(.router) { client in
             let g = try await client.newGallery()
             let section = g.sections[0].id
@@ -27,20 +27,23 @@ import Imaging
             #expect(done.state == .ready, "\(done.reason ?? "")")
             #expect(done.width == 300 && done.height == 200 && abs(done.aspect - 1.5) < 1e-9)
             #expect(done.version == item.version + 1)
-            // Thumbnails: strong caching, revalidation answered 304.
-            let grid = try await client.execute(uri: done.thumbnails!.grid, method: .get)
+            // Thumbnails: strong caching, revalidation answered 304. (A failed item has none: #require
+            // fails the test, where `!` took the whole test process down with it.)
+            let thumbnails = try #require(done.thumbnails)
+            let grid = try await client.execute(uri: thumbnails.grid, method: .get)
             #expect(grid.status == .ok && grid.headers[.cacheControl]?.contains("immutable") == true)
             let etag = try #require(grid.headers[.eTag])
-            let again = try await client.execute(uri: done.thumbnails!.grid, method: .get, headers: [.ifNoneMatch: etag])
+            let again = try await client.execute(uri: thumbnails.grid, method: .get, headers: [.ifNoneMatch: etag])
             #expect(again.status == .notModified)
             // The detail image is made on its first view (ingestion makes only what the grid needs), then kept.
-            #expect(!server.store.files.exists(done.fileHash!, "detail.jpg"))
-            let detail = try await client.execute(uri: done.thumbnails!.detail, method: .get)
+            let hash = try #require(done.fileHash)
+            #expect(!server.store.files.exists(hash, "detail.jpg"))
+            let detail = try await client.execute(uri: thumbnails.detail, method: .get)
             #expect(detail.status == .ok && detail.headers[.contentType] == "image/jpeg")
             let info = try ImageProbe.probe(Array(detail.body.readableBytesView), limits: ImageLimits(maxPixels: 1 << 30))
             #expect(info.width == 300 && info.height == 200, "never enlarged past the original")
-            #expect(server.store.files.exists(done.fileHash!, "detail.jpg"))
-            let original = try await client.execute(uri: done.thumbnails!.original, method: .get)
+            #expect(server.store.files.exists(hash, "detail.jpg"))
+            let original = try await client.execute(uri: thumbnails.original, method: .get)
             #expect(Array(original.body.readableBytesView) == TestImageServer.good)
         }
     }

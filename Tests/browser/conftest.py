@@ -44,9 +44,11 @@ def free_port():
 
 
 class Server:
-    def __init__(self, allow_private=True, admin=ADMIN, database=None, data=None):
+    def __init__(self, allow_private=True, admin=ADMIN, database=None, data=None, args=()):
         """`database`: a postgres:// URL (`--database`); `data`: another server's data folder
-        (a second instance on the same database and images: its admin exists already)."""
+        (a second instance on the same database and images: its admin exists already); `args`:
+        more options of `gallery serve`."""
+        self.args = list(args)
         self.allow_private = allow_private
         self.database = database
         self.port = free_port()
@@ -75,7 +77,7 @@ class Server:
             [str(GALLERY), "serve", "--port", str(self.port), "--data", self.data,
              "--web", str(ROOT / "Web"), "--wasm", str(ROOT / ".build-wasm" / "engine.wasm"),
              *(["--allow-private-addresses"] if self.allow_private else []),
-             *(["--database", self.database] if self.database else [])],
+             *(["--database", self.database] if self.database else []), *self.args],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         while time.time() < deadline:

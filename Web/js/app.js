@@ -4,6 +4,7 @@ import { Engine } from './engine.js';
 import { CellFlag } from './protocol.js';
 import { api, answer, columnsAnswer, decodeColumns, ApiError } from './api.js';
 import { GalleryModel, touchesTrash, Slicer, SLICE_CHANGES } from './gallery.js';
+import { namedItems, splitOperations, placeAfter } from './parts.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
 import { LiveStream } from './live.js';
@@ -44,6 +45,8 @@ export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
   followed: { inPlace: 0, whole: 0, sliced: 0 }, // server changes the engine followed in place / by a whole reload; long ones cut into slices
+  batchLimit: 1000, // items a batch may name: the server's default --max-batch-items; its 413 names its own
+  inParts: 0,        // changes on their way in parts (parts.js): server changes meanwhile go into the model only
   _following: [],        // changes not applied yet behind a long one, which is cut into slices (follow)
   _sliceChanges: 4,      // item changes in the next slice of a long change (follow; it grows while slices are quick)
   _followGeneration: 0,
@@ -203,6 +206,7 @@ export const app = {
   /// Makes the engine show the arrangement the model just loaded (a snapshot from the stream or
   /// a catch-up). O(n): the usual way is `follow`.
   reconcile() {
+    if (this.inParts) return; // the engine shows the whole change; the reload after the last part reconciles
     this.dropFollowing();
     this.followed.whole++;
     this.picker.showName();
@@ -217,6 +221,7 @@ export const app = {
   /// could not follow (another window's change met ours) or one of ours the server refused.
   /// A body older than what the stream brought meanwhile is read again.
   async reload() {
+    if (this.inParts) return; // one reload follows the last part
     const id = this.model.id;
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
@@ -362,6 +367,7 @@ export const app = {
   async commit(operations, { retry = true } = {}) {
     clearTimeout(this._historyTimer);
     this._historyTimer = setTimeout(() => this.saveHistory(), 300);
+    if (operations.reduce((n, op) => n + namedItems(op), 0) > this.batchLimit) return this.commitInParts(operations);
     try {
       const answer = await api.batch(this.model.id, this.model.version, operations);
       const changes = answer.changes ?? answer;
@@ -369,6 +375,11 @@ export const app = {
       if (touchesTrash(changes)) this.trash.refresh();
       return answer;
     } catch (e) {
+      if (e instanceof ApiError && e.status === 413 && e.body?.error?.maxItems > 0) {
+        // More than this server takes in one batch: in parts of its size.
+        this.batchLimit = e.body.error.maxItems;
+        return this.commitInParts(operations);
+      }
       if (e instanceof ApiError && e.status === 409 && retry) {
         // Someone else changed the gallery first: catch up, then ask again (ops name ids).
         await this.catchUp();
@@ -380,11 +391,54 @@ export const app = {
     }
   },
 
+  /// A change naming more items than a batch may, as batches in order (parts.js). The engine
+  /// already shows all of it, so the parts' answers and the live stream meanwhile go into the
+  /// model only (each part names ids and neighbours, so it needs no base version); after the
+  /// last part one reload makes the engine show what the server holds — the same whole reload
+  /// one big batch's answer gets. A part refused leaves the parts before it done (each is
+  /// atomic) and says how far it got.
+  async commitInParts(operations) {
+    const id = this.model.id;
+    let batches = splitOperations(operations, this.batchLimit);
+    let previous = null, answer = null, done = 0;
+    this.inParts++;
+    try {
+      for (let k = 0; k < batches.length; k++) {
+        const ops = placeAfter(batches[k], previous, answer);
+        try {
+          answer = await api.batch(id, undefined, ops);
+        } catch (e) {
+          const limit = e.body?.error?.maxItems;
+          if (!(e instanceof ApiError && e.status === 413 && limit > 0 && limit < this.batchLimit)) throw e;
+          // The server takes fewer than we thought: this part and the rest in smaller parts.
+          this.batchLimit = limit;
+          batches = [...batches.slice(0, k), ...splitOperations(batches.slice(k).flat(), limit)];
+          k--;
+          continue;
+        }
+        previous = ops;
+        done++;
+        if (this.model.id === id) this.applyChanges(answer.changes ?? answer);
+      }
+      return answer;
+    } catch (e) {
+      this.toast(done ? `Saved ${done} of ${batches.length} parts of the change: ${e.message}` : e.message);
+      throw e;
+    } finally {
+      this.inParts--;
+      if (!this.inParts && this.model.id === id) {
+        await this.reload();
+        this.trash.refresh();
+      }
+    }
+  },
+
   /// Server changes (an answer to our batch, the live stream) into the page's copy of the
   /// gallery and the engine; a change that does not follow our version catches up.
   applyChanges(changes) {
     if (!changes || changes.toVersion == null) return;
     this.ingest.claim(changes.items);
+    if (this.inParts) { this.model.apply(changes); return; } // the reload after the last part follows
     const applied = this.model.apply(changes);
     if (!applied) { this.catchUp(); return; }
     if (applied.skipped) return;

@@ -21,7 +21,8 @@ struct BatchRoutes {
             let named = body.operations.reduce(0) { $0 + $1.itemCount }
             let limit = server.configuration.maxBatchItems
             guard named <= limit else {
-                throw APIError(.contentTooLarge, "a batch may name at most \(limit) items; this one names \(named): send it in parts")
+                throw APIError(.contentTooLarge, "a batch may name at most \(limit) items; this one names \(named): send it in parts",
+                               extra: ["maxItems": .number(Double(limit))])
             }
             do {
                 let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations)

@@ -39,7 +39,7 @@ public final class PostgresDatabase: StoreDatabase {
 
     static func parse(_ url: String) throws -> (PostgresConnection.Configuration, String) {
         guard let c = URLComponents(string: url), c.scheme == "postgres" || c.scheme == "postgresql" else {
-            throw StoreError.invalid("database URL \(url) is not postgres://user@host:port/database")
+            throw StoreError.invalid("database URL \(redacted(url)) is not postgres://user@host:port/database")
         }
         let query = Dictionary((c.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { $1 })
         if let mode = query["sslmode"], mode != "disable" && mode != "prefer" && mode != "allow" {
@@ -48,7 +48,7 @@ public final class PostgresDatabase: StoreDatabase {
         let user = c.user.flatMap { $0.removingPercentEncoding } ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
         let password = c.password?.removingPercentEncoding
         let database = String(c.path.drop { $0 == "/" })
-        guard !database.isEmpty else { throw StoreError.invalid("database URL \(url) names no database (postgres://host/DATABASE)") }
+        guard !database.isEmpty else { throw StoreError.invalid("database URL \(redacted(url)) names no database (postgres://host/DATABASE)") }
         let port = c.port ?? 5432
         var config: PostgresConnection.Configuration
         var where_: String
@@ -62,6 +62,16 @@ public final class PostgresDatabase: StoreDatabase {
         }
         config.options.connectTimeout = .seconds(10)
         return (config, "postgres://\(user)@\(where_)/\(database)")
+    }
+
+    /// `url` as an error may show it: a password between `//user:` and `@` is replaced by `***`,
+    /// also in a URL that does not parse (a wrong scheme, a space), so it reaches no log.
+    static func redacted(_ url: String) -> String {
+        guard let scheme = url.range(of: "://"),
+              let at = url[scheme.upperBound...].lastIndex(of: "@") else { return url }
+        let credentials = url[scheme.upperBound..<at]
+        guard let colon = credentials.firstIndex(of: ":") else { return url }
+        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }
 
     /// Creates an empty database `name` on the server `url` names (as the user it names, which

@@ -50,11 +50,12 @@ extension GalleryStore {
                 install postgresql-client-\(serverMajor) (pg_dump's major version must be at least the server's)
                 """)
         }
-        try fm.createDirectory(at: destination, withIntermediateDirectories: true)
+        try Self.makePrivateFolder(destination)
         var summary = BackupSummary()
         try pg.run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         let hashes: [String]
         do {
+            try Self.makePrivateFile(dump)
             guard let snapshot = try pg.value("SELECT pg_export_snapshot()", as: String.self) else {
                 throw StoreError.database("pg_export_snapshot answered nothing")
             }

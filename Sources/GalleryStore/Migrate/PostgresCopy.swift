@@ -51,6 +51,34 @@ public enum PostgresCopy {
         try Migrations.migrator.migrate(pool)
         let pg = try PGConnection.open(url)
         defer { pg.close() }
+        // Refusals before anything is written to the target (the schema's migrations included, so a
+        // refused copy leaves the database exactly as it was).
+        let sourceTables = try pool.read { db in try StoreSchema.sqlite(GRDBConnection(db)).tables.map(\.name) }
+        let before = try StoreSchema.postgres(pg)
+        // What the target holds already: refused unless replace.
+        var held: [(String, Int)] = []
+        for t in before.tables {
+            let n = try pg.value("SELECT COUNT(*) FROM \"\(t.name.replacingOccurrences(of: "\"", with: "\"\""))\"", as: Int.self) ?? 0
+            if n > 0 { held.append((t.name, n)) }
+        }
+        // Rows in a table the gallery does not have (another application's): refused even with
+        // --replace, which empties only the gallery's own tables.
+        let foreign = held.filter { !sourceTables.contains($0.0) }
+        if !foreign.isEmpty {
+            let named = foreign.map { "\($0.1) \($0.0) rows" }.joined(separator: ", ")
+            throw StoreError.invalid("""
+                PostgreSQL at \(pg.displayURL) holds rows in tables that are not the gallery's (\(named)): \
+                migrate into a database of its own (createdb NAME); --replace empties only the gallery's tables
+                """)
+        }
+        if !held.isEmpty && !replace {
+            let named = held.map { "\($0.1) \($0.0) rows" }.joined(separator: ", ")
+            throw StoreError.invalid("""
+                PostgreSQL at \(pg.displayURL) is not empty (\(named)): migrate copies into an empty \
+                database (create one: createdb NAME), or pass --replace to delete what is there, in the \
+                same transaction as the copy
+                """)
+        }
         try PostgresMigrations.migrate(pg)
 
         return try pool.read { db in
@@ -59,20 +87,6 @@ public enum PostgresCopy {
             let target = try StoreSchema.postgres(pg)
             try checkSchemas(source, target, url: pg.displayURL)
             let order = try source.copyOrder()
-            // What the target holds already: refused unless replace.
-            var held: [(String, Int)] = []
-            for t in target.tables {
-                let n = try pg.value("SELECT COUNT(*) FROM \(t.name)", as: Int.self) ?? 0
-                if n > 0 { held.append((t.name, n)) }
-            }
-            if !held.isEmpty && !replace {
-                let named = held.map { "\($0.1) \($0.0) rows" }.joined(separator: ", ")
-                throw StoreError.invalid("""
-                    PostgreSQL at \(pg.displayURL) is not empty (\(named)): migrate copies into an empty \
-                    database (create one: createdb NAME), or pass --replace to delete what is there, in the \
-                    same transaction as the copy
-                    """)
-            }
             var summary = Summary()
             for t in order {
                 let rows = try StoreComparison.count(sqlite, t.name)
@@ -82,7 +96,10 @@ public enum PostgresCopy {
             let started = Date()
             try pg.transaction {
                 if !held.isEmpty {
-                    try pg.run("TRUNCATE \(target.tables.map(\.name).joined(separator: ", ")) RESTART IDENTITY CASCADE")
+                    // The gallery's tables only, all in one statement (their foreign keys point
+                    // among them); no CASCADE: a table of another application that refers to
+                    // them stops the copy instead of being emptied.
+                    try pg.run("TRUNCATE \(order.map(\.name).joined(separator: ", ")) RESTART IDENTITY")
                     summary.emptiedTarget = true
                 }
                 for (t, planned) in zip(order, summary.tables) {
