@@ -473,6 +473,265 @@ def upload_under_windows(base, gallery, pid, windows, files, per_request=20):
             "events_min": min(received), "rss": now, "rss_peak_sampled": peak, "rss_hwm": hwm}
 
 
+def session_cookie():
+    return "; ".join(f"{c.name}={c.value}" for c in COOKIES)
+
+
+def quick_moves(base, gallery, ids, n, threads=4, seed=15):
+    """n single moves through the API, as fast as the server answers them (`threads` keep-alive
+    connections posting moves without a base version: none is refused as stale). Each moves one
+    item to after another, both drawn from the whole gallery. Answers (seconds, the version after)."""
+    import http.client, random, threading
+    from urllib.parse import urlparse
+    u = urlparse(base)
+    per = [n // threads + (1 if k < n % threads else 0) for k in range(threads)]
+    versions, errors = [], []
+
+    def worker(k):
+        rng = random.Random(seed * 1000 + k)
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
+        headers = {"Origin": base, "Cookie": session_cookie(), "content-type": "application/json"}
+        last = 0
+        for _ in range(per[k]):
+            a, b = rng.randrange(len(ids)), rng.randrange(len(ids))
+            if a == b:
+                b = (a + 1) % len(ids)
+            body = json.dumps({"operations": [{"op": "move", "items": [ids[a]], "to": {"after": ids[b]}}]})
+            conn.request("POST", f"/api/galleries/{gallery}/batch", body=body, headers=headers)
+            r = conn.getresponse()
+            data = r.read()
+            if r.status != 200:
+                errors.append((r.status, data[:200]))
+                continue
+            last = max(last, json.loads(data)["version"])
+        versions.append(last)
+        conn.close()
+
+    t0 = time.time()
+    workers = [threading.Thread(target=worker, args=(k,)) for k in range(threads)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors, f"{len(errors)} moves refused, first {errors[0]}"
+    return time.time() - t0, max(versions)
+
+
+class Prober:
+    """Issue 15's "next request ≤ 50 ms": while something heavy runs, another client reads the
+    gallery list and makes a single move in the same gallery, one after the other, every 10 ms;
+    each request's start and duration are kept."""
+
+    def __init__(self, base, gallery, ids):
+        import threading
+        self.base, self.gallery, self.ids = base, gallery, ids
+        self.reads, self.moves, self.done = [], [], threading.Event()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        import http.client, random
+        from urllib.parse import urlparse
+        u = urlparse(self.base)
+        rng = random.Random(7)
+        headers = {"Origin": self.base, "Cookie": session_cookie(), "content-type": "application/json"}
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
+        while not self.done.is_set():
+            t = time.time()
+            conn.request("GET", "/api/galleries", headers=headers)
+            r = conn.getresponse(); r.read()
+            self.reads.append((t, (time.time() - t) * 1000, r.status))
+            a, b = rng.randrange(len(self.ids)), rng.randrange(len(self.ids))
+            body = json.dumps({"operations": [{"op": "move", "items": [self.ids[a]], "to": {"after": self.ids[b if b != a else (a + 1) % len(self.ids)]}}]})
+            t = time.time()
+            conn.request("POST", f"/api/galleries/{self.gallery}/batch", body=body, headers=headers)
+            r = conn.getresponse(); r.read()
+            self.moves.append((t, (time.time() - t) * 1000, r.status))
+            time.sleep(0.01)
+        conn.close()
+
+    def __enter__(self):
+        self.thread.start()
+        time.sleep(0.3)  # a few requests before, as a baseline
+        return self
+
+    def __exit__(self, *exc):
+        time.sleep(0.3)
+        self.done.set()
+        self.thread.join()
+
+    def during(self, t0, t1):
+        """The requests that overlapped [t0, t1]: 'reads n, p50 / max; moves n, p50 / max' (ms), and any non-200."""
+        def part(xs, name):
+            d = sorted(ms for t, ms, _ in xs if t <= t1 and t + ms / 1000 >= t0)
+            bad = [s for t, ms, s in xs if s != 200]
+            if not d:
+                return f"{name}: none"
+            return f"{name} {len(d)}: p50 {d[len(d) // 2]:.1f} / max {d[-1]:.1f} ms" + (f" ({len(bad)} not 200: {bad[:3]})" if bad else "")
+        return part(self.reads, "gallery list") + "; " + part(self.moves, "single move")
+
+
+def read_catch_up(base, gallery, since, now, results, k, start=None):
+    """Opens the live stream at `since` as a page that reconnects does and reads its events until
+    one reaches version `now` (a catch-up may come in several `changes` events) or is not `changes`.
+    results[k] = (the events' types, bytes, seconds from the request to the first event's end, to the last's)."""
+    import http.client
+    from urllib.parse import urlparse
+    u = urlparse(base)
+    if start is not None:
+        start.wait()
+    t0 = time.time()
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
+    conn.request("GET", f"/api/galleries/{gallery}/events?since={since}", headers={"Origin": base, "Cookie": session_cookie()})
+    r = conn.getresponse()
+    kind, size, version, kinds, first = None, 0, None, [], None
+    while True:
+        line = r.fp.readline()
+        if not line:
+            break
+        size += len(line)
+        if line.startswith(b"event: "):
+            kind = line[7:].strip().decode()
+        elif line.startswith(b"id: "):
+            version = int(line[4:])
+        elif line in (b"\n", b"\r\n") and kind:
+            kinds.append(kind)
+            first = first or time.time() - t0
+            if kind != "changes" or (version or 0) >= now:
+                break
+            kind = None
+    kinds = f"{kinds[0]} ×{len(kinds)}" if kinds and all(x == kinds[0] for x in kinds) else ",".join(kinds)
+    results[k] = (kinds, size, first, time.time() - t0)
+    conn.close()
+
+
+def reconnect_server(base, gallery, n, windows):
+    """Issue 15's limit, the server's side: a window that reconnects after `n` versions. `n` single
+    moves are made (quick_moves); then, with a probe reading the gallery list and moving an item
+    every 10 ms, (1) GET …/changes?since=V (the catch-up the page asks for after a refused batch),
+    (2) the live stream at ?since=V (what a page that comes back online opens) up to its first
+    event, (3) `windows` streams at ?since=V at once. Answers lines of figures."""
+    import threading
+    cols = columns(base, gallery)
+    ids, since = cols["id"], cols["version"]
+    del cols
+    took, now = quick_moves(base, gallery, ids, n)
+    # The columns of the new version, built and compressed in the background once the gallery is
+    # quiet (at 1M items most of a second of CPU), done before the probe starts: what is timed
+    # below is the catch-up alone.
+    t0 = time.time()
+    warm(base, gallery, str(ROOT / "Web"))
+    out = [f"{n:,} single moves made in {took:.1f} s ({n / took:,.0f}/s, version {since} → {now}); the columns of version {now} "
+           f"ready after {time.time() - t0:.1f} s; load average {os.getloadavg()[0]:.2f}"]
+    with Prober(base, gallery, ids) as probe:
+        for attempt in range(2):
+            t0 = time.time()
+            req = urllib.request.Request(base + f"/api/galleries/{gallery}/changes?since={since}", headers={"Origin": base})
+            with OPENER.open(req, timeout=600) as r:
+                body = r.read()
+            t1 = time.time()
+            answer = json.loads(body)
+            kind = "changes" if answer.get("changes") else ("reload" if answer.get("reload") else "snapshot")
+            detail = f", {len(answer['changes']['stages']):,} stages" if kind == "changes" else ""
+            del answer
+            out.append(f"GET changes?since={since} ({'first' if attempt == 0 else 'again'}): {kind}{detail}, {len(body):,} bytes in {(t1 - t0) * 1000:.0f} ms; "
+                       f"meanwhile {probe.during(t0, t1)}")
+            del body
+        results = [None]
+        now = columns(base, gallery)["version"]
+        t0 = time.time()
+        read_catch_up(base, gallery, since, now, results, 0)
+        t1 = time.time()
+        kinds, size, first, last = results[0]
+        out.append(f"live stream ?since={since}: events `{kinds}`, {size:,} bytes, the first whole after {first * 1000:.0f} ms, "
+                   f"the last (version {now}) after {last * 1000:.0f} ms; meanwhile {probe.during(t0, t1)}")
+        results = [None] * windows
+        start = threading.Barrier(windows)
+        now = columns(base, gallery)["version"]
+        threads = [threading.Thread(target=read_catch_up, args=(base, gallery, since, now, results, k, start)) for k in range(windows)]
+        t0 = time.time()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        t1 = time.time()
+        firsts = sorted(r[2] * 1000 for r in results)
+        lasts = sorted(r[3] * 1000 for r in results)
+        out.append(f"{windows} live streams ?since={since} at once: events `{results[0][0]}` ({results[0][1]:,} bytes each), the first "
+                   f"whole after {firsts[0]:.0f}–{firsts[-1]:.0f} ms, the last after {lasts[0]:.0f}–{lasts[-1]:.0f} ms; meanwhile {probe.during(t0, t1)}")
+    return out
+
+
+def poll(page, expression, timeout_s, every_s=0.05):
+    """Waits until `expression` (evaluated in the page) is true; raises TimeoutError after timeout_s.
+    (Playwright's wait_for_function evaluates its predicate with eval, which the page's CSP refuses.)"""
+    deadline = time.time() + timeout_s
+    while not page.evaluate(expression):
+        if time.time() > deadline:
+            raise TimeoutError(f"{expression} not true after {timeout_s:.0f} s")
+        time.sleep(every_s)
+
+
+def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300, bundle=None):
+    """Issue 15's limit in the page: a window open on the gallery goes offline (Playwright's
+    network emulation, and its live stream broken), `n` single moves are made by another
+    client, it comes back online. Frames from back online until its model reached the server's
+    version and 1.5 s more; memory after; and whether the engine's order is the server's."""
+    browser = launch(p)
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+    assert ctx.request.post(base + "/api/login", data={"name": ADMIN[0], "password": ADMIN[1]}, headers={"Origin": base}).ok
+    page = ctx.new_page()
+    page.set_default_timeout(300000)
+    if bundle:
+        # Another build of the page (an older commit's page.js, for a before/after pair in one run).
+        body = Path(bundle).read_bytes()
+        page.route("**/js/page.js", lambda route: route.fulfill(content_type="text/javascript", body=body))
+    page.goto(f"{base}/#/g/{gallery}")
+    page.wait_for_selector("body[data-ready='1']")
+    poll(page, "document.getElementById('live-state').classList.contains('on')", 60)
+    page.wait_for_timeout(1000)
+    v0 = page.evaluate("app.model.version")
+    ctx.set_offline(True)
+    # Chromium's offline emulation fails new requests but leaves an open stream open: it is broken
+    # here as a dropped connection breaks it (closed, and the error the page's EventSource gets).
+    # The page retries every second, and fails while offline.
+    page.evaluate("() => { const s = app.live.source; s.close(); s.onerror(new Event('error')); }")
+    poll(page, "!document.getElementById('live-state').classList.contains('on')", 30)
+    cols = columns(base, gallery)
+    ids = cols["id"]
+    del cols
+    took, target = quick_moves(base, gallery, ids, n)
+    warm(base, gallery, str(ROOT / "Web"))  # the server's background work for the new version done first
+    assert page.evaluate("app.model.version") == v0, "the page followed while offline"
+    if trace:
+        page.evaluate(TRACER)
+    page.evaluate(RAF_RECORDER)
+    load = os.getloadavg()[0]
+    t0 = time.time()
+    ctx.set_offline(False)
+    # The engine's version (what it shows), not the model's: the model takes a catch-up's version at once.
+    try:
+        poll(page, f"app.model.version >= {target} && !app.catchingUp?.()", timeout_s)
+    except TimeoutError as e:
+        browser.close()
+        return {"v0": v0, "target": target, "moves_s": took, "stuck_s": timeout_s, "load": load, "error": str(e).splitlines()[0]}
+    caught = time.time() - t0
+    page.wait_for_timeout(1500)
+    frames = page.evaluate(RAF_STOP)
+    traced = page.evaluate(TRACE_TAKE) if trace else ""
+    followed = page.evaluate("JSON.stringify(app.followed)")
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("HeapProfiler.collectGarbage")
+    heap = cdp.send("Runtime.getHeapUsage")["usedSize"] / 1e6
+    wasm = page.evaluate("app.engine.memory.buffer.byteLength") / 1e6
+    shown = page.evaluate("app.controller.snapshot().flatMap((s) => s.items)")
+    server = columns(base, gallery)
+    same = shown == server["id"] and page.evaluate("app.model.version") == server["version"]
+    browser.close()
+    return {"v0": v0, "target": target, "moves_s": took, "caught_s": caught, "frames": stats(frames),
+            "long": [round(f) for f in frames if f > 33.4], "heap": heap, "wasm": wasm, "same": same,
+            "followed": followed, "trace": traced, "load": load}
+
+
 def plain_page(body):
     # Playwright passes (route, request) to handlers with two parameters: keep it at one.
     def handler(route):
@@ -501,8 +760,25 @@ def main():
     ap.add_argument("--ingest-nice", type=int, default=10,
                     help="the server's --ingest-nice (0: thumbnails at the priority of requests, the baseline of --upload)")
     ap.add_argument("--no-page", action="store_true", help="skip the page measurements (only the server's figures)")
-    ap.add_argument("--layout", choices=["waterfall", "grid", "justified"], default="waterfall",
-                    help="the layout measured (the page opens in waterfall; another is chosen in the toolbar after ready)")
+    ap.add_argument("--reconnect-after", type=int, default=0, metavar="N",
+                    help="issue 15's limit at each size: a window that reconnects after N versions (N single moves by another "
+                         "client). The server's catch-up (GET changes?since=, the live stream at ?since=, --windows streams at "
+                         "once) timed with a probe making the next request meanwhile; then a page that goes offline, misses N "
+                         "moves and comes back: its frames, memory and order. Runs after the page measurements (--no-page "
+                         "skips those, not this)")
+    ap.add_argument("--reconnect-before", metavar="PAGE_JS",
+                    help="with --reconnect-after: also a page running this bundle (an older build's .build-wasm/page.js, served in "
+                         "place of /js/page.js), before each run of this page, against the same server and gallery")
+    ap.add_argument("--reconnect-no-page", action="store_true", help="with --reconnect-after: the server's side only")
+    ap.add_argument("--reconnect-timeout", type=float, default=300,
+                    help="with --reconnect-after: seconds the page may take to catch up before it is called stuck")
+    ap.add_argument("--layout", default="waterfall",
+                    help="the layout measured: waterfall, grid or justified, or several separated by commas, each measured "
+                         "in turn at each size (the page opens in waterfall; another is chosen in the toolbar after ready)")
+    ap.add_argument("--runs", type=int, default=1, help="measure the page this many times at each size (each layout in turn)")
+    ap.add_argument("--open-in-layout", action="store_true",
+                    help="with --layout: the page opens straight into that layout (the view it remembers for the gallery, "
+                         "saved in local storage before the visit, as a user who chose it before), so ready is timed in it")
     ap.add_argument("--screenshot", help="save a screenshot of the page after the drop with its commit (PNG path)")
     ap.add_argument("--trace", action="store_true",
                     help="print long tasks and the page's slowest whole-gallery calls during the sweep and the scroll, and each request of the first visit (start, first byte, end)")
@@ -516,7 +792,11 @@ def main():
                          "into DIR, for scripts/trace-frames.py")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    require("bench-page", browser=not args.no_page, gallery_bench=any(size > args.seed_above for size in sizes))
+    layouts = args.layout.split(",")
+    if any(k not in ("waterfall", "grid", "justified") for k in layouts):
+        sys.exit(f"bench-page: --layout takes waterfall, grid or justified (or several, separated by commas), not {args.layout}")
+    require("bench-page", browser=not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page),
+            gallery_bench=any(size > args.seed_above for size in sizes))
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -567,7 +847,7 @@ def main():
 
         extra = []
 
-        def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None):
+        def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None, layout="waterfall"):
             # A fresh browser per measurement: nothing left over from the previous drag.
             browser = launch(p)
             ctx = browser.new_context(viewport={"width": 1200, "height": 800})
@@ -575,6 +855,11 @@ def main():
             assert signed_in.ok, f"sign-in failed: {signed_in.status}"
             page = ctx.new_page()
             page.set_default_timeout(300000)
+            if route is None and args.open_in_layout and layout != "waterfall":
+                # The view the page restores for this user and gallery (Web/js/settings.js, toolbar.restoreView).
+                who = ctx.request.get(base + "/api/session").json()["user"]["id"]
+                key = f"gallery.view.u{who}.{gallery_id}"
+                page.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(json.dumps({'kind': layout}))});")
             if route:
                 page.route(url, route)
             else:
@@ -624,12 +909,15 @@ def main():
             page.reload()
             page.wait_for_selector("body[data-ready='1']")
             reload = page.evaluate("window.readyAt")
-            if route is None and args.layout != "waterfall":
+            if route is None and args.open_in_layout:
+                kind = page.evaluate("app.controller.kind")
+                assert kind == layout, f"the page opened in {kind}, not {layout}"
+            if route is None and layout != "waterfall" and not args.open_in_layout:
                 # The layout menu sits in the view sheet (issue 13): opened, chosen, closed.
                 if not page.locator("#view-open").is_visible():
                     page.click("#more-open")
                 page.click("#view-open")
-                page.select_option("#layout-kind", args.layout)
+                page.select_option("#layout-kind", layout)
                 page.click("#view-done")
                 page.wait_for_timeout(500)
             if route is None:
@@ -681,17 +969,18 @@ def main():
                 heap = cdp.send("Runtime.getHeapUsage")["usedSize"] / 1e6
                 wasm = page.evaluate("app.engine.memory.buffer.byteLength") / 1e6
                 print(f"{name} at {size}: JS heap {heap:.1f} MB, wasm memory {wasm:.1f} MB", file=sys.stderr)
-                extra.append((size, early, drop, live, heap, wasm))
+                extra.append((f"engine.wasm{'' if layouts == ['waterfall'] else ', ' + layout}", size, early, drop, live, heap, wasm))
             browser.close()
             rows.append((name, size, load, wall, reload, sweep, scroll, nodes))
-            print(f"measured {name} at {size}", file=sys.stderr)
+            print(f"measured {name} at {size} (load average {os.getloadavg()[0]:.2f})", file=sys.stderr)
 
         rows = []
         with sync_playwright() as p:
-            for size in ([] if args.no_page else sizes):
-                measure(p, "gallery (engine.wasm, virtualised)", size, f"{base}/#/g/{galleries[size]}",
-                        ".cell:not([hidden])", "document.getElementById('scroller')",
-                        gallery_id=galleries[size])
+            for size in ([] if args.no_page else sizes * args.runs):
+                for layout in layouts:
+                    measure(p, "gallery (engine.wasm, virtualised)" + ("" if layouts == ["waterfall"] else f", {layout}"),
+                            size, f"{base}/#/g/{galleries[size]}", ".cell:not([hidden])", "document.getElementById('scroller')",
+                            gallery_id=galleries[size], layout=layout)
                 if args.minimal:
                     measure(p, "minimal virtualised grid (physical limit)", size, f"{base}/minimal", ".t:not([hidden])",
                             "document.getElementById('s')", route=plain_page(MINIMAL % (size, base + sample_thumb)))
@@ -699,6 +988,22 @@ def main():
                     continue
                 measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",
                         "document.getElementById('s')", route=plain_page(PLAIN % (size, base + sample_thumb)))
+        reconnects = []
+        if args.reconnect_after:
+            with sync_playwright() as p:
+                for size in sizes:
+                    lines = reconnect_server(base, galleries[size], args.reconnect_after, max(1, args.windows))
+                    for line in lines:
+                        print(f"reconnect at {size}: {line}", file=sys.stderr)
+                    pages = []
+                    for run in range(0 if args.reconnect_no_page else args.runs):
+                        for label, bundle in ([("before", args.reconnect_before)] if args.reconnect_before else []) + [("this page", None)]:
+                            r = reconnect_page(p, base, galleries[size], args.reconnect_after, launch, trace=args.trace,
+                                               timeout_s=args.reconnect_timeout, bundle=bundle)
+                            r["label"] = label if args.reconnect_before else ""
+                            print(f"reconnect at {size}: {label} {r}", file=sys.stderr)
+                            pages.append(r)
+                    reconnects.append((size, lines, pages))
         if args.windows:
             top = max(sizes)
             idle, now, peak, events = server_windows(base, galleries[top], server.pid, args.windows)
@@ -717,8 +1022,8 @@ def main():
         print()
         print("| gallery | items | from ready through a fast scroll at once p95 / max | drop with commit (drag, drop, answer, reconcile) p95 / max | another window's move (live stream) p95 / max | JS heap + wasm memory |")
         print("| --- | ---: | ---: | ---: | ---: | ---: |")
-        for size, early, drop, live, heap, wasm in extra:
-            print(f"| engine.wasm | {size} | {early['p95']} / {early['max']} ms ({early['n']} frames) | "
+        for label, size, early, drop, live, heap, wasm in extra:
+            print(f"| {label} | {size} | {early['p95']} / {early['max']} ms ({early['n']} frames) | "
                   f"{drop['p95']} / {drop['max']} ms ({drop['n']} frames) | {live['p95']} / {live['max']} ms ({live['n']} frames) | "
                   f"{heap:.1f} + {wasm:.1f} MB |")
         if args.windows:
@@ -726,6 +1031,21 @@ def main():
             print()
             print(f"Server resident memory at {top} items: {idle:.0f} MB after the page runs; {now:.0f} MB with {windows} windows open "
                   f"(columns read, live streams following 20 moves: {events} events each); peak {peak:.0f} MB.")
+        for size, lines, pages in reconnects:
+            print()
+            print(f"A window that reconnects after {args.reconnect_after:,} versions, {size:,} items (server):")
+            for line in lines:
+                print(f"- {line}")
+            for r in pages:
+                if "stuck_s" in r:
+                    print(f"- the page{' (' + r['label'] + ')' if r['label'] else ''}: offline at version {r['v0']}, {args.reconnect_after:,} moves in {r['moves_s']:.1f} s, back online "
+                          f"(load average {r['load']:.2f}): **had not caught up to version {r['target']} after {r['stuck_s']:.0f} s** ({r['error']})")
+                else:
+                    print(f"- the page{' (' + r['label'] + ')' if r['label'] else ''}: offline at version {r['v0']}, {args.reconnect_after:,} moves in {r['moves_s']:.1f} s, back online "
+                          f"(load average {r['load']:.2f}): at version {r['target']} after {r['caught_s'] * 1000:.0f} ms; frames from back online "
+                          f"to 1.5 s after p95 {r['frames']['p95']} / max {r['frames']['max']} ms ({r['frames']['n']} frames; over 33.4 ms: "
+                          f"{r['long'] or 'none'}); JS heap + wasm {r['heap']:.1f} + {r['wasm']:.1f} MB; order and version equal "
+                          f"to the server's columns: {'yes' if r['same'] else 'NO'}; followed {r['followed']}" + (f"; {r['trace']}" if r['trace'] else ""))
         if args.upload:
             print()
             print(f"{up['files']} distinct photos uploaded into the {top}-item gallery (20 a request, one after another) with "

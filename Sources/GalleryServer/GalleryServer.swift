@@ -18,6 +18,8 @@ public struct GalleryServer: Sendable {
     /// Identities, roles and the end of access (B8).
     public let access: AccessControl
     let columnsCache = ColumnsCache()
+    /// Long catch-ups' text, shared by the windows that ask for the same one at once.
+    let catchUpBodies = CatchUpBodies()
     /// Tells open gallery-list streams that the list changed; ends them when the server stops.
     public let galleryList = GalleryListSignal()
 

@@ -158,6 +158,12 @@ extension LiveGallery {
     /// the stretch of history known to replay exactly (`verifiedFrom`: check it first with
     /// `snapshot(at:)`). O(versions since `v` + their changes).
     func stages(since v: Int64) -> (stages: [StageJSON], arriving: Set<Int64>)? {
+        stageParts(since: v, versions: .max).map { ($0[0].stages, $0[0].arriving) }
+    }
+
+    /// `stages(since:)` cut into parts of at most `versions` versions each, in order: each with the
+    /// version it ends at (the last: now). At least one part.
+    func stageParts(since v: Int64, versions per: Int) -> [(to: Int64, stages: [StageJSON], arriving: Set<Int64>)]? {
         guard v >= oldestVersion, v >= verifiedFrom, v <= version else { return nil }
         // The log is in version order and complete after the oldest checkpoint.
         var lo = 0, hi = log.count
@@ -165,8 +171,10 @@ extension LiveGallery {
             let mid = (lo + hi) / 2
             if log[mid].version <= v { lo = mid + 1 } else { hi = mid }
         }
+        var parts: [(to: Int64, stages: [StageJSON], arriving: Set<Int64>)] = []
         var out: [StageJSON] = []
         var arriving: Set<Int64> = []
+        var count = 0
         for entry in log[lo...] {
             for stage in entry.stages {
                 out.append(stage)
@@ -174,8 +182,16 @@ extension LiveGallery {
                 for s in stage.sectionInserts { for id in s.items { arriving.insert(Int64(id)) } }
                 for id in stage.reloadedIDs ?? [] { arriving.insert(Int64(id)) }
             }
+            count += 1
+            if count == per {
+                parts.append((entry.version, out, arriving))
+                out = []
+                arriving = []
+                count = 0
+            }
         }
-        return (out, arriving)
+        if count > 0 || parts.isEmpty { parts.append((version, out, arriving)) }
+        return parts
     }
 }
 

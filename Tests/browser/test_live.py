@@ -1,11 +1,15 @@
 """B2 and F24: two windows on one gallery see each other's moves at once; the order survives a
 server restart."""
+import json
+import random
 import sqlite3
+import threading
 import time
+import urllib.request
 from pathlib import Path
 
-from conftest import (answer, view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_titles, shot, titles,
-                      wait_changed, wait_idle, wait_images, wait_screen, wait_titles)
+from conftest import (answer, view_setting, menu_click, wait_server, center, mouse_drag, open_page, screen_titles, server_ids, server_titles, shot, titles,
+                      wait_changed, wait_idle, wait_images, wait_screen, wait_titles, wait_until)
 
 
 def test_a_move_in_one_window_appears_in_the_other_within_a_second(browser, server):
@@ -178,3 +182,97 @@ def test_a_rename_in_one_window_reaches_the_other(browser, server):
     finally:
         a.context.close()
         b.context.close()
+
+
+RECORD_ENGINE_CHANGES = """() => { window.__engineChanges = []; const c = app.controller; const f = c.liveChanges.bind(c);
+  c.liveChanges = (applied) => { window.__engineChanges.push(applied.stages.reduce((n, st) => n + st.itemDeletes.length
+    + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length, 0)); return f(applied); }; }"""
+
+
+def test_a_window_far_behind_catches_up_in_slices_the_engine_applies_in_place(browser, server):
+    """Issue 15's limit: a window that comes back after many versions gets them as one catch-up
+    of that many stages (10,000 for a window back after 10,000 moves). Handed to the engine in
+    one call, they went to a copy of the whole arrangement one stage after another — O(n) a
+    stage: minutes in one task at 1M items (BENCHMARKS.md, session 14). The page hands them over
+    in slices of at most the engine's in-place limit (32 changes), a few milliseconds of them a
+    task, and shows the server's order after the last."""
+    b = open_page(browser, server)
+    try:
+        cut_stream(b)
+        b.evaluate(RECORD_ENGINE_CHANGES)
+        whole = b.evaluate("app.followed.whole")
+        gallery = b.evaluate("app.model.id")
+        ids = [i for s in server_ids(server, gallery) for i in s]
+        rng = random.Random(15)
+        for _ in range(300):
+            a, c = rng.sample(ids, 2)
+            version = server.api("POST", f"/api/galleries/{gallery}/batch",
+                                 {"operations": [{"op": "move", "items": [a], "to": {"after": c}}]})["version"]
+        b.evaluate("app.live.follow(app.model.id, app.model.version)")
+        wait_until(b, f"app.model.version === {version} && !app.catchingUp?.()", timeout=30000)
+        events = b.evaluate("window.__liveEvents")
+        assert events and set(events) == {"changes"}, events  # caught up by diff, not a reload
+        calls = b.evaluate("window.__engineChanges")
+        assert max(calls) <= 32, f"the engine was handed {max(calls)} changes at once ({len(calls)} calls)"
+        assert sum(calls) >= 250 and len(calls) >= 8, calls  # the moves that changed something, all of them
+        assert b.evaluate("app.followed.whole") == whole  # followed in place, never read again
+        assert b.evaluate("app.controller.snapshot().map((s) => s.items)") == server_ids(server, gallery)
+        assert titles(b) == server_titles(server, gallery)
+    finally:
+        b.context.close()
+
+
+def catch_up_events(server, gallery, since, now, out, k, start):
+    """Opens the live stream at `since` (as a window coming back does) and keeps its events up
+    to the one that reaches version `now`."""
+    start.wait()
+    req = urllib.request.Request(server.url + f"/api/galleries/{gallery}/events?since={since}", headers={"Origin": server.url})
+    events = []
+    with server.opener.open(req, timeout=60) as r:
+        kind = data = None
+        for line in r:
+            if line.startswith(b"event: "):
+                kind = line[7:].strip().decode()
+            elif line.startswith(b"data: "):
+                data = json.loads(line[6:])
+            elif line == b"\n" and kind:
+                events.append((kind, data))
+                if kind != "changes" or data["toVersion"] >= now:
+                    break
+                kind = data = None
+    out[k] = events
+
+
+def test_windows_back_at_the_same_version_at_once_get_the_same_long_catch_up(server):
+    """Issue 15's limit, the server's side: ten windows that come back at once at the same old
+    version each get the catch-up from there (its text made once and shared: `CatchUpBodies`) in
+    chained `changes` events of at most 256 versions (one of 10,000 versions at 1M items was 7.9 MB
+    for the page to parse in one task) — together the same stages as GET …/changes answers."""
+    gallery = server.api("GET", "/api/galleries")[0]["id"]
+    since = server.api("GET", f"/api/galleries/{gallery}")["version"]
+    ids = [i for s in server_ids(server, gallery) for i in s]
+    rng = random.Random(14)
+    moves = 0
+    for _ in range(300):
+        a, c = rng.sample(ids, 2)
+        server.api("POST", f"/api/galleries/{gallery}/batch", {"operations": [{"op": "move", "items": [a], "to": {"after": c}}]})
+        moves += 1
+    now = server.api("GET", f"/api/galleries/{gallery}")["version"]
+    out = [None] * 10
+    start = threading.Barrier(10)
+    threads = [threading.Thread(target=catch_up_events, args=(server, gallery, since, now, out, k, start)) for k in range(10)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(90)
+    answer = server.api("GET", f"/api/galleries/{gallery}/changes?since={since}")["changes"]
+    assert answer["fromVersion"] == since and answer["toVersion"] == now == since + moves
+    assert len(answer["stages"]) >= 250  # a move onto its own place changes nothing: no stage
+    assert all(s["movedIDs"] and len(s["movedIDs"]) == len(s["itemMoves"]) for s in answer["stages"])
+    assert out[0] is not None and all(events == out[0] for events in out)
+    parts = [data for _, data in out[0]]
+    assert [kind for kind, _ in out[0]] == ["changes", "changes"], [(k, d.get("fromVersion"), d.get("toVersion")) for k, d in out[0]]
+    assert parts[0]["fromVersion"] == since and parts[0]["toVersion"] == since + 256
+    assert parts[1]["fromVersion"] == since + 256 and parts[1]["toVersion"] == now
+    assert parts[0]["stages"] + parts[1]["stages"] == answer["stages"]
+    assert all(p["sections"] == answer["sections"] and p["name"] == answer["name"] for p in parts)

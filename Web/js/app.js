@@ -3,7 +3,7 @@
 import { Engine } from './engine.js';
 import { CellFlag } from './protocol.js';
 import { api, answer, columnsAnswer, decodeColumns, ApiError } from './api.js';
-import { GalleryModel, touchesTrash } from './gallery.js';
+import { GalleryModel, touchesTrash, Slicer, SLICE_CHANGES } from './gallery.js';
 import { namedItems, splitOperations, placeAfter } from './parts.js';
 import { GridView } from './view.js';
 import { Controller } from './controller.js';
@@ -27,12 +27,29 @@ import { Settings } from './settings.js';
 
 const $ = (id) => document.getElementById(id);
 
+/// Milliseconds of a long change's slices applied in one task (app.follow), and what one slice
+/// should take: the rest of a frame stays for drawing.
+const FOLLOW_TASK_MS = 6;
+const FOLLOW_SLICE_MS = 3;
+
+/// Runs `f` in a task of its own soon (a message to ourselves: unlike setTimeout, no 4 ms
+/// clamp after a few in a row), after the browser has had its chance to draw a frame.
+const nextTask = (() => {
+  const channel = new MessageChannel();
+  const waiting = [];
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return (f) => { waiting.push(f); channel.port2.postMessage(null); };
+})();
+
 export const app = {
   engine: null, model: null, controller: null, view: null, live: null, detail: null, drag: null,
   localItems: new Map(), // engine-made ids (copies not yet named by the server) → data to draw
-  followed: { inPlace: 0, whole: 0 }, // server changes the engine followed in place / by a whole reload
+  followed: { inPlace: 0, whole: 0, sliced: 0 }, // server changes the engine followed in place / by a whole reload; long ones cut into slices
   batchLimit: 1000, // items a batch may name: the server's default --max-batch-items; its 413 names its own
   inParts: 0,        // changes on their way in parts (parts.js): server changes meanwhile go into the model only
+  _following: [],        // changes not applied yet behind a long one, which is cut into slices (follow)
+  _sliceChanges: 4,      // item changes in the next slice of a long change (follow; it grows while slices are quick)
+  _followGeneration: 0,
   async start() {
     const theme = localStorage.getItem('theme');
     if (theme) document.documentElement.dataset.theme = theme;
@@ -170,6 +187,7 @@ export const app = {
     this.select.toggle(false);
     this.localItems.clear();
     this.toolbar.restoreView(id);
+    this.dropFollowing();
     this.controller.load(this.model.takeArrangement());
     const kept = this.settings.history(id);
     if (kept) this.controller.importHistory(kept);
@@ -189,6 +207,7 @@ export const app = {
   /// a catch-up). O(n): the usual way is `follow`.
   reconcile() {
     if (this.inParts) return; // the engine shows the whole change; the reload after the last part reconciles
+    this.dropFollowing();
     this.followed.whole++;
     this.picker.showName();
     const arrangement = this.model.takeArrangement();
@@ -235,17 +254,83 @@ export const app = {
   /// shows them: it is asked whether it shows this change (our batch coming back); with
   /// nothing on its way it applies the change. Anything else — a change it refuses, another
   /// window's change meeting ours, section changes — reloads the whole arrangement.
+  ///
+  /// A long change (a catch-up after many versions: 10,000 behind at 1M items is 10,000 stages)
+  /// is cut into slices the engine applies in place (`Slicer`), a few milliseconds of them a task,
+  /// so that frames go on meanwhile; changes arriving before the last slice wait behind it. A
+  /// slice's cost is its items' sections re-laid out from where they change (at 1M items ~2 ms a
+  /// move in a loaded browser): the number of changes a slice takes follows the time the last took.
   follow(applied) {
+    const slicer = !(this.drag?.inFlight() > 0) && Slicer.of(applied);
+    const queued = this._following.length > 0;
+    this._following.push(slicer || applied);
+    if (queued) return;
+    if (!slicer) { this._following.length = 0; this.followNow(applied); return; }
+    this.followed.sliced++;
+    const generation = this._followGeneration;
+    const step = () => {
+      if (generation !== this._followGeneration) return; // reloaded or another gallery opened meanwhile
+      const end = performance.now() + FOLLOW_TASK_MS;
+      do {
+        const head = this._following[0];
+        let change = head;
+        if (head instanceof Slicer) {
+          change = head.next(this._sliceChanges);
+          if (head.done) this._following.shift();
+        } else {
+          this._following.shift();
+        }
+        const t = performance.now();
+        if (!this.followNow(change, { render: false })) return;
+        if (head instanceof Slicer) {
+          // The next slice's size from this one's time: about FOLLOW_SLICE_MS an engine call.
+          const took = Math.max(0.1, performance.now() - t), size = this._sliceChanges;
+          this._sliceChanges = Math.max(1, Math.min(SLICE_CHANGES, took > FOLLOW_SLICE_MS ? Math.floor(size * FOLLOW_SLICE_MS / took) : size * 2));
+        }
+      } while (this._following.length && performance.now() < end);
+      this.renderSoon();
+      if (this._following.length) nextTask(step);
+    };
+    nextTask(step);
+  },
+
+  /// Draws the engine's arrangement at the next frame, once however many slices of a long
+  /// change were applied since (`follow`: several tasks may run in one frame).
+  renderSoon() {
+    if (this._renderQueued) return;
+    this._renderQueued = true;
+    requestAnimationFrame(() => {
+      this._renderQueued = false;
+      this.forgetLocalItems();
+      this.view.render();
+    });
+  },
+
+  /// Whether a long change is still being applied in slices (`follow`).
+  catchingUp() { return this._following.length > 0; },
+
+  /// Forgets the slices not applied yet: the engine is about to take a whole arrangement.
+  dropFollowing() {
+    this._following = [];
+    this._followGeneration++;
+  },
+
+  /// `follow` for one change (or slice) at once. Answers false when the engine could not follow
+  /// it and the gallery is read again.
+  followNow(applied, { render = true } = {}) {
     const c = this.controller;
     this.picker.showName();
-    c.sendSectionTitles(applied.sections);
+    if (applied.sections) c.sendSectionTitles(applied.sections);
     const ours = this.drag?.inFlight() > 0;
     const shown = !applied.stages.length
       || (ours ? applied.check != null && c.modelMatches(applied.check) : c.liveChanges(applied) != null);
     if (shown) this.followed.inPlace++;
-    else { this.reload(); return; }
-    this.forgetLocalItems();
-    this.view.render();
+    else { this.dropFollowing(); this.reload(); return false; }
+    if (render) {
+      this.forgetLocalItems();
+      this.view.render();
+    }
+    return true;
   },
 
   forgetLocalItems() {

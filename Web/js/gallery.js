@@ -101,6 +101,63 @@ export class GalleryModel {
   }
 }
 
+/// The most item changes one slice of a long catch-up hands the engine: its in-place limit
+/// (GridController.liveChangesIncrementalLimit). Past it the engine applies a changeset to a copy
+/// of the whole arrangement, stage after stage — O(n) a stage: a window back after 10,000 versions
+/// of a 1M gallery would wait minutes in one task.
+export const SLICE_CHANGES = 32;
+
+const changeCount = (st) => st.itemDeletes.length + st.itemInserts.length + st.itemMoves.length + st.itemReloads.length;
+const changesSections = (st) => st.sectionDeletes.length || st.sectionInserts.length || st.sectionMoves.length;
+
+/// A change `GalleryModel.apply` answered that is too long for one engine call (more than one
+/// stage, more than SLICE_CHANGES item changes), cut into slices as it is applied (`next`): runs of
+/// stages of item changes of at most `limit` changes in all (at least one stage), and a stage with
+/// section changes alone. Each slice is a change of its own for the engine (sources: its first
+/// stage's; items: those its stages insert or reload). Null when the change is one slice already.
+export class Slicer {
+  static of(applied) {
+    const stages = applied.stages;
+    if (stages.length < 2) return null;
+    let total = 0;
+    for (const st of stages) total += changeCount(st);
+    return total <= SLICE_CHANGES ? null : new Slicer(applied);
+  }
+
+  constructor(applied) {
+    this.applied = applied;
+    this.at = 0;
+    this.byId = null;
+  }
+
+  get done() { return this.at >= this.applied.stages.length; }
+
+  next(limit) {
+    const stages = this.applied.stages;
+    const from = this.at;
+    let n = 0;
+    while (this.at < stages.length) {
+      const st = stages[this.at];
+      const k = changeCount(st);
+      if (this.at > from && (changesSections(st) || n + k > limit)) break;
+      this.at++;
+      n += k;
+      if (changesSections(st)) break;
+    }
+    const slice = stages.slice(from, this.at);
+    const ids = [];
+    for (const st of slice) {
+      for (const i of st.itemInserts) ids.push(i.id);
+      for (const sec of st.sectionInserts) ids.push(...sec.items);
+      for (const id of st.reloadedIDs ?? []) ids.push(id);
+    }
+    if (ids.length) this.byId ??= new Map(this.applied.items.map((it) => [it.id, it]));
+    // The section titles (the change's last) go to the engine with the first slice only.
+    const sections = from === 0 ? this.applied.sections : null;
+    return { stages: slice, items: ids.map((id) => this.byId.get(id)).filter(Boolean), sections, sources: sourcesOf(slice[0]), check: null };
+  }
+}
+
 /// The ids at the first stage's deletes, then at its move sources (null: not named).
 function sourcesOf(first) {
   if (!first) return [];

@@ -58,7 +58,14 @@ struct BatchRoutes {
                 throw APIError(.unprocessableContent, "since \(since) is out of range 0...\(current)")
             }
             if let changes = try await store.changes(gallery: gallery, since: since) {
-                return try JSONIO.response(ChangesOrSnapshot(changes: changes, snapshot: nil))
+                // Written without JSONEncoder (10,000 versions at 1M items: 7.9 MB, ~1 s through it).
+                let text = try await server.catchUpBodies.text(gallery: gallery, changes)
+                var body = ByteBuffer()
+                body.reserveCapacity(text.count + 12)
+                body.writeString("{\"changes\":")
+                body.writeBytes(text)
+                body.writeString("}")
+                return Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: body))
             }
             let info = try await store.gallery(gallery)
             if info.itemCount > server.configuration.maxSnapshotFallbackItems {

@@ -50,6 +50,8 @@ struct EventRoutes {
                 try await withGracefulShutdownHandler {
                     for await outgoing in merged {
                         switch outgoing {
+                        case let .event(.changes(c)):
+                            try await writer.write(Self.event(c, text: try await server.catchUpBodies.text(gallery: gallery, c)))
                         case let .event(e): try await writer.write(ByteBuffer(string: try Self.format(e)))
                         case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                         case let .revoked(message):
@@ -112,6 +114,17 @@ struct EventRoutes {
     }
 
     static let heartbeat: Duration = .seconds(15)
+
+    /// A `changes` event around the text of its changes (`CatchUpBodies`), copied once.
+    static func event(_ c: ChangesJSON, text: [UInt8]) -> ByteBuffer {
+        let head = "event: changes\nid: \(c.toVersion)\ndata: "
+        var out = ByteBuffer()
+        out.reserveCapacity(head.utf8.count + text.count + 2)
+        out.writeString(head)
+        out.writeBytes(text)
+        out.writeString("\n\n")
+        return out
+    }
 
     static func format(_ event: GalleryEvent) throws -> String {
         switch event {
