@@ -53,11 +53,7 @@ func runBackendBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     struct Seeded { var gallery: Int64; var sections: [Int64]; var first: Int64 }
     func seed(_ store: GalleryStore) async throws -> Seeded {
         let per = o.items / o.sections
-        let sections = (0..<o.sections).map { s in
-            (title: "S\(s)", items: (0..<per).map { i in
-                NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
-            })
-        }
+        let sections = benchSections(o.sections, per: per)
         let t0 = nowSeconds()
         let (g, items) = try await store.importGallery(name: "Bench", sections: sections)
         let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword("bench password"),

@@ -14,11 +14,7 @@ func runCatchUpBenchmarks(_ o: BenchOptions) async throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder)
     let per = o.items / o.sections
-    let sections = (0..<o.sections).map { s in
-        (title: "S\(s)", items: (0..<per).map { i in
-            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
-        })
-    }
+    let sections = benchSections(o.sections, per: per)
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     let start = try await store.snapshot(gallery.id)
     let sectionIds = start.sections.map(\.id)

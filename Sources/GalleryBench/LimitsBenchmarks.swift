@@ -41,11 +41,7 @@ func runLimits(_ o: BenchOptions, batch: Int?, database: String?) async throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder, databaseURL: database)
     let per = o.items / o.sections
-    let sections = (0..<o.sections).map { s in
-        (title: "S\(s)", items: (0..<per).map { i in
-            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
-        })
-    }
+    let sections = benchSections(o.sections, per: per)
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     let snap = try await store.snapshot(gallery.id)
     let every = snap.sections.flatMap { $0.items.map(\.id) }
@@ -106,11 +102,7 @@ func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?) async throws {
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder)
     let per = o.items / o.sections
-    let sections = (0...o.sections).map { s in
-        (title: "S\(s)", items: (0..<per).map { i in
-            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
-        })
-    }
+    let sections = benchSections(o.sections + 1, per: per)
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     let snap = try await store.snapshot(gallery.id)
     let moving = snap.sections.dropLast().flatMap { $0.items.map(\.id) }.reversed().map { $0 }

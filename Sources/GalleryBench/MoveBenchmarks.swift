@@ -20,11 +20,7 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     let store = try GalleryStore(folder: folder)
     let per = o.items / o.sections
     let t0 = nowSeconds()
-    let sections = (0..<o.sections).map { s in
-        (title: "S\(s)", items: (0..<per).map { i in
-            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
-        })
-    }
+    let sections = benchSections(o.sections, per: per)
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     print("seeded \(gallery.itemCount) items in \(String(format: "%.1f", nowSeconds() - t0)) s")
 

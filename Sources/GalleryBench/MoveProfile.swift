@@ -27,11 +27,7 @@ func runServeMoves(_ args: [String], _ o: BenchOptions) async throws {
         let store = try GalleryStore(folder: folder)
         if try await store.listGalleries().isEmpty {
             let per = o.items / o.sections
-            let sections = (0..<o.sections).map { s in
-                (title: "S\(s)", items: (0..<per).map { i in
-                    NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
-                })
-            }
+            let sections = benchSections(o.sections, per: per)
             let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
             let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword("bench password"),
                                                       admin: true, onlyIfFirst: true)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import GalleryServer
+import GalleryStore
 import ServiceLifecycle
 
 struct BenchOptions {
@@ -112,5 +113,15 @@ struct BenchServer {
             await group.triggerGracefulShutdown()
             _ = try? await task.value
         }
+    }
+}
+
+/// The benchmarks' gallery: `count` sections "S0"… of `per` ready items "s-i" each, all of one
+/// image hash, widths varying so that layouts have work to do.
+func benchSections(_ count: Int, per: Int) -> [(title: String, items: [NewItem])] {
+    (0..<count).map { s in
+        (title: "S\(s)", items: (0..<per).map { i in
+            NewItem(title: "\(s)-\(i)", fileHash: String(repeating: "0", count: 64), width: 400 + i % 600, height: 300, state: .ready)
+        })
     }
 }
