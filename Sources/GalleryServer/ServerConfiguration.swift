@@ -24,6 +24,9 @@ public struct ServerConfiguration: Sendable {
     public var maxFetchBytes = 32 << 20
     /// Whole fetch, redirects included.
     public var fetchTimeout: Duration = .seconds(20)
+    /// A fetch whose server sends nothing for this long fails ("sent nothing for N s") before
+    /// `fetchTimeout`; a slow server that keeps sending is held only to `fetchTimeout`.
+    public var fetchSilence: Duration = .seconds(10)
     /// Decompression-bomb guard: width × height above this fails the item.
     public var maxPixels = 100_000_000
     /// Largest JSON request body.

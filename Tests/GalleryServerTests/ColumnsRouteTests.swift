@@ -132,7 +132,8 @@ import CompressNIO
         defer { Task { await images.stop() } }
         // The pending item must stay pending until the columns are read, however loaded the
         // machine: a fetch that takes 2 minutes, with the timeout far beyond it (with the tests'
-        // 3 s timeout and a 4 s image, a slow run saw it fail between the snapshot and the read).
+        // 3 s timeout and a 4 s image, a slow run saw it fail between the snapshot and the read),
+        // from a server that keeps sending (one silent for 10 s fails: a loaded run saw that too).
         let server = try await makeServer { $0.createSampleGallery = true; $0.fetchTimeout = .seconds(600) }
         try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
@@ -142,7 +143,7 @@ import CompressNIO
             // a title that needs escaping.
             let failed = try await client.dropURL(g, "\(images.base)/missing.jpg", to: #"{"section": \#(first.sections[1].id), "index": 0}"#)
             #expect(try await client.settled(failed.id).state == .failed)
-            let pending = try await client.dropURL(g, "\(images.base)/slow.jpg?ms=120000", to: #"{"section": \#(first.sections[0].id), "index": 3}"#)
+            let pending = try await client.dropURL(g, "\(images.base)/trickle.jpg?ms=120000&every=1000", to: #"{"section": \#(first.sections[0].id), "index": 3}"#)
             let v = try await client.snapshot(g).version
             let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
                 {"baseVersion": \#(v), "operations": [{"op": "createSection", "title": "Empty \"quoted\"\n🥸 section"}]}

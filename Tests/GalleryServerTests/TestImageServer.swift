@@ -42,6 +42,24 @@ final class TestImageServer: Sendable {
             try await Task.sleep(for: .milliseconds(ms))
             return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
         }
+        // Sends the image a byte every `every` ms (default 200) until `ms` have passed, then the rest:
+        // a slow server that is never silent (the fetch's read timeout never fires).
+        router.get("trickle.jpg") { request, _ in
+            let ms = Int(request.uri.queryParameters.get("ms") ?? "1500") ?? 1500
+            let every = Int(request.uri.queryParameters.get("every") ?? "200") ?? 200
+            return Response(status: .ok, headers: [.contentType: "image/jpeg", .contentLength: "\(jpeg.count)"],
+                            body: ResponseBody(contentLength: jpeg.count) { writer in
+                                let end = ContinuousClock.now + .milliseconds(ms)
+                                var sent = 0
+                                while ContinuousClock.now < end && sent < jpeg.count - 1 {
+                                    try await writer.write(ByteBuffer(bytes: jpeg[sent ..< sent + 1]))
+                                    sent += 1
+                                    try await Task.sleep(for: .milliseconds(every))
+                                }
+                                try await writer.write(ByteBuffer(bytes: jpeg[sent...]))
+                                try await writer.finish(nil)
+                            })
+        }
         router.get("huge.jpg") { _, _ in
             // Declares 50 MB and streams it.
             Response(status: .ok, headers: [.contentType: "image/jpeg", .contentLength: "\(50 << 20)"],

@@ -95,6 +95,23 @@ import Imaging
         }
     }
 
+    /// A server that says nothing for `fetchSilence` fails with that reason, not the whole fetch's
+    /// timeout; one that keeps sending, however slowly, is held only to `fetchTimeout`.
+    @Test func aSilentServerFailsAsSilentAndASlowOneThatKeepsSendingIsWaitedFor() async throws {
+        let images = try await TestImageServer.start()
+        defer { Task { await images.stop() } }
+        let server = try await makeServer { $0.fetchTimeout = .seconds(120); $0.fetchSilence = .seconds(2) }
+        try await server.test(.router) { client in
+            let g = try await client.newGallery()
+            let silent = try await client.dropURL(g.gallery.id, "\(images.base)/slow.jpg?ms=8000")
+            let slow = try await client.dropURL(g.gallery.id, "\(images.base)/trickle.jpg?ms=5000&every=100")
+            let failed = try await client.settled(silent.id)
+            #expect(failed.state == .failed)
+            #expect(failed.reason == "127.0.0.1 sent nothing for 2 s", "\(failed.reason ?? "nil")")
+            #expect(try await client.settled(slow.id).state == .ready)
+        }
+    }
+
     @Test func aRedirectToAGoodImageIsFollowed() async throws {
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }

@@ -19,6 +19,8 @@ struct ImageFetcher: Sendable {
     let urlGuard: URLGuard
     let maxBytes: Int
     let timeout: Duration
+    /// The client's read timeout (no byte for this long), reported as such.
+    var silence: Duration = .seconds(10)
     static let maxRedirects = 5
 
     struct Failure: Error, Sendable { var reason: String }
@@ -43,7 +45,9 @@ struct ImageFetcher: Sendable {
                 throw Failure(reason: hop > 0 ? "redirect \(r.reason)" : r.reason)
             } catch let e as HTTPClientError where e == .connectTimeout {
                 throw Failure(reason: "no answer from \(current.host ?? "the server") (connection timed out)")
-            } catch let e as HTTPClientError where e == .deadlineExceeded || e == .readTimeout {
+            } catch let e as HTTPClientError where e == .readTimeout {
+                throw Failure(reason: "\(current.host ?? "the server") sent nothing for \(silence.components.seconds) s")
+            } catch let e as HTTPClientError where e == .deadlineExceeded {
                 throw Failure(reason: "timed out after \(timeout.components.seconds) s")
             } catch is CancellationError {
                 throw Failure(reason: "cancelled")

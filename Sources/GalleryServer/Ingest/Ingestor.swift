@@ -115,7 +115,7 @@ public final class Ingestor: Service, Sendable {
 
     public func run() async throws {
         var config = HTTPClient.Configuration(redirectConfiguration: .disallow)
-        config.timeout = .init(connect: .seconds(5), read: .seconds(10))
+        config.timeout = .init(connect: .seconds(5), read: .init(configuration.fetchSilence))
         clientConfiguration.withLock { $0 = config }
         defer { clientConfiguration.withLock { $0 = nil } }
         // A killed earlier run of this instance left leases nobody renews: its successor takes them
@@ -322,7 +322,7 @@ public final class Ingestor: Service, Sendable {
             do {
                 guard let clientConfiguration = clientConfiguration.withLock({ $0 }) else { return }
                 let fetcher = ImageFetcher(configuration: clientConfiguration, urlGuard: urlGuard, maxBytes: configuration.maxFetchBytes,
-                                           timeout: configuration.fetchTimeout)
+                                           timeout: configuration.fetchTimeout, silence: configuration.fetchSilence)
                 let checked = try urlGuard.checkSyntax(url)
                 let bytes = try await fetcher.fetch(checked)
                 if Task.isCancelled { return }
