@@ -685,6 +685,11 @@ def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300, bund
         # Another build of the page (an older commit's page.js, for a before/after pair in one run).
         body = Path(bundle).read_bytes()
         page.route("**/js/page.js", lambda route: route.fulfill(content_type="text/javascript", body=body))
+        # Its engine too when one sits beside it (another bridge protocol version would be refused).
+        engine = Path(bundle).with_name("engine.wasm")
+        if engine.exists():
+            wasm = engine.read_bytes()
+            page.route("**/engine.wasm", lambda route: route.fulfill(content_type="application/wasm", body=wasm))
     page.goto(f"{base}/#/g/{gallery}")
     page.wait_for_selector("body[data-ready='1']")
     poll(page, "document.getElementById('live-state').classList.contains('on')", 60)
@@ -768,7 +773,7 @@ def main():
                          "skips those, not this)")
     ap.add_argument("--reconnect-before", metavar="PAGE_JS",
                     help="with --reconnect-after: also a page running this bundle (an older build's .build-wasm/page.js, served in "
-                         "place of /js/page.js), before each run of this page, against the same server and gallery")
+                         "place of /js/page.js, with the engine.wasm beside it if there is one), before each run of this page, against the same server and gallery")
     ap.add_argument("--reconnect-no-page", action="store_true", help="with --reconnect-after: the server's side only")
     ap.add_argument("--reconnect-timeout", type=float, default=300,
                     help="with --reconnect-after: seconds the page may take to catch up before it is called stuck")
