@@ -12,13 +12,20 @@ extension GridController {
     /// Starts handing over the server's whole arrangement in parts (forgetting one not
     /// finished): ``appendToLiveReplacement(section:items:versions:aspects:)`` then
     /// ``finishLiveReplacement()``. Until then the arrangement shown and every interaction go on
-    /// as before. The counts size the tables (no growth on the way).
+    /// as before. The counts size the tables (no growth on the way); they are hints, taken up to
+    /// `replacementSizingLimit` (a count beyond it, wrong or hostile, allocates no more up front).
     public mutating func beginLiveReplacement(itemCount: Int, sectionCount: Int) {
         _replacement = nil
-        var r = _LiveReplacement(builder: Snapshot.Builder(expectedItems: itemCount, expectedSections: sectionCount))
-        r.aspects.reserveCapacity(max(0, itemCount))
+        let items = min(max(0, itemCount), Self.replacementSizingLimit)
+        var r = _LiveReplacement(builder: Snapshot.Builder(expectedItems: items,
+                                                           expectedSections: min(max(0, sectionCount), Self.replacementSizingLimit)))
+        r.aspects.reserveCapacity(items)
         _replacement = r
     }
+
+    /// The most items (and sections) ``beginLiveReplacement(itemCount:sectionCount:)`` sizes its
+    /// tables for up front; a bigger arrangement grows them on the way.
+    public static let replacementSizingLimit = 1 << 22
 
     /// Whether a replacement is being handed over.
     public var isReplacing: Bool { _replacement != nil }

@@ -84,6 +84,16 @@ import Testing
         }
         #expect(!grid.isReplacing && grid.snapshot == before)
         #expect(throws: GridControllerError.invalidSnapshot) { _ = try grid.finishLiveReplacement() }
+        // The counts are hints: a wrong one (here absurd) allocates no more than the limit and
+        // changes nothing else; the tables grow past a count too small.
+        grid.beginLiveReplacement(itemCount: Int.max, sectionCount: Int.max)
+        #expect(grid._replacement!.builder._itemTable.capacity <= 2 * GridController.replacementSizingLimit)
+        grid.beginLiveReplacement(itemCount: 1, sectionCount: 0)
+        let ids = (1...UInt64(12)).map { ItemID($0) }
+        try grid.appendToLiveReplacement(section: SectionID(7), items: ids.reversed(), versions: ids.map { _ in 2 },
+                                         aspects: ids.map { _ in 1 })
+        _ = try grid.finishLiveReplacement()
+        #expect(grid.snapshot == (try Snapshot([(id: SectionID(7), items: ids.reversed(), versions: ids.map { _ in UInt32(2) })])))
     }
 
     /// The server's arrangement `model` given to `grid` in parts of `part` items.
