@@ -105,7 +105,7 @@ def build_gallery(base, size, images):
     ids = [i["id"] for i in items]
     version = snap["version"]
     while len(ids) < size:
-        take = ids[: size - len(ids)]
+        take = ids[: min(size - len(ids), 1000)]  # the server's default --max-batch-items
         r = call(base, "POST", f"/api/galleries/{gid}/batch",
                  {"baseVersion": version, "operations": [{"op": "copy", "items": take, "to": {"section": section}}]})
         ids += r["createdItems"]
@@ -132,7 +132,13 @@ TRACER = """() => { window.__trace = { long: [], spans: {} };
   for (const n of ['reconcile', 'applyChanges', 'applyServerChanges', 'catchUp', 'commit']) wrap(app, n, 'app.' + n);
   for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(app.controller))) if (n !== 'constructor') wrap(app.controller, n, 'controller.' + n);
   for (const n of ['apply', 'encode', 'load']) wrap(app.model, n, 'model.' + n);
-  wrap(app.view, 'render', 'view.render'); }"""
+  wrap(app.view, 'render', 'view.render');
+  // A whole arrangement handed to the engine in parts (app.reconcile): each part, and the last call (the swap).
+  const replacement = app.controller.liveReplacement;
+  if (replacement) app.controller.liveReplacement = function (...a) { const step = replacement.apply(this, a);
+    return (n) => { const t = performance.now(); let done; try { return (done = step(n)); } finally {
+      const d = performance.now() - t, label = done ? 'replacement finish' : 'replacement part';
+      const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 }); s.n++; s.total += d; s.max = Math.max(s.max, d); } }; }; }"""
 TRACE_TAKE = """() => { const t = window.__trace; const spans = Object.entries(t.spans).filter(([, s]) => s.max >= 1)
     .map(([k, s]) => `${k} ×${s.n} max ${s.max.toFixed(1)} ms`).join(', ');
   const out = `long tasks [${t.long.join(', ')}] ms; calls ≥ 1 ms: ${spans || 'none'}`;
@@ -685,6 +691,11 @@ def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300, bund
         # Another build of the page (an older commit's page.js, for a before/after pair in one run).
         body = Path(bundle).read_bytes()
         page.route("**/js/page.js", lambda route: route.fulfill(content_type="text/javascript", body=body))
+        # Its engine too when one sits beside it (another bridge protocol version would be refused).
+        engine = Path(bundle).with_name("engine.wasm")
+        if engine.exists():
+            wasm = engine.read_bytes()
+            page.route("**/engine.wasm", lambda route: route.fulfill(content_type="application/wasm", body=wasm))
     page.goto(f"{base}/#/g/{gallery}")
     page.wait_for_selector("body[data-ready='1']")
     poll(page, "document.getElementById('live-state').classList.contains('on')", 60)
@@ -768,7 +779,7 @@ def main():
                          "skips those, not this)")
     ap.add_argument("--reconnect-before", metavar="PAGE_JS",
                     help="with --reconnect-after: also a page running this bundle (an older build's .build-wasm/page.js, served in "
-                         "place of /js/page.js), before each run of this page, against the same server and gallery")
+                         "place of /js/page.js, with the engine.wasm beside it if there is one), before each run of this page, against the same server and gallery")
     ap.add_argument("--reconnect-no-page", action="store_true", help="with --reconnect-after: the server's side only")
     ap.add_argument("--reconnect-timeout", type=float, default=300,
                     help="with --reconnect-after: seconds the page may take to catch up before it is called stuck")

@@ -11,7 +11,7 @@
 
 /// Version of the flat-buffer protocol between the page and engine.wasm. Bump it when an
 /// operation's input or output layout changes; the page refuses an engine of another version.
-public let engineBridgeVersion: Int = 5
+public let engineBridgeVersion: Int = 6
 
 /// The operations of the flat command surface. Every call takes an array of `Double`s
 /// and answers an array of `Double`s; the first output value is a status (0 = ok, see
@@ -83,6 +83,13 @@ public enum BridgeOp: Int32, CaseIterable, Sendable {
     /// Edge auto-scroll for a drag the page carries itself (a section header):
     /// [handle, dragging (0: stop), pointer y (viewport), now] → [dy].
     case controllerEdgeScroll = 82
+    /// The server's whole arrangement after a reload, handed over in parts so that no call is
+    /// O(n) but the last: begin [handle, item count, section count] → []; append [handle, groups
+    /// of one section's next items] → []; finish [handle] → effects (a liveUpdate commit naming
+    /// no stages: no diff against the old arrangement).
+    case controllerLiveReplaceBegin = 85
+    case controllerLiveReplaceAppend = 86
+    case controllerLiveReplaceFinish = 87
 }
 
 /// What controllerSectionEdit does.

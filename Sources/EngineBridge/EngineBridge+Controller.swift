@@ -225,6 +225,48 @@ extension EngineBridge {
         }
     }
 
+    // [handle, item count, section count] → []. Starts handing over the server's whole
+    // arrangement in parts (a reload): GridController.beginLiveReplacement.
+    mutating func _controllerLiveReplaceBegin(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        let items = try r.int(), sections = try r.int()
+        _controllers[h]!.beginLiveReplacement(itemCount: items, sectionCount: sections)
+    }
+
+    // [handle, group count, per group: section id, item count m, m item ids, m versions, m
+    // aspects] → []. The next items of the replacement in arrangement order; a group whose
+    // section is the last one begun continues it (a section may be split between calls), else
+    // it begins the next section. A repeated id: invalidSnapshot, and the replacement is forgotten.
+    mutating func _controllerLiveReplaceAppend(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        for _ in 0..<(try r.count(stride: 2)) {
+            let id = SectionID(try r.id())
+            let m = try r.count(stride: 3)
+            var items: [ItemID] = [], versions: [UInt32] = [], aspects: [Double] = []
+            items.reserveCapacity(m); versions.reserveCapacity(m); aspects.reserveCapacity(m)
+            for _ in 0..<m { items.append(ItemID(try r.id())) }
+            for _ in 0..<m { versions.append(try r.version()) }
+            for _ in 0..<m { aspects.append(try r.double()) }
+            do throws(GridControllerError) {
+                try _controllers[h]!.appendToLiveReplacement(section: id, items: items, versions: versions, aspects: aspects)
+            } catch {
+                throw _BridgeFailure(.invalidSnapshot)
+            }
+        }
+    }
+
+    // [handle] → effects (a liveUpdate commit naming no stages): the replacement swapped in
+    // (GridController.finishLiveReplacement: no diff against the old arrangement, no table of
+    // aspects by id; the layout O(n)). None begun, or one naming a placeholder: invalidBatch.
+    mutating func _controllerLiveReplaceFinish(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
+        let h = try _controller(&r)
+        do throws(GridControllerError) {
+            Self._encode(try _controllers[h]!.finishLiveReplacement(), into: &out)
+        } catch {
+            throw _BridgeFailure(.invalidBatch)
+        }
+    }
+
     // [handle, stage count, stages (as diff answers them), count, per item: id, aspect,
     //  count, ids the first stage takes away] → effects (a liveUpdate commit). The server's
     // changes applied where they are (GridController.applyLiveChanges: O(k + touched

@@ -76,6 +76,9 @@ public struct EngineBridge {
             case .controllerHistoryExport: try _controllerHistoryExport(&r, &out)
             case .controllerHistoryImport: try _controllerHistoryImport(&r, &out)
             case .controllerEdgeScroll: try _controllerEdgeScroll(&r, &out)
+            case .controllerLiveReplaceBegin: try _controllerLiveReplaceBegin(&r, &out)
+            case .controllerLiveReplaceAppend: try _controllerLiveReplaceAppend(&r, &out)
+            case .controllerLiveReplaceFinish: try _controllerLiveReplaceFinish(&r, &out)
             }
         } catch {
             out.removeAll(keepingCapacity: true)

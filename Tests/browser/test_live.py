@@ -169,6 +169,63 @@ def test_a_window_older_than_the_servers_history_reloads_the_gallery(browser, se
         b.context.close()
 
 
+RECORD_ENGINE_INPUTS = """() => { window.__engineInputs = []; const e = app.engine; const f = e.call.bind(e);
+  e.call = (op, input) => { window.__engineInputs.push(input.length); return f(op, input); }; }"""
+
+
+def test_a_window_told_to_reload_hands_the_engine_the_gallery_in_parts(browser, server):
+    """Issue 15: a window back after more versions than the server keeps is told to `reload`
+    and reads the gallery's columns again. The engine took that whole arrangement in one call
+    and diffed it against the one it showed: at 100k items one frame of 100–250 ms (BENCHMARKS.md,
+    session 15). The page hands it over in parts beside the arrangement shown (here two items a
+    part) and swaps it in at the end: the screen shows the server's order with every item, and
+    a move in another window afterwards is followed where it is."""
+    a = open_page(browser, server)
+    b = open_page(browser, server)
+    try:
+        gallery = b.evaluate("app.model.id")
+        ids = [i for s in server_ids(server, gallery) for i in s]
+        cut_stream(b)
+        whole = b.evaluate("app.followed.whole")
+        rng = random.Random(16)
+        for _ in range(40):
+            x, y = rng.sample(ids, 2)
+            version = server.api("POST", f"/api/galleries/{gallery}/batch",
+                                 {"operations": [{"op": "move", "items": [x], "to": {"after": y}}]})["version"]
+        # The server forgets every checkpoint: after this start its window begins at the version now.
+        server.stop()
+        with sqlite3.connect(Path(server.data) / "gallery.sqlite") as db:
+            db.execute("DELETE FROM checkpoint")
+        server.start()
+        b.evaluate("app.replaceItems = { next: 2, min: 2, max: 2 }")
+        b.evaluate(RECORD_ENGINE_INPUTS)
+        b.evaluate("app.live.follow(app.model.id, app.model.version)")
+        wait_until(b, f"app.model.version === {version} && !app.catchingUp()", timeout=30000)
+        assert b.evaluate("window.__liveEvents") == ["reload"]
+        assert b.evaluate("app.followed.whole") == whole + 1
+        # Never the whole arrangement in one engine call (an id, a version and an aspect an item).
+        inputs = b.evaluate("window.__engineInputs")
+        assert max(inputs) < 3 * len(ids), f"an engine call of {max(inputs)} numbers for {len(ids)} items"
+        shown = b.evaluate("app.controller.snapshot().map((s) => s.items)")
+        assert shown == server_ids(server, gallery)
+        assert sorted(i for s in shown for i in s) == sorted(ids)  # no item lost or doubled
+        assert titles(b) == server_titles(server, gallery)
+        wait_screen(b, server_titles(server, gallery)[0], timeout=5000)
+        # Followed in place afterwards: a move in the other window.
+        b.wait_for_selector("#live-state.on", timeout=15000)
+        a.wait_for_selector("#live-state.on", timeout=15000)
+        before = server_titles(server, gallery)
+        mouse_drag(a, center(a, before[0][0]), center(a, before[0][2]))
+        wait_idle(a)
+        after = wait_changed(a, before)
+        wait_until(b, f"app.model.version === {server.api('GET', f'/api/galleries/{gallery}')['version']}", timeout=10000)
+        wait_titles(b, after[0], timeout=5000)
+        assert b.evaluate("app.followed.whole") == whole + 1  # in place, not read again
+    finally:
+        a.context.close()
+        b.context.close()
+
+
 def test_a_rename_in_one_window_reaches_the_other(browser, server):
     a = open_page(browser, server)
     b = open_page(browser, server)

@@ -49,6 +49,9 @@ export const app = {
   inParts: 0,        // changes on their way in parts (parts.js): server changes meanwhile go into the model only
   _following: [],        // changes not applied yet behind a long one, which is cut into slices (follow)
   _sliceChanges: 4,      // item changes in the next slice of a long change (follow; it grows while slices are quick)
+  // Items of a whole arrangement handed to the engine in one part (reconcile): the next part's, sized
+  // from the last one's time (about FOLLOW_SLICE_MS) within min and max.
+  replaceItems: { next: 16384, min: 1024, max: 262144 },
   _followGeneration: 0,
   async start() {
     const theme = localStorage.getItem('theme');
@@ -210,11 +213,15 @@ export const app = {
     this.dropFollowing();
     this.followed.whole++;
     this.picker.showName();
+    // Handed to the engine in parts, a few milliseconds a task (`_runFollowing`), beside the
+    // arrangement it shows, and swapped in at the end: at 100k items one call took the whole
+    // arrangement and diffed it against the old one, a frame of 100–250 ms (BENCHMARKS.md).
+    // Changes arriving meanwhile wait behind it; a small gallery is done at once.
     const arrangement = this.model.takeArrangement();
-    this.controller.liveSnapshot(arrangement);
-    this.controller.sendSectionTitles(arrangement.sections);
-    this.forgetLocalItems();
-    this.view.render();
+    this._following.push({ replace: this.controller.liveReplacement(arrangement), sections: arrangement.sections });
+    // Its first part at once when it is the whole (a small gallery: shown as before, in this
+    // task); else a task after the engine sized its tables for the whole (~17 ms at 1M items).
+    this._runFollowing(arrangement.ids.length <= this.replaceItems.next);
   },
 
   /// Reads the server's whole arrangement and makes the engine show it: after a change it
@@ -267,12 +274,37 @@ export const app = {
     if (queued) return;
     if (!slicer) { this._following.length = 0; this.followNow(applied); return; }
     this.followed.sliced++;
+    this._runFollowing();
+  },
+
+  /// Works through `_following` (slices of a long change, a whole arrangement handed over in
+  /// parts, changes waiting behind them) for up to FOLLOW_TASK_MS a task, a task apart, drawn
+  /// once a frame. The first task now with `now` (drawn at once when it finished everything).
+  _runFollowing(now = false) {
     const generation = this._followGeneration;
-    const step = () => {
+    const step = (first) => {
       if (generation !== this._followGeneration) return; // reloaded or another gallery opened meanwhile
       const end = performance.now() + FOLLOW_TASK_MS;
       do {
         const head = this._following[0];
+        if (head.replace) {
+          const t = performance.now(), parts = this.replaceItems, size = parts.next;
+          let done;
+          try { done = head.replace(size); } catch (e) {
+            this.dropFollowing();
+            this.toast(`Could not reload the gallery: ${e.message}`);
+            return;
+          }
+          if (done) {
+            this._following.shift();
+            this.controller.sendSectionTitles(head.sections);
+          } else {
+            // The next part's size from this one's time: about FOLLOW_SLICE_MS an engine call.
+            const took = Math.max(0.1, performance.now() - t);
+            parts.next = Math.max(parts.min, Math.min(parts.max, Math.floor(size * FOLLOW_SLICE_MS / took)));
+          }
+          continue;
+        }
         let change = head;
         if (head instanceof Slicer) {
           change = head.next(this._sliceChanges);
@@ -288,10 +320,15 @@ export const app = {
           this._sliceChanges = Math.max(1, Math.min(SLICE_CHANGES, took > FOLLOW_SLICE_MS ? Math.floor(size * FOLLOW_SLICE_MS / took) : size * 2));
         }
       } while (this._following.length && performance.now() < end);
-      this.renderSoon();
+      if (first && !this._following.length) {
+        this.forgetLocalItems();
+        this.view.render();
+      } else {
+        this.renderSoon();
+      }
       if (this._following.length) nextTask(step);
     };
-    nextTask(step);
+    if (now) step(true); else nextTask(step);
   },
 
   /// Draws the engine's arrangement at the next frame, once however many slices of a long

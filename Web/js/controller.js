@@ -210,14 +210,42 @@ export class Controller {
   }
 
   /// The server's whole arrangement (GalleryModel.takeArrangement() after a reload, or when the
-  /// engine could not follow a change). O(n).
-  liveSnapshot(arrangement) {
-    return readEffects(this.engine.call(Op.controllerLiveSnapshot, encodeArrangement(arrangement, { head: [this.handle], pairs: true })));
+  /// engine could not follow a change), handed to the engine in parts beside the arrangement it
+  /// shows, then swapped in with no diff against the old one (Op.controllerLiveReplaceBegin,
+  /// …Append, …Finish): answers `step(items)`, which hands over about that many more items and
+  /// answers false, or, once all are there, swaps the arrangement in and answers true. Each step
+  /// is O(its items) but the last, the layout's O(n). A step after another gallery was loaded
+  /// answers true and does nothing.
+  liveReplacement({ sections, ids, versions, aspects }) {
+    const handle = this.handle;
+    this.engine.call(Op.controllerLiveReplaceBegin, [handle, ids.length, sections.length]);
+    let s = 0, within = 0, at = 0; // the next section, the items of it sent, the items sent in all
+    return (budget) => {
+      if (handle !== this.handle) return true;
+      if (s >= sections.length) {
+        const a = this.engine.call(Op.controllerLiveReplaceFinish, [handle]);
+        if (a[0] !== 0) throw new Error(`the engine refused the gallery's arrangement (status ${a[0]})`);
+        return true;
+      }
+      const input = [handle, 0];
+      for (let left = Math.max(1, budget); s < sections.length && left > 0; input[1]++) {
+        const m = Math.min(sections[s].count - within, left);
+        input.push(sections[s].id, m);
+        for (let i = at; i < at + m; i++) input.push(ids[i]);
+        for (let i = at; i < at + m; i++) input.push(versions[i]);
+        for (let i = at; i < at + m; i++) input.push(aspects[i] || 1);
+        left -= m; within += m; at += m;
+        if (within === sections[s].count) { s++; within = 0; }
+      }
+      const a = this.engine.call(Op.controllerLiveReplaceAppend, input);
+      if (a[0] !== 0) throw new Error(`the engine refused the gallery's arrangement (status ${a[0]})`);
+      return false;
+    };
   }
 
   /// The server's changes as `GalleryModel.apply` answered them, applied where they are
   /// (Op.controllerLiveChanges). Answers the effects, or null when the engine refused them
-  /// (it does not hold the arrangement they start from): then `liveSnapshot`.
+  /// (it does not hold the arrangement they start from): then `liveReplacement`.
   liveChanges(applied) {
     if (!applied.sources) return null;
     const input = [this.handle, ...encodeStages(applied.stages), applied.items.length];

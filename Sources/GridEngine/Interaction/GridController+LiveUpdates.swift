@@ -204,6 +204,45 @@ extension GridController {
         return [.commit(CommittedChange(kind: .liveUpdate, change: ArrangementChange(), updates: stages))]
     }
 
+    /// Replaces the model with the server's whole arrangement, as
+    /// ``applyLiveSnapshot(_:aspects:)`` does, for a host that reads it again after a long
+    /// absence (a reload): `aspects` are the model's items' in arrangement order (the form the
+    /// host reads from the server's columns). No diff against the old arrangement and no table of
+    /// aspects by id: the commit names no stages (a change this big is shown at once, not
+    /// animated). Placeholders, the drag and the focus survive. O(n), about a quarter of
+    /// ``applyLiveSnapshot(_:aspects:)``'s time at 100k items (its id tables and diff were most of it).
+    public mutating func replaceLiveModel(_ model: Snapshot, orderedAspects aspects: [Double]) throws(GridControllerError) -> [GridEffect] {
+        guard aspects.count == model.itemCount else { throw .invalidSnapshot }
+        for p in placeholders where model.contains(p.id.itemID) { throw .invalidSnapshot }
+        _applyBlock(nil)   // the layout back in the committed order; the block returns after
+        var flat = aspects
+        var merged = model
+        if !placeholders.isEmpty {
+            // A placeholder keeps the aspect it lays out with; the model's items take the host's, in order.
+            let old = snapshot
+            var shown: [ItemID: Double] = [:]
+            for p in placeholders {
+                if let at = old.indexPath(of: p.id.itemID) { shown[p.id.itemID] = layout.aspect(of: at) }
+            }
+            _mergePlaceholders(from: old, into: &merged)
+            flat = []
+            flat.reserveCapacity(merged.itemCount)
+            var k = 0
+            for s in 0..<merged.sectionCount {
+                for id in merged.items(inSection: s) {
+                    if isPlaceholder(id) { flat.append(shown[id] ?? 1) } else { flat.append(aspects[k]); k += 1 }
+                }
+            }
+        }
+        var counts: [Int] = []
+        counts.reserveCapacity(merged.sectionCount)
+        for s in 0..<merged.sectionCount { counts.append(merged.itemCount(inSection: s)) }
+        snapshot = merged
+        layout.prepare(aspects: flat, sectionCounts: counts)
+        _afterBaseChange()
+        return [.commit(CommittedChange(kind: .liveUpdate, change: ArrangementChange(), updates: []))]
+    }
+
     /// Puts every placeholder of `old` back into `merged`: right after the nearest model
     /// item that preceded it in its section (past placeholders already there), else at
     /// the start of its section, else at the end of the last section. A placeholder with

@@ -76,6 +76,8 @@ public struct GridController: Sendable {
     /// Items this engine's commits put in the server's trash and no commit took back (issue 11):
     /// an undo that brings them back restores them first.
     var _serverTrash: Set<ItemID> = []
+    /// The server's whole arrangement being handed over in parts (``beginLiveReplacement(itemCount:sectionCount:)``).
+    var _replacement: _LiveReplacement?
 
     /// A controller showing `snapshot` with the aspect of every item (`aspects[section][item]`).
     /// - Parameter generatedIDBase: the first id the engine uses for copies and
