@@ -98,7 +98,8 @@ import StoreTestSupport
 
     /// 1,000 items over 50 sections in one batch (the server's batch limit): first without a
     /// collision — every item back exactly where it was — then with ties, shared ranks and
-    /// deleted sections, against the reference; and the same items one by one.
+    /// deleted sections, against the reference; then a third of the gallery trashed again and
+    /// restored one by one (15 per batch, the other path), every item back where it was.
     @Test(arguments: Backend.tested) func aThousandItemsOverManySections(_ backend: Backend) async throws {
         let (store, place) = try makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 50, perSection: 30)
