@@ -13,6 +13,10 @@ import GalleryServer
 /// `--batch-items 5000,10000` moves that many items (spread over the gallery) instead of all, a run each.
 func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
+    if args.contains("--restore") {
+        try await runRestoreBenchmarks(o, args, postgres: server)
+        return
+    }
     if args.contains("--http") {
         // The shipped limit, then the one before session 14 (100,000: the whole move in one batch) as the baseline.
         try await runLimitsHTTP(o, limit: nil)

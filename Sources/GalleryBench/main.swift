@@ -8,6 +8,8 @@
 //     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
 //   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
 //     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
+//   limits --restore [--restore-sizes 100000,1000000 --sections 100 --rounds R --postgres URL]: 1,000 items spread over
+//     every section trashed and restored, the index seeks beside the code before session 15, a probe move's wait meanwhile
 //   history [--items N --sections S --versions V]: the operation log's rows and bytes on disk as V single moves go by
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.

@@ -127,7 +127,7 @@ extension GalleryStore {
             stages = [] // an outcome for an item no longer pending, an empty insert: nothing changed
             ctx.work = Snapshot()
         } else if var known = ctx.stage {
-            // A move, copy or trash of several items, its stage recorded as it was made.
+            // A move, copy, trash or restore of several items, its stage recorded as it was made.
             known.itemCountsAfter = (0..<ctx.work.sectionCount).map { ctx.work.itemCount(inSection: $0) }
             assert((try? before.applying(known)) == ctx.work, "a recorded stage does not replay")
             stages = StageJSON.stages([known], from: before)
@@ -177,6 +177,11 @@ extension GalleryStore {
     /// Whether a batch of one move, copy or trash records its stage as it goes (`BatchContext.stage`);
     /// false only for `gallery-bench limits`' baseline, which diffs the whole gallery instead.
     nonisolated(unsafe) public static var recordsStages = true
+
+    /// Whether a restore finds each item's place by index seeks (`BatchContext.restoreMany`) and
+    /// records its stage; false only for `gallery-bench limits --restore`'s baseline, which reads
+    /// each touched section's live rows and diffs the whole gallery (before session 15).
+    nonisolated(unsafe) public static var restoresBySeek = true
 
     /// The staged changes of a batch that is not one of the in-place hot paths (`InPlaceChange`):
     /// the engine's diff, which walks the whole gallery (about 1.6 ms at 100k items).

@@ -80,6 +80,54 @@ extension Snapshot {
         _renumberItems(section: s, from: indexPath.item + ids.count, to: _sections[s].items.count)
     }
 
+    /// Inserts items at several places of one section in one pass: `ids[k]` (content version
+    /// `versions[k]`) lands just before the item that is at index `positions[k]` now, or at the
+    /// end for the section's count. `positions` must not decrease; items given the same
+    /// position keep their order in `ids`. The same as inserting each run with
+    /// `insertItems(_:at:)` and setting its versions, but the section's tail is renumbered
+    /// once, from the first position, instead of once per run.
+    /// - Complexity: O(k + items after the first position in that section).
+    public mutating func insertItems(_ ids: [ItemID], versions: [UInt32], before positions: [Int], inSection s: Int) throws(SnapshotError) {
+        guard s >= 0 && s < _sections.count else { throw .sectionIndexOutOfRange(s) }
+        guard ids.count == versions.count else { throw .versionCountMismatch(_sections[s].id) }
+        guard ids.count == positions.count else { throw .indexPathOutOfRange(IndexPath(item: positions.count, section: s)) }
+        if ids.isEmpty { return }
+        let count = _sections[s].items.count
+        var previous = 0
+        for p in positions {
+            guard p >= previous && p <= count else { throw .indexPathOutOfRange(IndexPath(item: p, section: s)) }
+            previous = p
+        }
+        try _checkNewItems(ids)
+        _flushIndexLog(section: s)
+        let k = ids.count
+        // Taken out of the section so that each is uniquely referenced while it is rewritten.
+        var items = _sections[s].items, vs = _sections[s].versions
+        _sections[s].items = []
+        _sections[s].versions = []
+        items.append(contentsOf: ids) // room for k more, filled from the back below
+        vs.append(contentsOf: versions)
+        items.withUnsafeMutableBufferPointer { items in
+            vs.withUnsafeMutableBufferPointer { vs in
+                // Back to front: an old item moves up by the number of new items before it.
+                var w = count + k - 1, i = count - 1, j = k - 1
+                while j >= 0 {
+                    while i >= positions[j] {
+                        items[w] = items[i]; vs[w] = vs[i]
+                        w -= 1; i -= 1
+                    }
+                    items[w] = ids[j]; vs[w] = versions[j]
+                    w -= 1; j -= 1
+                }
+            }
+        }
+        _sections[s].items = items
+        _sections[s].versions = vs
+        let slot = _sections[s].slot
+        for j in 0..<k { _ = _itemTable.insertIfAbsent(ids[j].rawValue, Snapshot._pack(slot: slot, item: positions[j] + j)) }
+        _renumberItems(section: s, from: positions[0], to: count + k)
+    }
+
     /// Deletes the items with these ids (repeats in `ids` are ignored).
     /// - Complexity: O(k log k + length of the affected sections).
     public mutating func deleteItems(_ ids: [ItemID]) throws(SnapshotError) {
