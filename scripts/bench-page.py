@@ -607,6 +607,30 @@ def read_catch_up(base, gallery, since, now, results, k, start=None, hold=None):
     conn.close()
 
 
+def windows_process(base, gallery, since, now, windows, cookies, go, hold, out):
+    """`windows` streams at `since` at once (read_catch_up), in a process of their own: reading
+    80 MB in the probe's process held its GIL, and the probe's requests waited for it (its
+    figures before session 15). Each window's results go to `out` as it catches up; the streams
+    stay open until `hold` is set."""
+    import threading
+    for c in cookies:
+        COOKIES.set_cookie(c)
+    results = [None] * windows
+    start = threading.Barrier(windows)
+
+    def window(k):
+        read_catch_up(base, gallery, since, now, results, k, start, hold)
+    threads = [threading.Thread(target=window, args=(k,)) for k in range(windows)]
+    go.wait()
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads) and any(r is None for r in results):
+        time.sleep(0.005)
+    out.put(results)
+    for t in threads:
+        t.join()
+
+
 def version_now(base, gallery, recent):
     """The gallery's version now, from the changes since a recent version (the columns would make
     the server build and compress the whole body of the new version, ~1 s of CPU at 1M items in
@@ -656,10 +680,14 @@ def reconnect_server(base, gallery, n, windows, pid):
         kinds, size, first, last = results[0]
         out.append(f"live stream ?since={since}: events `{kinds}`, {size:,} bytes, the first whole after {first * 1000:.0f} ms, "
                    f"the last (version {now}) after {last * 1000:.0f} ms; meanwhile {probe.during(t0, t1)}")
-        results = [None] * windows
-        start = threading.Barrier(windows)
-        hold, stop, peak = threading.Event(), threading.Event(), [0.0]
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")
+        go, hold, answers = ctx.Event(), ctx.Event(), ctx.Queue()
+        stop, peak = threading.Event(), [0.0]
         now = version_now(base, gallery, now)
+        readers = ctx.Process(target=windows_process, args=(base, gallery, since, now, windows, list(COOKIES), go, hold, answers))
+        readers.start()
+        time.sleep(2)  # its interpreter started before the timed part
         before = rss_mb(pid)[0]
 
         def watch():
@@ -668,20 +696,16 @@ def reconnect_server(base, gallery, n, windows, pid):
                 time.sleep(0.02)
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
-        threads = [threading.Thread(target=read_catch_up, args=(base, gallery, since, now, results, k, start, hold)) for k in range(windows)]
         t0 = time.time()
-        for t in threads:
-            t.start()
-        while any(r is None for r in results) and any(t.is_alive() for t in threads):
-            time.sleep(0.005)
+        go.set()
+        results = answers.get(timeout=600)
         t1 = time.time()
         stop.set()
         watcher.join()
         time.sleep(0.5)
         open_rss = rss_mb(pid)[0]
         hold.set()
-        for t in threads:
-            t.join()
+        readers.join(60)
         firsts = sorted(r[2] * 1000 for r in results)
         lasts = sorted(r[3] * 1000 for r in results)
         out.append(f"{windows} live streams ?since={since} at once: events `{results[0][0]}` ({results[0][1]:,} bytes each), the first "

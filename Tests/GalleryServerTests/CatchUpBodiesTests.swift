@@ -20,10 +20,13 @@ import GalleryStore
         _ = try await store.apply(gallery: g.id, [.move(items: [before.sections[0].items[1].id], to: .index(section: section, index: 0))])
         let stage = try #require(try await store.changes(gallery: g.id, since: before.version)?.stages.first)
         let info = try await store.changes(gallery: g.id, since: before.version)!
-        return (0..<parts).map { k in
-            ChangesJSON(fromVersion: Int64(1000 + 256 * k), toVersion: Int64(1000 + 256 * (k + 1)),
-                        stages: Array(repeating: stage, count: stages), items: [], sections: info.sections, name: info.name)
+        let repeated = [StageJSON](repeating: stage, count: stages)
+        var out: [ChangesJSON] = []
+        for k in 0..<parts {
+            let from = Int64(1000 + 256 * k)
+            out.append(ChangesJSON(fromVersion: from, toVersion: from + 256, stages: repeated, items: [], sections: info.sections, name: info.name))
         }
+        return out
     }
 
     static func storage(_ b: ByteBuffer) -> UnsafeRawPointer? { b.withUnsafeReadableBytes { $0.baseAddress.map(UnsafeRawPointer.init) } }
