@@ -576,10 +576,11 @@ class Prober:
         return part(self.reads, "gallery list") + "; " + part(self.moves, "single move")
 
 
-def read_catch_up(base, gallery, since, now, results, k, start=None):
+def read_catch_up(base, gallery, since, now, results, k, start=None, hold=None):
     """Opens the live stream at `since` as a page that reconnects does and reads its events until
     one reaches version `now` (a catch-up may come in several `changes` events) or is not `changes`.
-    results[k] = (the events' types, bytes, seconds from the request to the first event's end, to the last's)."""
+    results[k] = (the events' types, bytes, seconds from the request to the first event's end, to the last's).
+    With `hold` (a threading.Event), the stream stays open, unread, until it is set (a window left open)."""
     import http.client
     from urllib.parse import urlparse
     u = urlparse(base)
@@ -607,15 +608,50 @@ def read_catch_up(base, gallery, since, now, results, k, start=None):
             kind = None
     kinds = f"{kinds[0]} ×{len(kinds)}" if kinds and all(x == kinds[0] for x in kinds) else ",".join(kinds)
     results[k] = (kinds, size, first, time.time() - t0)
+    if hold is not None:
+        hold.wait()
     conn.close()
 
 
-def reconnect_server(base, gallery, n, windows):
+def windows_process(base, gallery, since, now, windows, cookies, go, hold, out):
+    """`windows` streams at `since` at once (read_catch_up), in a process of their own: reading
+    80 MB in the probe's process held its GIL, and the probe's requests waited for it (its
+    figures before session 15). Each window's results go to `out` as it catches up; the streams
+    stay open until `hold` is set."""
+    import threading
+    for c in cookies:
+        COOKIES.set_cookie(c)
+    results = [None] * windows
+    start = threading.Barrier(windows)
+
+    def window(k):
+        read_catch_up(base, gallery, since, now, results, k, start, hold)
+    threads = [threading.Thread(target=window, args=(k,)) for k in range(windows)]
+    go.wait()
+    for t in threads:
+        t.start()
+    while any(t.is_alive() for t in threads) and any(r is None for r in results):
+        time.sleep(0.005)
+    out.put(results)
+    for t in threads:
+        t.join()
+
+
+def version_now(base, gallery, recent):
+    """The gallery's version now, from the changes since a recent version (the columns would make
+    the server build and compress the whole body of the new version, ~1 s of CPU at 1M items in
+    the background, in the middle of what is timed next)."""
+    answer = call(base, "GET", f"/api/galleries/{gallery}/changes?since={recent}")
+    return answer["changes"]["toVersion"] if answer.get("changes") else answer["reload"]["version"]
+
+
+def reconnect_server(base, gallery, n, windows, pid):
     """Issue 15's limit, the server's side: a window that reconnects after `n` versions. `n` single
     moves are made (quick_moves); then, with a probe reading the gallery list and moving an item
     every 10 ms, (1) GET …/changes?since=V (the catch-up the page asks for after a refused batch),
     (2) the live stream at ?since=V (what a page that comes back online opens) up to its first
-    event, (3) `windows` streams at ?since=V at once. Answers lines of figures."""
+    event, (3) `windows` streams at ?since=V at once, left open after their catch-up while the
+    server's resident size is read (and its peak while they caught up). Answers lines of figures."""
     import threading
     cols = columns(base, gallery)
     ids, since = cols["id"], cols["version"]
@@ -643,27 +679,45 @@ def reconnect_server(base, gallery, n, windows):
                        f"meanwhile {probe.during(t0, t1)}")
             del body
         results = [None]
-        now = columns(base, gallery)["version"]
+        now = version_now(base, gallery, now)
         t0 = time.time()
         read_catch_up(base, gallery, since, now, results, 0)
         t1 = time.time()
         kinds, size, first, last = results[0]
         out.append(f"live stream ?since={since}: events `{kinds}`, {size:,} bytes, the first whole after {first * 1000:.0f} ms, "
                    f"the last (version {now}) after {last * 1000:.0f} ms; meanwhile {probe.during(t0, t1)}")
-        results = [None] * windows
-        start = threading.Barrier(windows)
-        now = columns(base, gallery)["version"]
-        threads = [threading.Thread(target=read_catch_up, args=(base, gallery, since, now, results, k, start)) for k in range(windows)]
+        import multiprocessing
+        ctx = multiprocessing.get_context("spawn")
+        go, hold, answers = ctx.Event(), ctx.Event(), ctx.Queue()
+        stop, peak = threading.Event(), [0.0]
+        now = version_now(base, gallery, now)
+        readers = ctx.Process(target=windows_process, args=(base, gallery, since, now, windows, list(COOKIES), go, hold, answers))
+        readers.start()
+        time.sleep(2)  # its interpreter started before the timed part
+        before = rss_mb(pid)[0]
+
+        def watch():
+            while not stop.is_set():
+                peak[0] = max(peak[0], rss_mb(pid)[0])
+                time.sleep(0.02)
+        watcher = threading.Thread(target=watch, daemon=True)
+        watcher.start()
         t0 = time.time()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        go.set()
+        results = answers.get(timeout=600)
         t1 = time.time()
+        stop.set()
+        watcher.join()
+        time.sleep(0.5)
+        open_rss = rss_mb(pid)[0]
+        hold.set()
+        readers.join(60)
         firsts = sorted(r[2] * 1000 for r in results)
         lasts = sorted(r[3] * 1000 for r in results)
         out.append(f"{windows} live streams ?since={since} at once: events `{results[0][0]}` ({results[0][1]:,} bytes each), the first "
-                   f"whole after {firsts[0]:.0f}–{firsts[-1]:.0f} ms, the last after {lasts[0]:.0f}–{lasts[-1]:.0f} ms; meanwhile {probe.during(t0, t1)}")
+                   f"whole after {firsts[0]:.0f}–{firsts[-1]:.0f} ms, the last after {lasts[0]:.0f}–{lasts[-1]:.0f} ms; meanwhile {probe.during(t0, t1)}; "
+                   f"server resident {before:.0f} MB before, peak {peak[0]:.0f} MB while they caught up, {open_rss:.0f} MB with the {windows} open after; "
+                   f"load average {os.getloadavg()[0]:.2f}")
     return out
 
 
@@ -1003,7 +1057,7 @@ def main():
         if args.reconnect_after:
             with sync_playwright() as p:
                 for size in sizes:
-                    lines = reconnect_server(base, galleries[size], args.reconnect_after, max(1, args.windows))
+                    lines = reconnect_server(base, galleries[size], args.reconnect_after, max(1, args.windows), server.pid)
                     for line in lines:
                         print(f"reconnect at {size}: {line}", file=sys.stderr)
                     pages = []

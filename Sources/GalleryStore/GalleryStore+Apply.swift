@@ -234,8 +234,10 @@ extension GalleryStore {
     /// nil outside the window.
     func catchUp(_ db: any SQLConnection, _ gallery: Int64, since version: Int64) throws -> ChangesJSON? {
         let (current, _) = try self.current(db, gallery)
-        guard let (stages, arriving) = live.withLock({ $0[gallery]?.stages(since: version) }) else { return nil }
-        return try Self.changesJSON(db, gallery, from: version, to: current, stages: stages, touched: arriving)
+        // The log taken under the lock, its stages copied outside it (the gallery list reads the lock).
+        guard let entries = live.withLock({ $0[gallery]?.logAfter(version) }) else { return nil }
+        let all = LiveGallery.parts(of: entries, versions: .max, now: current)[0]
+        return try Self.changesJSON(db, gallery, from: version, to: current, stages: all.stages, touched: all.arriving)
     }
 
     /// Versions in one `changes` event of a live stream's catch-up. A window back after 10,000
@@ -246,15 +248,48 @@ extension GalleryStore {
     /// The catch-up from `version` to now as the live stream sends it: changes of at most
     /// `streamCatchUpVersions` versions each, chained (each from the previous one's `toVersion`,
     /// the first from `version`, the last to now); nil outside the window. On the writer's queue.
+    ///
+    /// Ten windows back at the same version at once made it ten times on the writer's queue
+    /// (10,000 versions at 1M items: the log's stages copied, 40 parts each reading the sections
+    /// and the name), and a move waited behind them (BENCHMARKS.md, "Ten windows at once").
+    /// Now the log is cut outside the lock, the rows are read once for all parts, and the parts
+    /// are kept for the next stream that asks for the same versions (`sharedCatchUp`: the last
+    /// one, whatever its gallery; nothing commits between two turns of the writer's queue at the
+    /// same version, and a catch-up is the same for the same gallery and versions).
     func catchUpParts(_ db: any SQLConnection, _ gallery: Int64, since version: Int64) throws -> [ChangesJSON]? {
         let (current, _) = try self.current(db, gallery)
-        guard let parts = live.withLock({ $0[gallery]?.stageParts(since: version, versions: Self.streamCatchUpVersions) }) else { return nil }
+        let key = SharedCatchUp.Key(gallery: gallery, from: version, to: current)
+        if let shared = sharedCatchUp.withLock({ $0?.key == key ? $0?.parts : nil }) { return shared }
+        guard let entries = live.withLock({ $0[gallery]?.logAfter(version) }) else { return nil }
+        let parts = LiveGallery.parts(of: entries, versions: Self.streamCatchUpVersions, now: current)
+        let out = try Self.changesJSON(db, gallery, from: version, parts: parts)
+        sharedCatchUp.withLock { $0 = SharedCatchUp(key: key, parts: out) }
+        return out
+    }
+
+    /// `changesJSON` for each of chained parts (the first from `from`), the rows read once: the
+    /// sections and the name at now, and the items any part inserts or reloads.
+    static func changesJSON(_ db: any SQLConnection, _ gallery: Int64, from: Int64,
+                            parts: [(to: Int64, stages: [StageJSON], arriving: Set<Int64>)]) throws -> [ChangesJSON] {
+        let arriving = parts.reduce(into: Set<Int64>()) { $0.formUnion($1.arriving) }
+        var items: [Int64: ItemJSON] = [:]
+        if !arriving.isEmpty {
+            for row in try db.fetchAll("SELECT * FROM item WHERE id IN (\(arriving.sorted().map(String.init).joined(separator: ",")))", [], cached: false) {
+                let item = ItemRecord(row).json
+                items[item.id] = item
+            }
+        }
+        let sections = try db.fetchAll("SELECT id, title FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [gallery])
+            .map { SectionInfoJSON(id: $0["id"], title: $0["title"]) }
+        let name = try db.value("SELECT name FROM gallery WHERE id = ?", [gallery], as: String.self)
         var out: [ChangesJSON] = []
-        var from = version
-        for (k, part) in parts.enumerated() {
-            let to = k == parts.count - 1 ? current : part.to
-            out.append(try Self.changesJSON(db, gallery, from: from, to: to, stages: part.stages, touched: part.arriving))
-            from = to
+        out.reserveCapacity(parts.count)
+        var from = from
+        for part in parts {
+            // As one part's own query answered: its items in id order.
+            let own = part.arriving.sorted().compactMap { items[$0] }
+            out.append(ChangesJSON(fromVersion: from, toVersion: part.to, stages: part.stages, items: own, sections: sections, name: name))
+            from = part.to
         }
         return out
     }
@@ -325,6 +360,17 @@ extension GalleryStore {
         continuation.onTermination = { _ in cancel() }
         return (stream, cancel)
     }
+}
+
+/// A live-stream catch-up from one version to another, cut into parts (`catchUpParts`).
+struct SharedCatchUp: Sendable {
+    struct Key: Equatable, Sendable {
+        var gallery: Int64
+        var from: Int64
+        var to: Int64
+    }
+    var key: Key
+    var parts: [ChangesJSON]
 }
 
 /// A batch on its way to the writer.

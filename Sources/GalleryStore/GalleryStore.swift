@@ -20,6 +20,9 @@ public final class GalleryStore: Sendable {
     public let files: ImageFiles
     let live = Mutex<[Int64: LiveGallery]>([:])
     let nextSubscriber = Atomic<Int>(0)
+    /// The last live-stream catch-up made (`catchUpParts`), for the streams that ask for the same
+    /// one next: windows that lost the network together come back at the same version at once.
+    let sharedCatchUp = Mutex<SharedCatchUp?>(nil)
     /// Each gallery's item count at a version (every change of the count is a batch, so a new
     /// version): the gallery list counts a gallery's items once per version, not on every
     /// request (a COUNT over a million items takes ~0.1 s; the page waits for the list).

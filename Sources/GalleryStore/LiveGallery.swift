@@ -164,6 +164,13 @@ extension LiveGallery {
     /// `stages(since:)` cut into parts of at most `versions` versions each, in order: each with the
     /// version it ends at (the last: now). At least one part.
     func stageParts(since v: Int64, versions per: Int) -> [(to: Int64, stages: [StageJSON], arriving: Set<Int64>)]? {
+        logAfter(v).map { Self.parts(of: $0, versions: per, now: version) }
+    }
+
+    /// The entries of the log after version `v` — the log's own storage, not a copy: O(log n),
+    /// what a caller takes under the lock to cut into parts outside it (`parts(of:)`) — or nil
+    /// outside the window or before `verifiedFrom`.
+    func logAfter(_ v: Int64) -> ArraySlice<(version: Int64, stages: [StageJSON])>? {
         guard v >= oldestVersion, v >= verifiedFrom, v <= version else { return nil }
         // The log is in version order and complete after the oldest checkpoint.
         var lo = 0, hi = log.count
@@ -171,11 +178,18 @@ extension LiveGallery {
             let mid = (lo + hi) / 2
             if log[mid].version <= v { lo = mid + 1 } else { hi = mid }
         }
+        return log[lo...]
+    }
+
+    /// Entries of the log (`logAfter`) cut into parts of at most `per` versions, the last ending
+    /// at `now`, with the ids of the items each part's stages insert or reload. At least one part.
+    static func parts(of entries: ArraySlice<(version: Int64, stages: [StageJSON])>, versions per: Int,
+                      now: Int64) -> [(to: Int64, stages: [StageJSON], arriving: Set<Int64>)] {
         var parts: [(to: Int64, stages: [StageJSON], arriving: Set<Int64>)] = []
         var out: [StageJSON] = []
         var arriving: Set<Int64> = []
         var count = 0
-        for entry in log[lo...] {
+        for entry in entries {
             for stage in entry.stages {
                 out.append(stage)
                 for i in stage.itemInserts { arriving.insert(Int64(i.id)) }
@@ -190,7 +204,7 @@ extension LiveGallery {
                 count = 0
             }
         }
-        if count > 0 || parts.isEmpty { parts.append((version, out, arriving)) }
+        if count > 0 || parts.isEmpty { parts.append((now, out, arriving)) }
         return parts
     }
 }

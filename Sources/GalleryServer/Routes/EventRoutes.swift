@@ -51,7 +51,10 @@ struct EventRoutes {
                     for await outgoing in merged {
                         switch outgoing {
                         case let .event(.changes(c)):
-                            try await writer.write(Self.event(c, text: try await server.catchUpBodies.text(gallery: gallery, c)))
+                            // The same buffer for every window at this catch-up (`CatchUpBodies`). A long
+                            // catch-up is tens of events: between two, the requests queued meanwhile run.
+                            try await writer.write(try await server.catchUpBodies.body(gallery: gallery, c).event)
+                            await Task.yield()
                         case let .event(e): try await writer.write(ByteBuffer(string: try Self.format(e)))
                         case .heartbeat: try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
                         case let .revoked(message):
@@ -114,17 +117,6 @@ struct EventRoutes {
     }
 
     static let heartbeat: Duration = .seconds(15)
-
-    /// A `changes` event around the text of its changes (`CatchUpBodies`), copied once.
-    static func event(_ c: ChangesJSON, text: [UInt8]) -> ByteBuffer {
-        let head = "event: changes\nid: \(c.toVersion)\ndata: "
-        var out = ByteBuffer()
-        out.reserveCapacity(head.utf8.count + text.count + 2)
-        out.writeString(head)
-        out.writeBytes(text)
-        out.writeString("\n\n")
-        return out
-    }
 
     static func format(_ event: GalleryEvent) throws -> String {
         switch event {
