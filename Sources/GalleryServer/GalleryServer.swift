@@ -17,7 +17,7 @@ public struct GalleryServer: Sendable {
     public let logger: Logger
     /// Identities, roles and the end of access (B8).
     public let access: AccessControl
-    let columnsCache = ColumnsCache()
+    let columnsCache: ColumnsCache
     /// Long catch-ups' text, shared by the windows that ask for the same one at once.
     let catchUpBodies = CatchUpBodies()
     /// Tells open gallery-list streams that the list changed; ends them when the server stops.
@@ -26,6 +26,7 @@ public struct GalleryServer: Sendable {
     public init(configuration: ServerConfiguration, logger: Logger) async throws {
         self.configuration = configuration
         self.logger = logger
+        columnsCache = ColumnsCache(quiet: configuration.columnsQuiet)
         store = try GalleryStore(folder: configuration.dataFolder, databaseURL: configuration.databaseURL,
                                  checkpoints: configuration.walCheckpoints)
         ingestor = Ingestor(store: store, configuration: configuration, logger: logger)

@@ -75,6 +75,8 @@ public struct ServerConfiguration: Sendable {
     public var walCheckpoints: WALCheckpoints = .background
     /// At start, build the page's columns body of the most active galleries in the background.
     public var prewarmColumns = true
+    /// How long a gallery stays unchanged before the cached columns body is brought to its new version.
+    public var columnsQuiet: Duration = .seconds(1)
 
     /// The address people use (behind a proxy: its https URL). Its host is accepted in `Host`
     /// and `Origin`; https makes the session cookie `Secure`.

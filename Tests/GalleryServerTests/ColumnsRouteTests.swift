@@ -244,6 +244,33 @@ import CompressNIO
         }
     }
 
+    /// A page load right after a change builds that version; the quiet moment after it finds it
+    /// built and does not build (and compress: 1–2 s of CPU at 1M) it again.
+    @Test func aVersionAPageLoadBuiltIsNotBuiltAgainWhenTheGalleryGoesQuiet() async throws {
+        // Quiet after 5 s: the page load below comes first however loaded the machine; no prewarmed other form.
+        let server = try await makeServer { $0.createSampleGallery = true; $0.prewarmColumns = false; $0.columnsQuiet = .seconds(5) }
+        try await server.test(.router) { client in
+            let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
+            let g = list[0].id
+            #expect(try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get).status == .ok)
+            let s = try await client.snapshot(g)
+            let _: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
+                {"baseVersion": \#(s.version), "operations": [{"op": "move", "items": [\#(s.sections[0].items[0].id)], "to": {"section": \#(s.sections[1].id)}}]}
+                """#)
+            let builds = server.columnsCache.builds.load(ordering: .relaxed)
+            #expect(try await client.execute(uri: "/api/galleries/\(g)/columns", method: .get).status == .ok) // the new version, built now
+            let afterLoad = server.columnsCache.builds.load(ordering: .relaxed)
+            #expect(afterLoad == builds + 1)
+            let clock = ContinuousClock(), deadline = clock.now + .seconds(60)
+            while server.columnsCache.quietSkips.load(ordering: .relaxed) == 0 && server.columnsCache.builds.load(ordering: .relaxed) == afterLoad
+                    && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.columnsCache.quietSkips.load(ordering: .relaxed) >= 1, "the quiet moment came and found the body built")
+            #expect(server.columnsCache.builds.load(ordering: .relaxed) == afterLoad, "not built again")
+        }
+    }
+
     /// Requests that find no body ready share one build (each build of a big gallery holds its
     /// columns and the body in memory while it runs).
     @Test func concurrentFirstRequestsShareOneBuild() async throws {

@@ -72,6 +72,8 @@ final class ColumnsCache: Sendable {
     /// Of those, the ones that read the whole gallery from the store (the others were brought up
     /// to date from the columns kept).
     let fullReads = Atomic<Int>(0)
+    /// Quiet moments that found a form already built at the gallery's version (by a page load) and left it.
+    let quietSkips = Atomic<Int>(0)
     let capacity: Int
     let quiet: Duration
 
@@ -176,6 +178,12 @@ final class ColumnsCache: Sendable {
         #endif
     }
 
+    /// Whether the body cached for `key` is at this version and name.
+    private func has(_ key: Key, version: Int64?, name: String?) -> Bool {
+        guard let version, let name else { return false }
+        return entries.withLock { e in e[key].map { $0.version == version && $0.name == name } ?? false }
+    }
+
     /// The forms of this gallery's body that are cached (rebuilt after a change).
     private func cachedForms(_ gallery: Int64) -> [Key] {
         entries.withLock { e in e.keys.filter { $0.gallery == gallery } }
@@ -206,7 +214,12 @@ final class ColumnsCache: Sendable {
                     rebuild = Task { [weak self] in
                         try? await Task.sleep(for: quiet)
                         guard !Task.isCancelled, let self else { return }
-                        for key in self.cachedForms(gallery) { _ = try? await self.build(key, store: store) }
+                        // A page load may have built this version meanwhile: not built (and compressed) again.
+                        let now = try? await store.gallery(gallery)
+                        for key in self.cachedForms(gallery) {
+                            if self.has(key, version: now?.version, name: now?.name) { self.quietSkips.add(1, ordering: .relaxed); continue }
+                            _ = try? await self.build(key, store: store)
+                        }
                     }
                 }
                 rebuild?.cancel()
