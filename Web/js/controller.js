@@ -85,14 +85,19 @@ function warmUp(engine) {
 /// at 300k and 1M; a little more here). How much of it a warm-up task touches: TOUCH_SLICE at a
 /// time for up to TOUCH_BUDGET_MS.
 const loadBytes = (n, kind) => 16 * 2 ** Math.ceil(Math.log2(Math.max(8, 2 * n))) + n * (kind === 'waterfall' ? 124 : 116);
-const TOUCH_SLICE = 2 << 20, TOUCH_BUDGET_MS = 6;
-/// A task for the next step that the browser's timer clamping (4 ms after a few nested
-/// timeouts) does not hold back; input and network tasks still run between two.
-const nextTask = () => new Promise((resolve) => {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
-  channel.port2.postMessage(null);
-});
+const TOUCH_SLICE = 1 << 20, TOUCH_BUDGET_MS = 3;
+/// A task for the next step at background priority (`scheduler.postTask`), behind everything
+/// else the page has to do: above all the reading of the columns body as it arrives, which runs
+/// on this thread and, held back, stalls the download itself (the network service waits for its
+/// pipe to drain: busy warm-up tasks back to back made the body ~100 ms later under load).
+/// Without that API, a message task (timeouts are clamped to 4 ms once nested).
+const nextTask = () => (globalThis.scheduler?.postTask
+  ? globalThis.scheduler.postTask(() => {}, { priority: 'background' })
+  : new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+    channel.port2.postMessage(null);
+  }));
 
 /// An arrangement (GalleryModel.takeArrangement(): {sections: [{id, count}], ids, versions,
 /// aspects} in order) as the engine reads it: section count, per section its id, item count,
