@@ -85,19 +85,17 @@ function warmUp(engine) {
 /// at 300k and 1M; a little more here). How much of it a warm-up task touches: TOUCH_SLICE at a
 /// time for up to TOUCH_BUDGET_MS.
 const loadBytes = (n, kind) => 16 * 2 ** Math.ceil(Math.log2(Math.max(8, 2 * n))) + n * (kind === 'waterfall' ? 124 : 116);
-const TOUCH_SLICE = 1 << 20, TOUCH_BUDGET_MS = 3;
-/// A task for the next step at background priority (`scheduler.postTask`), behind everything
-/// else the page has to do: above all the reading of the columns body as it arrives, which runs
-/// on this thread and, held back, stalls the download itself (the network service waits for its
-/// pipe to drain: busy warm-up tasks back to back made the body ~100 ms later under load).
-/// Without that API, a message task (timeouts are clamped to 4 ms once nested).
-const nextTask = () => (globalThis.scheduler?.postTask
-  ? globalThis.scheduler.postTask(() => {}, { priority: 'background' })
-  : new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
-    channel.port2.postMessage(null);
-  }));
+const TOUCH_SLICE = 256 << 10, TOUCH_BUDGET_MS = 1;
+/// A task for the next step (a message: timeouts are clamped to 4 ms once nested). The steps are
+/// short (TOUCH_BUDGET_MS) because the columns body is read on this thread as it arrives, and a
+/// body held back stalls the download itself (the network service waits for its pipe to drain):
+/// steps of 6 ms made it ~100 ms later under load; at background priority (scheduler.postTask)
+/// no step ran before the body was in.
+const nextTask = () => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+  channel.port2.postMessage(null);
+});
 
 /// An arrangement (GalleryModel.takeArrangement(): {sections: [{id, count}], ids, versions,
 /// aspects} in order) as the engine reads it: section count, per section its id, item count,
@@ -200,7 +198,7 @@ export class Controller {
     }
     for (let i = 0; i < n; i++) input[k++] = 0.5 + (i % 11) / 4;
     input.set([...this.configuration(kind), this.width, this.height, this.mode, this.cadence, this.snapping], k);
-    let loads = 0;
+    let loads = 0, touched = 0;
     while (!arrived && (loads < 10 || memory || counting)) {
       const t = performance.now();
       if (loads < 10) {
@@ -209,7 +207,12 @@ export class Controller {
         this.engine.callView(Op.controllerDestroy, [a[1]]);
         loads++;
       }
-      while (memory && performance.now() - t < TOUCH_BUDGET_MS) if (!this.engine.touch(memory, TOUCH_SLICE)) memory = null;
+      while (memory && performance.now() - t < TOUCH_BUDGET_MS) {
+        const from = memory.at;
+        if (!this.engine.touch(memory, TOUCH_SLICE)) memory = null;
+        touched += (memory?.at ?? from + TOUCH_SLICE) - from;
+      }
+      globalThis.loadTouchedMB = Math.round(touched / 1048576); // for the benchmarks
       if (loads < 10 || memory) await nextTask();
       else await Promise.race([counted, settled]);
     }
