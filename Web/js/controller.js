@@ -177,7 +177,8 @@ export class Controller {
   /// The time is the download's, which the page waits for anyway. With `expected` (a promise of
   /// the gallery's item count, from the gallery list) the wasm memory the load will take is
   /// grown and its pages touched in the same slices (Engine.reserve): at a million items the
-  /// first writes to ~120 MB of new memory were ~100 ms of the load itself.
+  /// first writes to ~120 MB of new memory were ~100 ms of the load itself (with the short steps
+  /// the body's reading allows, little is touched in time yet: BENCHMARKS.md, session 15).
   async warmLoad(pending, expected, kind = this.kind) {
     if (loadWarmed) return;
     loadWarmed = true;
