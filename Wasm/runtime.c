@@ -32,6 +32,12 @@ static void *bump(size_t n, size_t align) {
     uintptr_t p = (heap_top + align - 1) & ~(uintptr_t)(align - 1);
     uintptr_t end = p + n;
     if (end > heap_end) {
+        // Memory the page grew itself ahead of a big load (Engine.reserve, its pages touched
+        // while the gallery downloads) is used before growing more.
+        size_t pages = __builtin_wasm_memory_size(0);
+        if (pages < 65536u && pages * 65536u > heap_end) heap_end = pages * 65536u;
+    }
+    if (end > heap_end) {
         size_t need = (end - heap_end + 65535u) / 65536u;
         size_t grow = need < 256 ? 256 : need; // grow in 16 MiB steps at least
         if (__builtin_wasm_memory_grow(0, grow) == (size_t)-1) {

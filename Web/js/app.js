@@ -71,7 +71,7 @@ export const app = {
       columns.catch(() => {}); // a failure surfaces when open() awaits it
       this._prefetch = { id: early.columns.id, columns };
     }
-    const galleries = early.galleries ? early.galleries.then(answer) : api.galleries();
+    const galleries = (this._galleries = early.galleries ? early.galleries.then(answer) : api.galleries());
     galleries.catch(() => {});
     this.engine = await Engine.load(early.wasm ?? fetch('/engine.wasm'));
     boot.engine = performance.now();
@@ -179,7 +179,11 @@ export const app = {
     if (this.model.id != null && this.model.id !== id) this.saveHistory();
     const marks = (window.loadMarks = { start: performance.now() });
     const pending = this._prefetch?.id === id ? this._prefetch.columns : api.columns(id);
-    this.controller.warmLoad(pending);
+    // The first gallery's item count comes with the gallery list, before its columns: the
+    // engine's memory for it is made ready while they arrive (Controller.warmLoad).
+    const list = this._galleries ?? Promise.resolve(this.picker.list);
+    this._galleries = null;
+    this.controller.warmLoad(pending, list.then((l) => l.find((g) => g.id === id)?.itemCount), this.settings.view(id).kind);
     const columns = await pending;
     this._prefetch = null;
     if (this._listed) { const listed = this._listed; this._listed = null; await listed; } // roles come with the list

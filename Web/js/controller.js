@@ -40,7 +40,10 @@ function warmUp(engine) {
   const kinds = [LayoutKind.grid, LayoutKind.waterfall, LayoutKind.justified];
   let k = 0, h = -1, f = 0, t = 1;
   const step = (deadline) => {
-    while (k < kinds.length && deadline.timeRemaining() > 2) {
+    // At most ~6 ms a callback whatever the idle period left: the first thumbnails arrive
+    // and are drawn in the frames right after a gallery became ready.
+    const until = performance.now() + 6;
+    while (k < kinds.length && deadline.timeRemaining() > 2 && performance.now() < until) {
       if (h < 0) {
         const kind = kinds[k], snap = [3];
         for (let s = 0, id = 1; s < 3; s++) {
@@ -76,15 +79,33 @@ function warmUp(engine) {
   idle(step);
 }
 
+/// Wasm memory the load of a gallery of `n` items takes, about: its id table (16 bytes a slot,
+/// a power of two ≥ 2n slots), and per item its input, id, version, aspects and frames, and
+/// in a waterfall its column tables (measured: 119 bytes an item in a waterfall, 111 in a grid,
+/// at 300k and 1M; a little more here). How much of it a warm-up task touches: TOUCH_SLICE at a
+/// time for up to TOUCH_BUDGET_MS.
+const loadBytes = (n, kind) => 16 * 2 ** Math.ceil(Math.log2(Math.max(8, 2 * n))) + n * (kind === 'waterfall' ? 124 : 116);
+const TOUCH_SLICE = 256 << 10, TOUCH_BUDGET_MS = 1;
+/// A task for the next step (a message: timeouts are clamped to 4 ms once nested). The steps are
+/// short (TOUCH_BUDGET_MS) because the columns body is read on this thread as it arrives, and a
+/// body held back stalls the download itself (the network service waits for its pipe to drain):
+/// steps of 6 ms made it ~100 ms later under load; at background priority (scheduler.postTask)
+/// no step ran before the body was in.
+const nextTask = () => new Promise((resolve) => {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = () => { channel.port1.close(); resolve(); };
+  channel.port2.postMessage(null);
+});
+
 /// An arrangement (GalleryModel.takeArrangement(): {sections: [{id, count}], ids, versions,
 /// aspects} in order) as the engine reads it: section count, per section its id, item count,
 /// item ids, versions; then the aspects — all in order (controllerCreate, followed by `tail`),
 /// or as id, aspect pairs after their count (controllerLiveSnapshot, after `head`: the handle).
 /// Written straight into one Float64Array from the columns: at 100k items, building JS arrays
 /// and spreading them cost several times the copy.
-function encodeArrangement({ sections, ids, versions, aspects }, { head = [], tail = [], pairs = false }) {
+function encodeArrangement({ sections, ids, versions, aspects }, { head = [], tail = [], pairs = false, into = (n) => new Float64Array(n) }) {
   const n = ids.length;
-  const out = new Float64Array(head.length + 1 + 2 * sections.length + (pairs ? 4 : 3) * n + (pairs ? 1 : 0) + tail.length);
+  const out = into(head.length + 1 + 2 * sections.length + (pairs ? 4 : 3) * n + (pairs ? 1 : 0) + tail.length);
   out.set(head, 0);
   let k = head.length, at = 0;
   out[k++] = sections.length;
@@ -131,9 +152,9 @@ export class Controller {
     }
   }
 
-  configuration() {
+  configuration(kind = this.kind) {
     const i = LAYOUT.inset;
-    return [...this.kindInput(), this.width, LAYOUT.header, i, i, i, i, LAYOUT.spacing, LAYOUT.spacing, 0, 0.5];
+    return [...this.kindInput(this.columns, kind), this.width, LAYOUT.header, i, i, i, i, LAYOUT.spacing, LAYOUT.spacing, 0, 0.5];
   }
 
   /// (Re)creates the controller for a gallery just opened: `arrangement` is
@@ -141,7 +162,7 @@ export class Controller {
   load(arrangement) {
     if (this.handle >= 0) this.engine.call(Op.controllerDestroy, [this.handle]);
     const config = [...this.configuration(), this.width, this.height, this.mode, this.cadence, this.snapping];
-    const answer = this.engine.call(Op.controllerCreate, encodeArrangement(arrangement, { tail: config }));
+    const answer = this.engine.callWritten(Op.controllerCreate, (into) => encodeArrangement(arrangement, { tail: config, into }));
     if (answer[0] !== 0) throw new Error(`engine refused the gallery (status ${answer[0]})`);
     this.handle = answer[1];
     this.titled = new Map();
@@ -151,14 +172,21 @@ export class Controller {
 
   /// While a gallery's columns are on their way (`pending`), small throwaway loads of a
   /// 5,000-item gallery in this layout, a macrotask apart, until they arrive (ten at most, once
-  /// per page): V8 runs wasm as baseline code first, and a million-item load in baseline code
+  /// per page; `kind`: the layout the gallery opens in): V8 runs wasm as baseline code first, and a million-item load in baseline code
   /// took ~1.5–3× as long as in optimised code (BENCHMARKS.md, "The page at 1,000,000 items").
-  /// The time is the download's, which the page waits for anyway.
-  async warmLoad(pending) {
+  /// The time is the download's, which the page waits for anyway. With `expected` (a promise of
+  /// the gallery's item count, from the gallery list) the wasm memory the load will take is
+  /// grown and its pages touched in the same slices (Engine.reserve): at a million items the
+  /// first writes to ~120 MB of new memory were ~100 ms of the load itself (with the short steps
+  /// the body's reading allows, little is touched in time yet: BENCHMARKS.md, session 15).
+  async warmLoad(pending, expected, kind = this.kind) {
     if (loadWarmed) return;
     loadWarmed = true;
-    let arrived = false;
-    pending.then(() => { arrived = true; }, () => { arrived = true; });
+    let arrived = false, memory = null, counting = true;
+    const settled = pending.then(() => { arrived = true; }, () => { arrived = true; });
+    const counted = (expected ?? Promise.resolve(0)).then((count) => {
+      if (!arrived && count > 0) memory = this.engine.reserve(loadBytes(count, kind));
+    }, () => {}).then(() => { counting = false; });
     await null; // a body already there settles first
     const n = 5000, sections = 10, per = n / sections;
     const input = new Float64Array(1 + 2 * sections + 3 * n + 18);
@@ -170,12 +198,24 @@ export class Controller {
       k += per; // versions 0
     }
     for (let i = 0; i < n; i++) input[k++] = 0.5 + (i % 11) / 4;
-    input.set([...this.configuration(), this.width, this.height, this.mode, this.cadence, this.snapping], k);
-    for (let r = 0; r < 10 && !arrived; r++) {
-      const a = this.engine.callView(Op.controllerCreate, input);
-      if (a[0] !== 0) return;
-      this.engine.callView(Op.controllerDestroy, [a[1]]);
-      await new Promise((resolve) => setTimeout(resolve, 0));
+    input.set([...this.configuration(kind), this.width, this.height, this.mode, this.cadence, this.snapping], k);
+    let loads = 0, touched = 0;
+    while (!arrived && (loads < 10 || memory || counting)) {
+      const t = performance.now();
+      if (loads < 10) {
+        const a = this.engine.callView(Op.controllerCreate, input);
+        if (a[0] !== 0) return;
+        this.engine.callView(Op.controllerDestroy, [a[1]]);
+        loads++;
+      }
+      while (memory && performance.now() - t < TOUCH_BUDGET_MS) {
+        const from = memory.at;
+        if (!this.engine.touch(memory, TOUCH_SLICE)) memory = null;
+        touched += (memory?.at ?? from + TOUCH_SLICE) - from;
+      }
+      globalThis.loadTouchedMB = Math.round(touched / 1048576); // for the benchmarks
+      if (loads < 10 || memory) await nextTask();
+      else await Promise.race([counted, settled]);
     }
   }
 

@@ -77,6 +77,17 @@ public struct Snapshot: Sendable {
         _itemTable = _IDTable(minimumCapacity: total)
         _sectionTable = _IDTable(minimumCapacity: sections.count)
         _slotIndex = Array(0..<sections.count)
+        if checked && total >= _IDTable.groupedMinimum {
+            // A big snapshot's tables in bulk; on a repeated id, again one by one below (the error it names).
+            var unique = true
+            for s in 0..<sections.count where _sectionTable.insertIfAbsent(sections[s].id.rawValue, Int64(s)) >= 0 { unique = false; break }
+            if unique && _itemTable.insertAllGrouped(sections.map { $0.items }, value: { Snapshot._pack(slot: $0, item: $1) }) {
+                for s in 0..<sections.count { _sections[s].slot = s; _sections[s].log = _IndexLog() }
+                return
+            }
+            _itemTable = _IDTable(minimumCapacity: total)
+            _sectionTable = _IDTable(minimumCapacity: sections.count)
+        }
         for s in 0..<sections.count {
             _sections[s].slot = s
             _sections[s].log = _IndexLog()
