@@ -33,7 +33,7 @@ import GalleryStore
 
     @Test func tenWindowsAtOnceWriteOneBufferMadeOnce() async throws {
         let part = try await catchUp(parts: 1, stages: CatchUpBodies.minimumStages)[0]
-        let bodies = CatchUpBodies()
+        let bodies = CatchUpBodies(keep: .seconds(3600))
         let got = try await withThrowingTaskGroup(of: CatchUpBodies.Body.self) { group in
             for _ in 0..<10 { group.addTask { try await bodies.body(gallery: 7, part) } }
             return try await group.reduce(into: []) { $0.append($1) }
@@ -51,7 +51,7 @@ import GalleryStore
     /// still finds each part made: the kept texts cover a whole catch-up (before: the last two).
     @Test func aWindowFortyPartsBehindFindsEveryPartMade() async throws {
         let parts = try await catchUp(parts: 40, stages: CatchUpBodies.minimumStages)
-        let bodies = CatchUpBodies()
+        let bodies = CatchUpBodies(keep: .seconds(3600)) // however slow the machine (a loaded run took 47 s; 10 s dropped them)
         var first: [UnsafeRawPointer?] = []
         for part in parts { first.append(Self.storage(try await bodies.body(gallery: 7, part).event)) }
         for _ in 0..<9 {
@@ -69,7 +69,7 @@ import GalleryStore
     @Test func theKeptTextsStayWithinTheirBudget() async throws {
         let part = try await catchUp(parts: 1, stages: 4 * CatchUpBodies.minimumStages)[0]
         let size = try await CatchUpBodies().body(gallery: 1, part).event.readableBytes
-        let bodies = CatchUpBodies(capacityBytes: 10 * size + size / 2)
+        let bodies = CatchUpBodies(capacityBytes: 10 * size + size / 2, keep: .seconds(3600))
         let fit = 10
         for g in 1...(fit + 5) { _ = try await bodies.body(gallery: Int64(g), part) }
         #expect(bodies.made.load(ordering: .relaxed) == fit + 5)

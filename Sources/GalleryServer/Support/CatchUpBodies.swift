@@ -52,9 +52,9 @@ final class CatchUpBodies: Sendable {
     static let minimumStages = 64
     /// The bytes of the texts kept at most (the newest; a text being made counts once made), and for how long.
     let capacityBytes: Int
-    static let keep: Duration = .seconds(10)
+    let keep: Duration
 
-    init(capacityBytes: Int = 32 << 20) { self.capacityBytes = capacityBytes }
+    init(capacityBytes: Int = 32 << 20, keep: Duration = .seconds(10)) { self.capacityBytes = capacityBytes; self.keep = keep }
 
     private struct Entry {
         var key: Key
@@ -84,8 +84,8 @@ final class CatchUpBodies: Sendable {
         }
         guard isNew else { return try await task.value }
         made.add(1, ordering: .relaxed)
-        Task { [weak self] in
-            try? await Task.sleep(for: Self.keep)
+        Task { [weak self, keep] in
+            try? await Task.sleep(for: keep)
             self?.entries.withLock { entries in entries.removeAll { $0.key == key && $0.body == task } }
         }
         let body = try await task.value
