@@ -8,6 +8,15 @@ extension Snapshot {
     ///
     /// - Complexity: O(n + changes).
     public func applying(_ stage: BatchUpdate) throws(BatchUpdateError) -> Snapshot {
+        let result = try _appliedSections(stage)
+        // The validator kept ids unique, so the unchecked build cannot lose anything.
+        let out = (try? Snapshot(_sections: result, checked: false)) ?? Snapshot()
+        return out
+    }
+
+    /// The sections after `stage` (validated first), without the lookup tables: `applying`
+    /// builds them for the whole result, `applyInPlace` updates its own for the touched sections.
+    func _appliedSections(_ stage: BatchUpdate) throws(BatchUpdateError) -> [_Section] {
         let plan = try _BatchPlan(stage, self)
         let nsNew = stage.itemCountsAfter.count
         let total = plan.newStart[nsNew]
@@ -57,9 +66,7 @@ extension Snapshot {
             let lo = plan.newStart[t]
             result.append(_Section(id: old.id, slot: 0, items: Array(ids[lo..<end]), versions: Array(versions[lo..<end])))
         }
-        // The validator kept ids unique, so the unchecked build cannot lose anything.
-        let out = (try? Snapshot(_sections: result, checked: false)) ?? Snapshot()
-        return out
+        return result
     }
 
     /// Applies `stage` in place (see ``applying(_:)``); on a throw the snapshot is unchanged.
@@ -121,25 +128,45 @@ extension Snapshot {
         sub.itemInserts = stage.itemInserts.map { ItemInsertion(at: map($0.at), id: $0.id, version: $0.version) }
         sub.itemReloads = stage.itemReloads.map { ItemReload(at: map($0.at), version: $0.version) }
         sub.itemCountsAfter = touched.map { stage.itemCountsAfter[$0] }
-        let part = (try? Snapshot(_sections: touched.map { _sections[$0] }, checked: false)) ?? Snapshot()
-        guard let after = try? part.applying(sub) else {
+        // The touched sections as a snapshot of their own; its id table only when the stage
+        // inserts (the validator looks inserted ids up in it; moves, deletes and reloads do not).
+        var part = Snapshot()
+        part._sections = touched.enumerated().map { k, s in
+            _Section(id: _sections[s].id, slot: k, items: _sections[s].items, versions: _sections[s].versions)
+        }
+        part._slotIndex = Array(0..<touched.count)
+        if !stage.itemInserts.isEmpty {
+            part = (try? Snapshot(_sections: part._sections, checked: false)) ?? Snapshot()
+        }
+        guard let after = try? part._appliedSections(sub) else {
             // Rejected on the touched sections: rejected on the whole (same error, nothing changed).
             self = try applying(stage)
             return
         }
         // Put the touched sections back: the deleted ids leave the table, every item of a
-        // touched section gets its new position (an id moved in from another touched section
-        // keeps its entry, updated; an inserted one is added).
+        // touched section that changed place gets its new position (an id moved in from another
+        // touched section keeps its entry, updated; an inserted one is added).
         for s in touched { _flushIndexLog(section: s) }
-        for p in stage.itemDeletes { _ = _itemTable.remove(_sections[p.section].items[p.item].rawValue) }
-        for (k, s) in touched.enumerated() {
-            _sections[s].items = after._sections[k].items
-            _sections[s].versions = after._sections[k].versions
+        // (An id deleted and inserted again keeps its entry: rewritten below if its place changed.)
+        var reinserted = _IDTable(minimumCapacity: stage.itemInserts.count)
+        for ins in stage.itemInserts { _ = reinserted.insertIfAbsent(ins.id.rawValue, 0) }
+        for p in stage.itemDeletes {
+            let key = _sections[p.section].items[p.item].rawValue
+            if reinserted.find(key) < 0 { _ = _itemTable.remove(key) }
         }
-        for s in touched {
+        var old: [[ItemID]] = []
+        old.reserveCapacity(touched.count)
+        for (k, s) in touched.enumerated() {
+            old.append(_sections[s].items)
+            _sections[s].items = after[k].items
+            _sections[s].versions = after[k].versions
+        }
+        // Only the entries of items whose place changed (an item that stayed at the same index
+        // of the same section keeps a right entry).
+        for (k, s) in touched.enumerated() {
             let slot = _sections[s].slot
-            let items = _sections[s].items
-            for i in 0..<items.count {
+            let items = _sections[s].items, before = old[k]
+            for i in 0..<items.count where i >= before.count || before[i] != items[i] {
                 let key = items[i].rawValue, packed = Snapshot._pack(slot: slot, item: i)
                 if _itemTable.insertIfAbsent(key, packed) >= 0 { _itemTable.update(key, packed) }
             }

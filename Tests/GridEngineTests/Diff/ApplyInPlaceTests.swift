@@ -135,6 +135,19 @@ import Testing
         #expect(checked > 200 && refused > 50, "the damage reaches both paths: \(refused) of \(checked) refused")
     }
 
+    @Test func anIdDeletedAndInsertedAgainKeepsItsLookup() throws {
+        let s = F.make([(10, [1, 2, 3]), (20, [4, 5]), (30, [6])])
+        for (at, section) in [(1, 0), (0, 0), (2, 0), (0, 1)] {
+            var b = BatchUpdate()
+            b.itemCountsAfter = [3 - (section == 0 ? 0 : 1), 2 + (section == 1 ? 1 : 0), 1]
+            b.itemDeletes = [IndexPath(item: 1, section: 0)]
+            b.itemInserts = [ItemInsertion(at: IndexPath(item: at, section: section), id: ItemID(2), version: 9)]
+            let after = try #require(Self.agree(s, b, "item 2 back at \(at), \(section)"))
+            #expect(after.indexPath(of: ItemID(2)) == IndexPath(item: at, section: section))
+            #expect(after.version(of: ItemID(2)) == 9)
+        }
+    }
+
     @Test func aStageTouchesOnlyItsSectionsStorage() throws {
         // The untouched sections keep their very arrays (no copy): what makes a version of a
         // 1M-item gallery cost its touched sections, not the gallery.
