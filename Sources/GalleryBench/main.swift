@@ -13,6 +13,7 @@
 //   history [--items N --sections S --versions V]: the operation log's rows and bytes on disk as V single moves go by
 //   restart-catchup [--items N --sections S --versions V --windows W --baseline-windows B]: W windows catching up from
 //     an old version right after a restart, the history checked in place once for all beside each its own O(n) replay
+//     (--baseline-windows 0: without the baseline row)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
