@@ -11,12 +11,15 @@
 //   limits --restore [--restore-sizes 100000,1000000 --sections 100 --rounds R --postgres URL]: 1,000 items spread over
 //     every section trashed and restored, the index seeks beside the code before session 15, a probe move's wait meanwhile
 //   history [--items N --sections S --versions V]: the operation log's rows and bytes on disk as V single moves go by
+//   restart-catchup [--items N --sections S --versions V --windows W --baseline-windows B]: W windows catching up from
+//     an old version right after a restart, the history checked in place once for all beside each its own O(n) replay
+//     (--baseline-windows 0: without the baseline row)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run.
 import Foundation
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history", "all",
+let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history", "restart-catchup", "all",
                    "seed", "serve-moves"]
 guard subcommands.contains(which) else {
     FileHandle.standardError.write(Data("gallery-bench: no subcommand \(which): one of \(subcommands.joined(separator: ", "))\n".utf8))
@@ -59,6 +62,7 @@ do {
     if which == "import" || which == "all" { try runImportBenchmarks(options) }
     if which == "fanout" { try await runFanoutBenchmark(options) }
     if which == "history" { try await runHistoryBenchmark(options, CommandLine.arguments) }
+    if which == "restart-catchup" { try await runRestartCatchUpBenchmark(options, CommandLine.arguments) }
 } catch {
     FileHandle.standardError.write(Data("gallery-bench \(which): \(error)\n".utf8))
     exit(1)

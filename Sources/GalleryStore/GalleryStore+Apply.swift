@@ -306,25 +306,83 @@ extension GalleryStore {
 
     /// Whether catch-up from `version` can be served: inside the window, and the history from
     /// there known to replay exactly. A stretch rebuilt from SQLite and not yet checked is
-    /// replayed once to the checkpoint after it (O(n) per version, the first time a catch-up
-    /// reaches into it after a restart); that runs on a copy of the window, outside the lock
-    /// and off the writer's queue — the history below the current version never changes — and
-    /// what the replay learned (a stretch checked, or cut) is kept.
+    /// replayed once to the checkpoint after it (the first time a catch-up reaches into it after
+    /// a restart; in place, O(changes + touched sections) a version); that runs on a copy of the
+    /// window, outside the lock and off the writer's queue — the history below the current
+    /// version never changes — and what the replay learned (a stretch checked, or cut) is kept.
+    ///
+    /// Ten windows back at an old version after a restart of a 1M-item gallery each replayed
+    /// their own copy of 10,000 versions, a whole new snapshot per stage, on Swift's shared
+    /// threads: the server answered nothing, not even /api/health, for over ten minutes (issue
+    /// 15). Now one check runs per gallery at a time (`historyChecks`; the others wait for it and
+    /// look again), on a queue of its own (`historyCheckQueue`).
     func checkHistory(gallery: Int64, from version: Int64) async throws -> Bool {
         try await database.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
-        guard let window = live.withLock({ state in state[gallery].map { ($0.oldestVersion, $0.verifiedFrom, $0.version) } }) else {
-            throw StoreError.galleryNotFound(gallery)
+        while true {
+            guard let window = live.withLock({ state in state[gallery].map { ($0.oldestVersion, $0.verifiedFrom, $0.version) } }) else {
+                throw StoreError.galleryNotFound(gallery)
+            }
+            guard version >= window.0 else { return false }
+            if version >= window.1 || version >= window.2 { return true }
+            if Self.historyCheckBaseline.load(ordering: .relaxed) { return try baselineCheckHistory(gallery: gallery, from: version) }
+            // The check running for this gallery, or a new one; either way, then look again (a
+            // check from a later version covers only part of this one's stretch; a cut leaves
+            // this version outside the window).
+            let task = historyChecks.withLock { checks -> Task<Void, any Error> in
+                if let running = checks[gallery] { return running.task }
+                let id = nextHistoryCheck.add(1, ordering: .relaxed).newValue
+                let task = Task<Void, any Error> {
+                    defer {
+                        self.historyChecks.withLock { checks in
+                            if checks[gallery]?.id == id { checks[gallery] = nil }
+                        }
+                    }
+                    try await self.replayHistory(gallery: gallery, from: version)
+                }
+                checks[gallery] = (id, task)
+                return task
+            }
+            try await task.value
         }
-        guard version >= window.0 else { return false }
-        if version >= window.1 || version >= window.2 { return true }
+    }
+
+    /// One history check (`checkHistory`): `LiveGallery.verifyHistory` on a copy of the window,
+    /// on `historyCheckQueue`; what it learned goes back into the window.
+    func replayHistory(gallery: Int64, from version: Int64) async throws {
         // A copy without the live snapshot (kept, it would make the writer's next in-place change copy it).
+        guard let copy = live.withLock({ state -> LiveGallery? in
+            var c = state[gallery]
+            c?.snapshot = Snapshot()
+            c?.subscribers = [:]
+            return c
+        }) else { throw StoreError.galleryNotFound(gallery) }
+        historyCheckRuns.add(1, ordering: .relaxed)
+        let database = self.database
+        let checked: LiveGallery = try await withCheckedThrowingContinuation { continuation in
+            historyCheckQueue.async {
+                continuation.resume(with: Result {
+                    var copy = copy
+                    _ = try copy.verifyHistory(from: version) { v in
+                        try database.readNow { db in try CatchUpLog.loadCheckpoint(db, gallery: gallery, version: v) }
+                    }
+                    return copy
+                })
+            }
+        }
+        live.withLock { state in state[gallery]?.learn(from: checked) }
+    }
+
+    /// The check as it was before session 15 (`setHistoryCheckBaseline`, benchmarks only): this
+    /// request's own replay, a whole new snapshot per stage, on the caller's thread.
+    func baselineCheckHistory(gallery: Int64, from version: Int64) throws -> Bool {
         guard var copy = live.withLock({ state -> LiveGallery? in
             var c = state[gallery]
             c?.snapshot = Snapshot()
             c?.subscribers = [:]
             return c
         }) else { throw StoreError.galleryNotFound(gallery) }
-        let checked = try copy.verifyHistory(from: version) { v in
+        historyCheckRuns.add(1, ordering: .relaxed)
+        let checked = try copy.verifyHistory(from: version, inPlace: false) { v in
             try database.readNow { db in try CatchUpLog.loadCheckpoint(db, gallery: gallery, version: v) }
         }
         live.withLock { state in state[gallery]?.learn(from: copy) }

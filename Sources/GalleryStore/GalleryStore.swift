@@ -27,6 +27,17 @@ public final class GalleryStore: Sendable {
     /// version): the gallery list counts a gallery's items once per version, not on every
     /// request (a COUNT over a million items takes ~0.1 s; the page waits for the list).
     let counts = Mutex<[Int64: (version: Int64, createdAt: Double, count: Int)]>([:])
+    /// The history check running for each gallery (`checkHistory`): a catch-up that needs the same
+    /// gallery's history checked meanwhile waits for it instead of replaying its own copy.
+    let historyChecks = Mutex<[Int64: (id: Int, task: Task<Void, any Error>)]>([:])
+    let nextHistoryCheck = Atomic<Int>(0)
+    /// Where history checks run: a thread of their own (a serial queue), not Swift's shared
+    /// cooperative threads, so a long replay never stops the server answering other requests;
+    /// one at a time, so at most one replay's two snapshots are in memory.
+    let historyCheckQueue = DispatchQueue(label: "gallery.history-check")
+    /// How many history replays ran (`checkHistory`): for tests and benchmarks.
+    public var historyCheckCount: Int { historyCheckRuns.load(ordering: .relaxed) }
+    let historyCheckRuns = Atomic<Int>(0)
     /// The catch-up checkpoints written by batches (the snapshot of every `checkpointInterval`-th
     /// version, in the next batch's transaction): how many, how long they held the writer, bytes.
     let historyCheckpoints = Mutex(HistoryCheckpointStats())

@@ -122,7 +122,9 @@ struct LiveGallery {
     /// snapshot from SQLite; nil when it is gone or unreadable). If it does not, the window is cut
     /// after the stretch and the answer is false (the caller sends the full snapshot, never a
     /// wrong diff).
-    mutating func verifyHistory(from v: Int64, load: (Int64) throws -> Snapshot?) rethrows -> Bool {
+    /// (`inPlace: false`: each stage makes a whole new snapshot, as before session 15: the
+    /// benchmark's same-run baseline only.)
+    mutating func verifyHistory(from v: Int64, inPlace: Bool = true, load: (Int64) throws -> Snapshot?) rethrows -> Bool {
         guard v >= oldestVersion && v <= version else { return false }
         if v >= verifiedFrom { return true }
         let start = checkpoints.last { $0 <= v }!
@@ -133,7 +135,7 @@ struct LiveGallery {
         var next = checkpoints.firstIndex { $0 > start }!
         for entry in log where entry.version > start && entry.version <= verifiedFrom {
             for stage in entry.stages {
-                guard s.applyChecked(stage) else {
+                guard s.applyChecked(stage, inPlace: inPlace) else {
                     dropCheckpoints(before: verifiedFrom)
                     return false
                 }
@@ -212,13 +214,15 @@ extension LiveGallery {
 extension Snapshot {
     /// Applies a logged stage after checking that the items it names are where it says; false
     /// (and nothing changed) when they are not or the stage does not apply.
-    mutating func applyChecked(_ stage: StageJSON) -> Bool {
+    mutating func applyChecked(_ stage: StageJSON, inPlace: Bool = true) -> Bool {
         guard let b = stage.batchUpdate, let deleted = stage.deletedIDs, let moved = stage.movedIDs, let reloaded = stage.reloadedIDs,
               deleted.count == b.itemDeletes.count, moved.count == b.itemMoves.count, reloaded.count == b.itemReloads.count else { return false }
         func at(_ p: IndexPath, _ id: UInt64) -> Bool { isValid(p) && itemID(at: p).rawValue == id }
         guard zip(b.itemDeletes, deleted).allSatisfy(at), zip(b.itemMoves.map(\.from), moved).allSatisfy(at),
               zip(b.itemReloads.map(\.at), reloaded).allSatisfy(at) else { return false }
-        return (try? apply(b)) != nil
+        // In place: O(changes + the touched sections), not a new snapshot per stage (a history
+        // of 2,000 versions of a 1M-item gallery replayed after a restart, issue 15).
+        return inPlace ? (try? applyInPlace(b)) != nil : (try? apply(b)) != nil
     }
 }
 
@@ -267,5 +271,10 @@ extension GalleryStore {
         LiveGallery.itemsPerIntervalSetting.store(max(1, items), ordering: .relaxed)
     }
     public static var historyItemsPerInterval: Int { LiveGallery.itemsPerInterval }
+    /// For benchmarks in one process (`gallery-bench restart-catchup`): check history as before
+    /// session 15 — every request its own replay, a new snapshot per stage, on the caller's
+    /// (cooperative) thread — for the same-run baseline. Never set by the server.
+    public static func setHistoryCheckBaseline(_ on: Bool) { historyCheckBaseline.store(on, ordering: .relaxed) }
+    static let historyCheckBaseline = Atomic<Bool>(false)
     public static func historyCheckpointInterval(itemCount: Int) -> Int64 { LiveGallery.checkpointInterval(itemCount: itemCount) }
 }

@@ -8,6 +8,15 @@ extension Snapshot {
     ///
     /// - Complexity: O(n + changes).
     public func applying(_ stage: BatchUpdate) throws(BatchUpdateError) -> Snapshot {
+        let result = try _appliedSections(stage)
+        // The validator kept ids unique, so the unchecked build cannot lose anything.
+        let out = (try? Snapshot(_sections: result, checked: false)) ?? Snapshot()
+        return out
+    }
+
+    /// The sections after `stage` (validated first), without the lookup tables: `applying`
+    /// builds them for the whole result, `applyInPlace` updates its own for the touched sections.
+    func _appliedSections(_ stage: BatchUpdate) throws(BatchUpdateError) -> [_Section] {
         let plan = try _BatchPlan(stage, self)
         let nsNew = stage.itemCountsAfter.count
         let total = plan.newStart[nsNew]
@@ -57,13 +66,110 @@ extension Snapshot {
             let lo = plan.newStart[t]
             result.append(_Section(id: old.id, slot: 0, items: Array(ids[lo..<end]), versions: Array(versions[lo..<end])))
         }
-        // The validator kept ids unique, so the unchecked build cannot lose anything.
-        let out = (try? Snapshot(_sections: result, checked: false)) ?? Snapshot()
-        return out
+        return result
     }
 
     /// Applies `stage` in place (see ``applying(_:)``); on a throw the snapshot is unchanged.
     public mutating func apply(_ stage: BatchUpdate) throws(BatchUpdateError) {
         self = try applying(stage)
+    }
+
+    /// Applies `stage` in place with the same result and the same errors as ``applying(_:)``,
+    /// but rewriting only the sections the stage touches: a stage that changes items and not
+    /// sections (a move, a trash, a copy, a reload) costs O(changes + sections + items of the
+    /// touched sections), not O(n). The touched sections are taken out as a small snapshot,
+    /// `applying` runs on that (with the stage's section indices mapped onto it), and the
+    /// result is put back with the id table updated for those sections only. A stage with
+    /// section edits, or one that does not validate, goes through `applying` on the whole
+    /// snapshot (so a rejected stage throws exactly what `applying` throws and changes nothing).
+    /// What a history replay uses (a catch-up window checked after a restart: thousands of
+    /// versions of a 1M-item gallery).
+    public mutating func applyInPlace(_ stage: BatchUpdate) throws(BatchUpdateError) {
+        let ns = _sections.count
+        guard stage.sectionDeletes.isEmpty, stage.sectionInserts.isEmpty, stage.sectionMoves.isEmpty,
+              stage.itemCountsAfter.count == ns else {
+            self = try applying(stage)
+            return
+        }
+        // The touched sections (old index == new index: no section edits), in order.
+        var local = [Int](repeating: -1, count: ns)
+        var touched: [Int] = []
+        func touch(_ s: Int) -> Bool {
+            guard s >= 0 && s < ns else { return false }
+            if local[s] < 0 { local[s] = 0; touched.append(s) }
+            return true
+        }
+        var inRange = true
+        for p in stage.itemDeletes where !touch(p.section) { inRange = false }
+        for m in stage.itemMoves where !touch(m.from.section) || !touch(m.to.section) { inRange = false }
+        for i in stage.itemInserts where !touch(i.at.section) { inRange = false }
+        for r in stage.itemReloads where !touch(r.at.section) { inRange = false }
+        // An untouched section keeps its count; an inserted id must not stay elsewhere.
+        if inRange {
+            for s in 0..<ns where local[s] < 0 && stage.itemCountsAfter[s] != _sections[s].items.count { inRange = false; break }
+        }
+        if inRange {
+            for ins in stage.itemInserts {
+                let packed = _itemTable.find(ins.id.rawValue)
+                if packed >= 0 && local[_resolve(ins.id.rawValue, packed).section] < 0 { inRange = false; break }
+            }
+        }
+        guard inRange else {
+            self = try applying(stage)
+            return
+        }
+        if touched.isEmpty { return } // nothing changes (itemCountsAfter matched every section)
+        touched.sort()
+        for (k, s) in touched.enumerated() { local[s] = k }
+        func map(_ p: IndexPath) -> IndexPath { IndexPath(item: p.item, section: local[p.section]) }
+        var sub = BatchUpdate()
+        sub.itemDeletes = stage.itemDeletes.map(map)
+        sub.itemMoves = stage.itemMoves.map { ItemMove(from: map($0.from), to: map($0.to)) }
+        sub.itemInserts = stage.itemInserts.map { ItemInsertion(at: map($0.at), id: $0.id, version: $0.version) }
+        sub.itemReloads = stage.itemReloads.map { ItemReload(at: map($0.at), version: $0.version) }
+        sub.itemCountsAfter = touched.map { stage.itemCountsAfter[$0] }
+        // The touched sections as a snapshot of their own; its id table only when the stage
+        // inserts (the validator looks inserted ids up in it; moves, deletes and reloads do not).
+        var part = Snapshot()
+        part._sections = touched.enumerated().map { k, s in
+            _Section(id: _sections[s].id, slot: k, items: _sections[s].items, versions: _sections[s].versions)
+        }
+        part._slotIndex = Array(0..<touched.count)
+        if !stage.itemInserts.isEmpty {
+            part = (try? Snapshot(_sections: part._sections, checked: false)) ?? Snapshot()
+        }
+        guard let after = try? part._appliedSections(sub) else {
+            // Rejected on the touched sections: rejected on the whole (same error, nothing changed).
+            self = try applying(stage)
+            return
+        }
+        // Put the touched sections back: the deleted ids leave the table, every item of a
+        // touched section that changed place gets its new position (an id moved in from another
+        // touched section keeps its entry, updated; an inserted one is added).
+        for s in touched { _flushIndexLog(section: s) }
+        // (An id deleted and inserted again keeps its entry: rewritten below if its place changed.)
+        var reinserted = _IDTable(minimumCapacity: stage.itemInserts.count)
+        for ins in stage.itemInserts { _ = reinserted.insertIfAbsent(ins.id.rawValue, 0) }
+        for p in stage.itemDeletes {
+            let key = _sections[p.section].items[p.item].rawValue
+            if reinserted.find(key) < 0 { _ = _itemTable.remove(key) }
+        }
+        var old: [[ItemID]] = []
+        old.reserveCapacity(touched.count)
+        for (k, s) in touched.enumerated() {
+            old.append(_sections[s].items)
+            _sections[s].items = after[k].items
+            _sections[s].versions = after[k].versions
+        }
+        // Only the entries of items whose place changed (an item that stayed at the same index
+        // of the same section keeps a right entry).
+        for (k, s) in touched.enumerated() {
+            let slot = _sections[s].slot
+            let items = _sections[s].items, before = old[k]
+            for i in 0..<items.count where i >= before.count || before[i] != items[i] {
+                let key = items[i].rawValue, packed = Snapshot._pack(slot: slot, item: i)
+                if _itemTable.insertIfAbsent(key, packed) >= 0 { _itemTable.update(key, packed) }
+            }
+        }
     }
 }
