@@ -5,6 +5,7 @@ import CZstd
 /// glibc's malloc_trim (malloc.h, which the Glibc module does not bring in).
 @_silgen_name("malloc_trim") private func mallocTrim(_ pad: Int) -> Int32
 #endif
+import Dispatch
 import Hummingbird
 import GalleryCore
 import GalleryStore
@@ -94,8 +95,16 @@ final class ColumnsCache: Sendable {
 
     /// Compresses a stored body off the request path, zstd first (the faster of the two, and
     /// what browsers take), then gzip; each kept only if the entry is still that version.
+    ///
+    /// On a serial queue of its own, not on Swift's cooperative threads (two on a 2-core machine): at
+    /// 1M items the two compressions are 1–2 s of CPU in two calls, and a request that needed the
+    /// thread one of them held waited for it (a single move waited 167.8 ms once during the
+    /// reconnect bench, BENCHMARKS.md, end of session 15). The system's scheduler shares the cores
+    /// between that thread and the requests instead.
+    private static let compression = DispatchQueue(label: "gallery.columns-compression", qos: .utility)
+
     private func compressLater(_ key: Key, version: Int64, name: String, body: ByteBuffer) {
-        Task.detached(priority: .utility) { [weak self] in
+        Self.compression.async { [weak self] in
             func keep(_ change: (inout Entry) -> Void) -> Bool {
                 guard let self else { return false }
                 return self.entries.withLock { e in
