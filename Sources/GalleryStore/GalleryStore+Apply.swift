@@ -346,16 +346,22 @@ extension GalleryStore {
         }
     }
 
-    /// One history check (`checkHistory`): `LiveGallery.verifyHistory` on a copy of the window,
-    /// on `historyCheckQueue`; what it learned goes back into the window.
-    func replayHistory(gallery: Int64, from version: Int64) async throws {
-        // A copy without the live snapshot (kept, it would make the writer's next in-place change copy it).
+    /// The gallery's window for a history check, without the live snapshot (kept, it would make
+    /// the writer's next in-place change copy it) and its subscribers.
+    func windowCopy(_ gallery: Int64) throws -> LiveGallery {
         guard let copy = live.withLock({ state -> LiveGallery? in
             var c = state[gallery]
             c?.snapshot = Snapshot()
             c?.subscribers = [:]
             return c
         }) else { throw StoreError.galleryNotFound(gallery) }
+        return copy
+    }
+
+    /// One history check (`checkHistory`): `LiveGallery.verifyHistory` on a copy of the window,
+    /// on `historyCheckQueue`; what it learned goes back into the window.
+    func replayHistory(gallery: Int64, from version: Int64) async throws {
+        let copy = try windowCopy(gallery)
         historyCheckRuns.add(1, ordering: .relaxed)
         let database = self.database
         let checked: LiveGallery = try await withCheckedThrowingContinuation { continuation in
@@ -375,12 +381,7 @@ extension GalleryStore {
     /// The check as it was before session 15 (`setHistoryCheckBaseline`, benchmarks only): this
     /// request's own replay, a whole new snapshot per stage, on the caller's thread.
     func baselineCheckHistory(gallery: Int64, from version: Int64) throws -> Bool {
-        guard var copy = live.withLock({ state -> LiveGallery? in
-            var c = state[gallery]
-            c?.snapshot = Snapshot()
-            c?.subscribers = [:]
-            return c
-        }) else { throw StoreError.galleryNotFound(gallery) }
+        var copy = try windowCopy(gallery)
         historyCheckRuns.add(1, ordering: .relaxed)
         let checked = try copy.verifyHistory(from: version, inPlace: false) { v in
             try database.readNow { db in try CatchUpLog.loadCheckpoint(db, gallery: gallery, version: v) }
