@@ -67,10 +67,19 @@ enum CatchUpLog {
     }
 
     /// A checkpoint's snapshot; nil when there is none at `version` or its blob does not decode.
-    static func loadCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64) throws -> Snapshot? {
+    static func loadCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64) throws -> Checkpoint? {
         guard let data = try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?",
                                       [gallery, version], as: Data.self) else { return nil }
-        return decode(data)
+        return decodeSections(data).map(Checkpoint.init)
+    }
+
+    /// A checkpoint as read: its sections' arrays, not yet a `Snapshot` (whose id table costs
+    /// ~1M hash inserts at 1M items): a history check compares the arrays it arrives at with
+    /// them (`SnapshotReplay.hasSections`) and builds a snapshot only of the one it starts from.
+    struct Checkpoint {
+        var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])]
+        /// The snapshot, or nil when the blob is not a valid one (an id twice).
+        var snapshot: Snapshot? { try? Snapshot(sections) }
     }
 
     // MARK: Rebuilding the window (a gallery's first load in this process)
@@ -108,7 +117,9 @@ enum CatchUpLog {
         let complete = expected
         let checkpoints = versions.filter { $0 >= complete }
         guard let first = checkpoints.first, let newestVersion = checkpoints.last,
-              var s = try loadCheckpoint(db, gallery: gallery, version: newestVersion) else { return nil }
+              let newest = try loadCheckpoint(db, gallery: gallery, version: newestVersion)?.snapshot else { return nil }
+        // Replayed without the snapshot's id → position table (`SnapshotReplay`, session 16).
+        var s = SnapshotReplay(newest)
         log.removeAll { $0.version <= first }
         // The newest stretch must arrive exactly at the rows' snapshot (at most one interval of
         // versions is replayed here, on the writer's queue); older stretches are checked against
@@ -166,7 +177,13 @@ enum CatchUpLog {
 
     /// nil when the blob is not one `encode` wrote (wrong tag, truncated, trailing bytes, invalid snapshot).
     static func decode(_ data: Data) -> Snapshot? {
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Snapshot? in
+        decodeSections(data).flatMap { try? Snapshot($0) }
+    }
+
+    /// The sections of a blob `encode` wrote, not checked for repeated ids; nil when it is not one
+    /// (wrong tag, truncated, trailing bytes).
+    static func decodeSections(_ data: Data) -> [(id: SectionID, items: [ItemID], versions: [UInt32])]? {
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [(id: SectionID, items: [ItemID], versions: [UInt32])]? in
             var at = 0
             func get<T: FixedWidthInteger>(_: T.Type) -> T? {
                 guard at + MemoryLayout<T>.size <= raw.count else { return nil }
@@ -195,7 +212,7 @@ enum CatchUpLog {
                 sections.append((SectionID(id), items, versions))
             }
             guard at == raw.count else { return nil }
-            return try? Snapshot(sections)
+            return sections
         }
     }
 }

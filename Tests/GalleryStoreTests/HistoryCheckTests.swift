@@ -116,4 +116,43 @@ import StoreTestSupport
         #expect(store.historyCheckCount == 1)
         try store.close()
     }
+
+    /// The checkpoints a history check replays between are rows too: one changed on disk — two
+    /// items swapped, one content version changed, an id written twice, the blob cut short —
+    /// cuts the window as a damaged stage does (session 16's check compares the arrays it
+    /// arrives at with the blob as read, and builds a snapshot only of the one it starts from).
+    @Test(arguments: Backend.tested) func aCheckpointChangedOnDiskCutsTheWindow(_ backend: Backend) async throws {
+        for damage in ["swap", "version", "duplicate", "truncate"] {
+            let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
+            let store = try place.open()
+            let versions = try await store.database.read { db in
+                try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g], as: Int64.self)
+            }
+            // The one the check starts from (at or before `old`) for "duplicate", else the next one.
+            let start = try #require(versions.last { $0 <= old.version })
+            let target = damage == "duplicate" ? start : try #require(versions.first { $0 > old.version })
+            try await store.database.write { db in
+                var blob = [UInt8](try #require(try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?", [g, target], as: Data.self)))
+                let n = Int(blob[16]) | Int(blob[17]) << 8 // the first section's item count (< 65,536 here)
+                #expect(n >= 2)
+                switch damage {
+                case "swap":
+                    let a = Array(blob[20..<28]), b = Array(blob[28..<36])
+                    blob.replaceSubrange(20..<28, with: b)
+                    blob.replaceSubrange(28..<36, with: a)
+                case "version": blob[20 + 8 * n] &+= 1
+                case "duplicate": blob.replaceSubrange(20..<28, with: Array(blob[28..<36]))
+                default: blob.removeLast(4)
+                }
+                try db.execute("UPDATE checkpoint SET snapshot = ? WHERE galleryId = ? AND version = ?", [Data(blob), g, target])
+            }
+            let now = try await store.snapshot(g)
+            let arrived = try await tenWindows(store, g, at: old, now: now.version)
+            #expect(arrived.count == 10)
+            for s in arrived { #expect(s == nil, "\(damage): told to read the gallery again, never a wrong diff") }
+            #expect(store.historyCheckCount == 1, "\(damage)")
+            #expect(try await store.changes(gallery: g, since: old.version + 500) == nil, "\(damage): the cut holds for the whole unchecked stretch")
+            try store.close()
+        }
+    }
 }
