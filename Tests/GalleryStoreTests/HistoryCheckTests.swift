@@ -128,25 +128,39 @@ import StoreTestSupport
             let versions = try await store.database.read { db in
                 try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g], as: Int64.self)
             }
-            // The one the check starts from (at or before `old`) for "duplicate", else the next one.
-            let start = try #require(versions.last { $0 <= old.version })
-            let target = damage == "duplicate" ? start : try #require(versions.first { $0 > old.version })
+            // The checkpoint after `old`'s (the first one, made when the gallery was empty, has
+            // nothing to damage): the ten windows at `old` replay up to it and compare; for
+            // "duplicate" a catch-up from just after it starts there first (the blob decodes, but
+            // it is not a snapshot: one id twice).
+            let target = try #require(versions.first { $0 > old.version })
             try await store.database.write { db in
                 var blob = [UInt8](try #require(try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?", [g, target], as: Data.self)))
-                let n = Int(blob[16]) | Int(blob[17]) << 8 // the first section's item count (< 65,536 here)
-                #expect(n >= 2)
+                // The first section with two items or more ("GS1\0", count, then per section its
+                // id, item count, ids, versions: CatchUpLog.encode).
+                var at = 8, n = 0
+                while at + 12 <= blob.count {
+                    n = Int(blob[at + 8]) | Int(blob[at + 9]) << 8 | Int(blob[at + 10]) << 16
+                    if n >= 2 { break }
+                    at += 12 + 12 * n
+                }
+                try #require(n >= 2 && at + 12 + 12 * n <= blob.count)
+                let first = at + 12, second = at + 20
                 switch damage {
                 case "swap":
-                    let a = Array(blob[20..<28]), b = Array(blob[28..<36])
-                    blob.replaceSubrange(20..<28, with: b)
-                    blob.replaceSubrange(28..<36, with: a)
-                case "version": blob[20 + 8 * n] &+= 1
-                case "duplicate": blob.replaceSubrange(20..<28, with: Array(blob[28..<36]))
+                    let a = Array(blob[first..<first + 8]), b = Array(blob[second..<second + 8])
+                    blob.replaceSubrange(first..<first + 8, with: b)
+                    blob.replaceSubrange(second..<second + 8, with: a)
+                case "version": blob[first + 8 * n] &+= 1
+                case "duplicate": blob.replaceSubrange(first..<first + 8, with: Array(blob[second..<second + 8]))
                 default: blob.removeLast(4)
                 }
                 try db.execute("UPDATE checkpoint SET snapshot = ? WHERE galleryId = ? AND version = ?", [Data(blob), g, target])
             }
             let now = try await store.snapshot(g)
+            if damage == "duplicate" {
+                #expect(try await store.changes(gallery: g, since: target + 5) == nil, "a checkpoint with an id twice is no start")
+                #expect(store.historyCheckCount == 1)
+            }
             let arrived = try await tenWindows(store, g, at: old, now: now.version)
             #expect(arrived.count == 10)
             for s in arrived { #expect(s == nil, "\(damage): told to read the gallery again, never a wrong diff") }
