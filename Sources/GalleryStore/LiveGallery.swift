@@ -211,6 +211,12 @@ struct HistoryReplayer {
         if let replay { return replay.hasSections(checkpoint.sections) }
         return checkpoint.snapshot == snapshot
     }
+
+    /// Whether the replay arrived exactly at `expected` (the snapshot read from the item rows).
+    func matches(_ expected: Snapshot) -> Bool {
+        if let replay { return replay == expected }
+        return snapshot == expected
+    }
 }
 
 extension LiveGallery {
