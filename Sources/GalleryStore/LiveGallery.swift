@@ -118,30 +118,43 @@ struct LiveGallery {
 
     /// Checks that the history from `v` (inside the window) to now replays exactly: a stretch not
     /// yet checked is replayed from the checkpoint at or before `v` through each checkpoint after
-    /// it up to `verifiedFrom`, and must arrive at each exactly (`load` reads a checkpoint's
-    /// snapshot from SQLite; nil when it is gone or unreadable). If it does not, the window is cut
-    /// after the stretch and the answer is false (the caller sends the full snapshot, never a
-    /// wrong diff).
+    /// it up to `verifiedFrom`, and must arrive at each exactly (`load` reads a checkpoint from
+    /// SQLite; nil when it is gone or unreadable). If it does not, the window is cut after the
+    /// stretch and the answer is false (the caller sends the full snapshot, never a wrong diff).
+    ///
+    /// What it guards against: the log and checkpoints are rows a restarted process did not
+    /// write itself (an earlier run's, or another instance's, or rows changed on disk since);
+    /// a log row that does not take the checkpoint before it to the one after it — a stage
+    /// lost, damaged or edited, a stage naming an item that is not where it says, a checkpoint
+    /// blob that is not what the versions arrive at — must never reach a window as a diff.
+    /// Every stage of the stretch is still applied with `applying`'s own validation and every
+    /// checkpoint compared item for item (nothing is checked less); what changed in session 16
+    /// is what the replay runs on: a `SnapshotReplay` (the arrangement's arrays and an id →
+    /// section table) instead of a `Snapshot`, whose id → position table cost ~10,000 random
+    /// writes a version at 1M items, and the checkpoints compared as read, without building a
+    /// snapshot's tables for each (`HistoryCheckTests` damage a stage and a checkpoint on disk).
     /// (`inPlace: false`: each stage makes a whole new snapshot, as before session 15: the
-    /// benchmark's same-run baseline only.)
-    mutating func verifyHistory(from v: Int64, inPlace: Bool = true, load: (Int64) throws -> Snapshot?) rethrows -> Bool {
+    /// benchmark's same-run baseline only; `historyReplaySetting` picks session 15's in-place
+    /// `Snapshot` replay for another.)
+    mutating func verifyHistory(from v: Int64, inPlace: Bool = true, load: (Int64) throws -> CatchUpLog.Checkpoint?) rethrows -> Bool {
         guard v >= oldestVersion && v <= version else { return false }
         if v >= verifiedFrom { return true }
         let start = checkpoints.last { $0 <= v }!
-        guard var s = try load(start) else {
+        let mode: HistoryReplay = !inPlace ? .wholeSnapshots : LiveGallery.historyReplay
+        guard let first = try load(start), var s = HistoryReplayer(first, mode) else {
             dropCheckpoints(before: verifiedFrom)
             return false
         }
         var next = checkpoints.firstIndex { $0 > start }!
         for entry in log where entry.version > start && entry.version <= verifiedFrom {
             for stage in entry.stages {
-                guard s.applyChecked(stage, inPlace: inPlace) else {
+                guard s.applyChecked(stage) else {
                     dropCheckpoints(before: verifiedFrom)
                     return false
                 }
             }
             if checkpoints[next] == entry.version {
-                guard let expected = try load(entry.version), expected == s else {
+                guard let expected = try load(entry.version), s.matches(expected) else {
                     dropCheckpoints(before: verifiedFrom)
                     return false
                 }
@@ -151,6 +164,58 @@ struct LiveGallery {
         }
         verifiedFrom = start
         return true
+    }
+
+    /// What a history check replays on (`verifyHistory`). Only `.replay` outside benchmarks.
+    enum HistoryReplay: Int {
+        /// `SnapshotReplay` (session 16): arrays and an id → section table.
+        case replay
+        /// `Snapshot.applyInPlace` (session 15): the touched sections and their id-table entries.
+        case inPlace
+        /// `Snapshot.applying`: a whole new snapshot per stage (before session 15).
+        case wholeSnapshots
+    }
+    static var historyReplay: HistoryReplay { HistoryReplay(rawValue: historyReplaySetting.load(ordering: .relaxed)) ?? .replay }
+    static let historyReplaySetting = Atomic<Int>(HistoryReplay.replay.rawValue)
+}
+
+/// The arrangement a history check carries from one checkpoint to the next (`verifyHistory`).
+struct HistoryReplayer {
+    var replay: SnapshotReplay?
+    var snapshot: Snapshot
+    let mode: LiveGallery.HistoryReplay
+
+    /// nil when the checkpoint is not a valid snapshot (an id twice).
+    init?(_ checkpoint: CatchUpLog.Checkpoint, _ mode: LiveGallery.HistoryReplay) {
+        guard let s = checkpoint.snapshot else { return nil }
+        self.mode = mode
+        if mode == .replay {
+            replay = SnapshotReplay(s)
+            snapshot = Snapshot()
+        } else {
+            snapshot = s
+        }
+    }
+
+    mutating func applyChecked(_ stage: StageJSON) -> Bool {
+        switch mode {
+        case .replay: return replay!.applyChecked(stage)
+        case .inPlace: return snapshot.applyChecked(stage, inPlace: true)
+        case .wholeSnapshots: return snapshot.applyChecked(stage, inPlace: false)
+        }
+    }
+
+    /// Whether the replay arrived exactly at `checkpoint`. The earlier modes compared snapshots
+    /// decoded with their tables, as they did.
+    func matches(_ checkpoint: CatchUpLog.Checkpoint) -> Bool {
+        if let replay { return replay.hasSections(checkpoint.sections) }
+        return checkpoint.snapshot == snapshot
+    }
+
+    /// Whether the replay arrived exactly at `expected` (the snapshot read from the item rows).
+    func matches(_ expected: Snapshot) -> Bool {
+        if let replay { return replay == expected }
+        return snapshot == expected
     }
 }
 
@@ -211,18 +276,43 @@ extension LiveGallery {
     }
 }
 
+/// What a logged stage is checked against before it is applied (`applyChecked`).
+protocol StagePositions {
+    func isValid(_ indexPath: IndexPath) -> Bool
+    func itemID(at indexPath: IndexPath) -> ItemID
+}
+extension Snapshot: StagePositions {}
+extension SnapshotReplay: StagePositions {}
+
+extension StagePositions {
+    /// The stage's batch update when the items it names (deleted, moved, reloaded) are where it
+    /// says; nil otherwise.
+    func checkedBatch(_ stage: StageJSON) -> BatchUpdate? {
+        guard let b = stage.batchUpdate, let deleted = stage.deletedIDs, let moved = stage.movedIDs, let reloaded = stage.reloadedIDs,
+              deleted.count == b.itemDeletes.count, moved.count == b.itemMoves.count, reloaded.count == b.itemReloads.count else { return nil }
+        func at(_ p: IndexPath, _ id: UInt64) -> Bool { isValid(p) && itemID(at: p).rawValue == id }
+        guard zip(b.itemDeletes, deleted).allSatisfy(at), zip(b.itemMoves.map(\.from), moved).allSatisfy(at),
+              zip(b.itemReloads.map(\.at), reloaded).allSatisfy(at) else { return nil }
+        return b
+    }
+}
+
 extension Snapshot {
     /// Applies a logged stage after checking that the items it names are where it says; false
     /// (and nothing changed) when they are not or the stage does not apply.
     mutating func applyChecked(_ stage: StageJSON, inPlace: Bool = true) -> Bool {
-        guard let b = stage.batchUpdate, let deleted = stage.deletedIDs, let moved = stage.movedIDs, let reloaded = stage.reloadedIDs,
-              deleted.count == b.itemDeletes.count, moved.count == b.itemMoves.count, reloaded.count == b.itemReloads.count else { return false }
-        func at(_ p: IndexPath, _ id: UInt64) -> Bool { isValid(p) && itemID(at: p).rawValue == id }
-        guard zip(b.itemDeletes, deleted).allSatisfy(at), zip(b.itemMoves.map(\.from), moved).allSatisfy(at),
-              zip(b.itemReloads.map(\.at), reloaded).allSatisfy(at) else { return false }
+        guard let b = checkedBatch(stage) else { return false }
         // In place: O(changes + the touched sections), not a new snapshot per stage (a history
         // of 2,000 versions of a 1M-item gallery replayed after a restart, issue 15).
         return inPlace ? (try? applyInPlace(b)) != nil : (try? apply(b)) != nil
+    }
+}
+
+extension SnapshotReplay {
+    /// `Snapshot.applyChecked` on a replay (a history check: no id → position table to keep).
+    mutating func applyChecked(_ stage: StageJSON) -> Bool {
+        guard let b = checkedBatch(stage) else { return false }
+        return (try? apply(b)) != nil
     }
 }
 
@@ -276,5 +366,12 @@ extension GalleryStore {
     /// (cooperative) thread — for the same-run baseline. Never set by the server.
     public static func setHistoryCheckBaseline(_ on: Bool) { historyCheckBaseline.store(on, ordering: .relaxed) }
     static let historyCheckBaseline = Atomic<Bool>(false)
+    /// For benchmarks in one process (`gallery-bench restart-catchup`): the history check replays
+    /// on a `Snapshot` in place (`applyInPlace`, session 15) instead of a `SnapshotReplay`, and
+    /// decodes each checkpoint into a snapshot: the same-run baseline of session 16's check.
+    /// Never set by the server.
+    public static func setHistoryCheckInPlaceSnapshot(_ on: Bool) {
+        LiveGallery.historyReplaySetting.store((on ? LiveGallery.HistoryReplay.inPlace : .replay).rawValue, ordering: .relaxed)
+    }
     public static func historyCheckpointInterval(itemCount: Int) -> Int64 { LiveGallery.checkpointInterval(itemCount: itemCount) }
 }

@@ -116,4 +116,57 @@ import StoreTestSupport
         #expect(store.historyCheckCount == 1)
         try store.close()
     }
+
+    /// The checkpoints a history check replays between are rows too: one changed on disk — two
+    /// items swapped, one content version changed, an id written twice, the blob cut short —
+    /// cuts the window as a damaged stage does (session 16's check compares the arrays it
+    /// arrives at with the blob as read, and builds a snapshot only of the one it starts from).
+    @Test(arguments: Backend.tested) func aCheckpointChangedOnDiskCutsTheWindow(_ backend: Backend) async throws {
+        for damage in ["swap", "version", "duplicate", "truncate"] {
+            let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
+            let store = try place.open()
+            let versions = try await store.database.read { db in
+                try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g], as: Int64.self)
+            }
+            // The checkpoint after `old`'s (the first one, made when the gallery was empty, has
+            // nothing to damage): the ten windows at `old` replay up to it and compare; for
+            // "duplicate" a catch-up from just after it starts there first (the blob decodes, but
+            // it is not a snapshot: one id twice).
+            let target = try #require(versions.first { $0 > old.version })
+            try await store.database.write { db in
+                var blob = [UInt8](try #require(try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?", [g, target], as: Data.self)))
+                // The first section with two items or more ("GS1\0", count, then per section its
+                // id, item count, ids, versions: CatchUpLog.encode).
+                var at = 8, n = 0
+                while at + 12 <= blob.count {
+                    n = Int(blob[at + 8]) | Int(blob[at + 9]) << 8 | Int(blob[at + 10]) << 16
+                    if n >= 2 { break }
+                    at += 12 + 12 * n
+                }
+                try #require(n >= 2 && at + 12 + 12 * n <= blob.count)
+                let first = at + 12, second = at + 20
+                switch damage {
+                case "swap":
+                    let a = Array(blob[first..<first + 8]), b = Array(blob[second..<second + 8])
+                    blob.replaceSubrange(first..<first + 8, with: b)
+                    blob.replaceSubrange(second..<second + 8, with: a)
+                case "version": blob[first + 8 * n] &+= 1
+                case "duplicate": blob.replaceSubrange(first..<first + 8, with: Array(blob[second..<second + 8]))
+                default: blob.removeLast(4)
+                }
+                try db.execute("UPDATE checkpoint SET snapshot = ? WHERE galleryId = ? AND version = ?", [Data(blob), g, target])
+            }
+            let now = try await store.snapshot(g)
+            if damage == "duplicate" {
+                #expect(try await store.changes(gallery: g, since: target + 5) == nil, "a checkpoint with an id twice is no start")
+                #expect(store.historyCheckCount == 1)
+            }
+            let arrived = try await tenWindows(store, g, at: old, now: now.version)
+            #expect(arrived.count == 10)
+            for s in arrived { #expect(s == nil, "\(damage): told to read the gallery again, never a wrong diff") }
+            #expect(store.historyCheckCount == 1, "\(damage)")
+            #expect(try await store.changes(gallery: g, since: old.version + 500) == nil, "\(damage): the cut holds for the whole unchecked stretch")
+            try store.close()
+        }
+    }
 }
