@@ -152,7 +152,8 @@ extension GalleryStore {
     /// Whether a sole operation is one `run` makes on the live snapshot in place (it records its stage).
     static func changesInPlace(_ op: StoreWrite) -> Bool {
         switch op {
-        case .client(.move), .client(.copy), .client(.trash), .client(.restore): true
+        case .client(.move), .client(.copy), .client(.trash): true
+        case .client(.restore): restoresBySeek // the baseline before session 15 diffs its stage from the snapshot before
         default: false
         }
     }
