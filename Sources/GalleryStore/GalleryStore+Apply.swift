@@ -82,16 +82,12 @@ extension GalleryStore {
 
     /// A batch inside its transaction: the rows, the new version, the log row (the stages with
     /// their ids), the previous version's checkpoint when it was one, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
-    /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
+    /// (left empty) when the batch is made in place (a single move, an insert, an outcome; one
+    /// move of several items, copy, trash or restore: `changesInPlace`). Answers the snapshot after.
     /// `lockedVersion`: the gallery's version already read under its row lock in this transaction
     /// (PostgreSQL's `followRow`), so it is not read twice.
-    func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot, lockedVersion: Int64? = nil) throws -> (CommittedBatch, Snapshot) {
-        var lost = false
-        return try run(db, batch, before: &before, lockedVersion: lockedVersion, lost: &lost)
-    }
-
-    /// `run`; `lost` is set when it throws with `before` consumed and changed half way (a batch
-    /// made in place that failed after its first change: the caller reads the rows again).
+    /// `lost` is set when it throws with `before` consumed and changed half way (a batch made in
+    /// place that failed after its first change: the caller reads the rows again).
     func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot, lockedVersion: Int64?, lost: inout Bool) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
         let pendingCheckpoint = live.withLock { $0[gallery]?.pendingCheckpoint }
