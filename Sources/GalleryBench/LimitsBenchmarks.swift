@@ -1,5 +1,6 @@
 import Foundation
 import GalleryCore
+import GridEngine
 import GalleryStore
 import Synchronization
 import AsyncHTTPClient
@@ -11,36 +12,55 @@ import GalleryServer
 /// others meanwhile — reads (the pool's readers) and a single move (which waits for the writer).
 /// With `--postgres URL` (a role that may CREATE DATABASE) the same again on a new PostgreSQL database.
 /// `--batch-items 5000,10000` moves that many items (spread over the gallery) instead of all, a run each.
+/// `--copy-baseline`: each batch also made the way before session 16 (the whole engine snapshot
+/// copied first: `GalleryStore.batchesInPlace` false), alternating with the shipped way on the
+/// same gallery, `--rounds` pairs. With `--http`, the same switch instead of the old batch limit,
+/// and `--moving N` moves only N of the items (e.g. the issue's 100k in a 1M gallery).
 func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
     if args.contains("--restore") {
         try await runRestoreBenchmarks(o, args, postgres: server)
         return
     }
+    let copyBaseline = args.contains("--copy-baseline")
     if args.contains("--http") {
+        let moving = args.firstIndex(of: "--moving").flatMap { args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil }
+        if copyBaseline {
+            // The shipped limit both times: the batches copying the snapshot (before session 16), then in place.
+            for _ in 0..<max(1, o.rounds) {
+                for inPlace in [false, true] {
+                    GalleryStore.batchesInPlace = inPlace
+                    try await runLimitsHTTP(o, limit: nil, moving: moving)
+                }
+            }
+            GalleryStore.batchesInPlace = true
+            return
+        }
         // The shipped limit, then the one before session 14 (100,000: the whole move in one batch) as the baseline.
-        try await runLimitsHTTP(o, limit: nil)
-        try await runLimitsHTTP(o, limit: 100_000)
+        try await runLimitsHTTP(o, limit: nil, moving: moving)
+        try await runLimitsHTTP(o, limit: 100_000, moving: moving)
         return
     }
+    let modes = copyBaseline ? (0..<max(1, o.rounds)).flatMap { _ in [false, true] } : [true]
     let baseline = args.contains("--diff-stages")
     for batch in o.batchItems.isEmpty ? [nil] : o.batchItems.map(Optional.some) {
         if baseline {
             // The baseline beside it: the batch's stage from a diff of the whole gallery (before session 14).
             GalleryStore.recordsStages = false
-            try await runLimits(o, batch: batch, database: nil)
+            try await runLimits(o, batch: batch, database: nil, modes: [false])
             GalleryStore.recordsStages = true
         }
-        try await runLimits(o, batch: batch, database: nil)
+        try await runLimits(o, batch: batch, database: nil, modes: modes)
         if let server {
-            try await runLimits(o, batch: batch, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"))
+            try await runLimits(o, batch: batch, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"),
+                                modes: modes)
         }
     }
 }
 
-func runLimits(_ o: BenchOptions, batch: Int?, database: String?) async throws {
-    print("")
-    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL")\(GalleryStore.recordsStages ? "" : " (baseline: stages from a diff)"): a batch moving \(batch ?? o.items) items, \(o.items) items in \(o.sections) sections")
+/// `modes`: one run each on the same gallery, true the shipped way (`GalleryStore.batchesInPlace`),
+/// false the baseline that copies the snapshot; each run's batch names other items (spread the same way).
+func runLimits(_ o: BenchOptions, batch: Int?, database: String?, modes: [Bool]) async throws {
     let folder = temporaryFolder("limits")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder, databaseURL: database)
@@ -49,10 +69,16 @@ func runLimits(_ o: BenchOptions, batch: Int?, database: String?) async throws {
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     let snap = try await store.snapshot(gallery.id)
     let every = snap.sections.flatMap { $0.items.map(\.id) }
-    // The items the big batch names: all, or `batch` of them spread evenly over the gallery.
-    let all = batch.map { n in (0..<min(n, every.count)).map { every[$0 * every.count / min(n, every.count)] } } ?? every
     _ = try await store.gallery(gallery.id) // warm
     _ = try await store.apply(gallery: gallery.id, [.move(items: [every[1]], to: .end(section: snap.sections[1].id))])
+    for (run, inPlace) in modes.enumerated() {
+    GalleryStore.batchesInPlace = inPlace
+    defer { GalleryStore.batchesInPlace = true }
+    print("")
+    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL")\(GalleryStore.recordsStages ? "" : " (baseline: stages from a diff)")\(inPlace ? "" : " (baseline: the snapshot copied, before session 16)"): a batch moving \(batch ?? o.items) items, \(o.items) items in \(o.sections) sections")
+    // The items the big batch names: all, or `batch` of them spread evenly over the gallery (a
+    // later run on the same gallery the ones just after them: not moved yet).
+    let all = batch.map { n in (0..<min(n, every.count)).map { every[min(every.count - 1, $0 * every.count / min(n, every.count) + (modes.count > 1 ? 2 + run : 0))] } } ?? every
     let finished = Mutex(false)
     let big = Task { () -> (Double, Int) in
         defer { finished.withLock { $0 = true } }
@@ -91,6 +117,35 @@ func runLimits(_ o: BenchOptions, batch: Int?, database: String?) async throws {
         _ = try await store.apply(gallery: gallery.id, [op])
         print("| the \(all.count) items \(name) in one batch | \(ms(nowSeconds() - t)) |")
     }
+    }
+    if modes.count > 1 { try await engineParts(store, gallery.id, items: batch ?? o.items) }
+}
+
+/// The engine's part of such a batch at this size, alone (median of 5, each on a fresh copy made
+/// before the clock starts): the copy of the whole snapshot that the baseline makes, and the
+/// delete and insert of `items` items spread over every section (each touched section's tail
+/// renumbered in the id table), which both ways make.
+func engineParts(_ store: GalleryStore, _ gallery: Int64, items: Int) async throws {
+    let json = try await store.snapshot(gallery)
+    let snapshot = try Snapshot(json.sections.map { s in (id: SectionID(UInt64(s.id)), items: s.items.map { ItemID(UInt64($0.id)) }) })
+    let every = json.sections.flatMap { $0.items.map { ItemID(UInt64($0.id)) } }
+    let n = min(items, every.count)
+    let spread = (0..<n).map { every[$0 * every.count / n] }
+    var copies: [Double] = [], edits: [Double] = []
+    for _ in 0..<5 {
+        var copy = snapshot
+        var t = nowSeconds()
+        // The copy-on-write of the whole snapshot: a move to another section writes the id table.
+        try copy.moveItem(every[0], to: GridEngine.IndexPath(item: 0, section: 1))
+        copies.append(nowSeconds() - t)
+        t = nowSeconds()
+        try copy.deleteItems(spread)
+        try copy.insertItems(spread, at: GridEngine.IndexPath(item: copy.itemCount(inSection: 0), section: 0))
+        edits.append(nowSeconds() - t)
+    }
+    copies.sort(); edits.sort()
+    print("| the engine alone: a copy of the whole snapshot (\(every.count) items; the baseline's) | \(ms(copies[2])) |")
+    print("| the engine alone: \(n) items spread over \(json.sections.count) sections deleted and inserted (both ways) | \(ms(edits[2])) |")
 }
 
 
@@ -101,7 +156,7 @@ func runLimits(_ o: BenchOptions, batch: Int?, database: String?) async throws {
 /// item of the part before, as the page sends it (Web/js/parts.js), while a probe moves one of
 /// the other items in the same gallery every 10 ms and reads the gallery list: what
 /// each probe waited is the issue's "next request".
-func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?) async throws {
+func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?, moving count: Int? = nil) async throws {
     let folder = temporaryFolder("limits-http")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder)
@@ -109,7 +164,7 @@ func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?) async throws {
     let sections = benchSections(o.sections + 1, per: per)
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: sections)
     let snap = try await store.snapshot(gallery.id)
-    let moving = snap.sections.dropLast().flatMap { $0.items.map(\.id) }.reversed().map { $0 }
+    let moving = Array(snap.sections.dropLast().flatMap { $0.items.map(\.id) }.reversed().prefix(count ?? .max))
     let others = snap.sections.last!.items.map(\.id)
     let target = snap.sections.last!.id
     let owner = try await store.createAccount(name: "bench", passwordHash: "x", admin: true, onlyIfFirst: true)
@@ -186,11 +241,14 @@ func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?) async throws {
     await running.stop()
     // The moved items are in the last section in the order asked for.
     let after = try await store.snapshot(gallery.id)
-    let landed = after.sections.last!.items.map(\.id).filter { !Set(others).contains($0) }
-    guard landed == moving, after.sections.dropLast().allSatisfy(\.items.isEmpty) else { throw BenchFailure("the parts did not make the order one batch would") }
+    let unmoved = Set(others) // once: built per item, it took minutes at 1M
+    let landed = after.sections.last!.items.map(\.id).filter { !unmoved.contains($0) }
+    guard landed == moving, after.sections.dropLast().reduce(0, { $0 + $1.items.count }) == per * o.sections - moving.count else {
+        throw BenchFailure("the parts did not make the order one batch would")
+    }
     parts.sort(); writes.sort(); reads.sort()
     print("")
-    print("### Limits over HTTP: \(moving.count) items moved by a client, \(moving.count + others.count) items, batch limit \(limit)")
+    print("### Limits over HTTP\(GalleryStore.batchesInPlace ? "" : " (baseline: the snapshot copied, before session 16)"): \(moving.count) items moved by a client, \(per * o.sections + others.count) items, batch limit \(limit)")
     print("")
     print("| | time |")
     print("| --- | ---: |")

@@ -25,6 +25,16 @@ struct BatchContext {
     /// writer is what every other write to the gallery waits for (issue 15's limits).
     var soleOperation = false
     var stage: BatchUpdate?
+    /// The ids the recorded `stage` deletes and moves, in its order (`StageJSON.deletedIDs`,
+    /// `movedIDs`), taken before the change: a batch made on the live snapshot in place
+    /// (`GalleryStore.run`) has no copy of the snapshot before it to read them from.
+    var stageDeletedIDs: [UInt64] = []
+    var stageMovedIDs: [UInt64] = []
+    /// Set just before the first change to `work` of a move, copy, trash or restore: every check
+    /// that can refuse the operation ran before it. While false, `work` is as it came in.
+    var changedWork = false
+    /// `db.totalChanges` when the batch began (its rows written are counted from it).
+    var startChanges = 0
 
     init(db: any SQLConnection, gallery: Int64, work: Snapshot, now: Double) {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
@@ -186,6 +196,7 @@ struct BatchContext {
         if ids.count == 1 && defersInPlace {
             deferred = .move(engineIds[0], to: IndexPath(item: index, section: s))
         } else if ids.count == 1 {
+            changedWork = true
             try work.moveItem(engineIds[0], to: IndexPath(item: index, section: s))
         } else {
             if soleOperation {
@@ -195,8 +206,10 @@ struct BatchContext {
                     ItemMove(from: work.indexPath(of: id)!, to: IndexPath(item: index + k, section: s))
                 }
                 stage = b
+                stageMovedIDs = engineIds.map(\.rawValue)
             }
             let versions = engineIds.map { work.version(of: $0)! }
+            changedWork = true
             try work.deleteItems(engineIds)
             try work.insertItems(engineIds, at: IndexPath(item: index, section: s))
             for (id, v) in zip(engineIds, versions) { try work.setVersion(v, of: id) }
@@ -233,6 +246,7 @@ struct BatchContext {
                 touched.insert(newId)
             }
         }
+        changedWork = true
         try work.insertItems(newIds, at: IndexPath(item: index, section: s))
         if soleOperation {
             var b = BatchUpdate()
@@ -286,7 +300,9 @@ struct BatchContext {
             var b = BatchUpdate()
             b.itemDeletes = engineIds.map { work.indexPath(of: $0)! }
             stage = b
+            stageDeletedIDs = engineIds.map(\.rawValue)
         }
+        changedWork = true
         try work.deleteItems(engineIds)
     }
 
@@ -301,9 +317,23 @@ struct BatchContext {
         if ids.count >= Self.manyRows {
             try restoreMany(ids, revived: &revived)
         } else {
+            // Every item checked before the first is put back: a refused restore leaves `work` as it was.
+            if ids.count > 1 { try checkTrashed(ids) }
             for id in ids { try restoreOne(id, revived: &revived) }
         }
         if soleOperation { stage = restoredStage(ids, revived: revived) }
+    }
+
+    /// The ids must be trashed items of this gallery (`restore`'s refusals, in the order
+    /// `restoreOne` would meet them), checked in one statement.
+    func checkTrashed(_ ids: [Int64]) throws {
+        let rows = try db.fetchAll("SELECT id, galleryId, trashed FROM item WHERE id IN \(db.dialect.ids)", [Self.idList(ids)])
+        var byId: [Int64: SQLRow] = [:]
+        for r in rows { byId[r["id"]] = r }
+        for id in ids {
+            guard let r = byId[id], (r["galleryId"] as Int64) == gallery else { throw StoreError.itemNotFound(id) }
+            guard r["trashed"] as Bool else { throw StoreError.invalid("restore: item \(id) is not in the trash") }
+        }
     }
 
     /// The trashed items `i` that `condition` picks, each with what its place back needs, by
@@ -343,6 +373,7 @@ struct BatchContext {
         }
         guard row["trashed"] as Bool else { throw StoreError.invalid("restore: item \(id) is not in the trash") }
         let sectionId: Int64 = row["sectionId"]
+        changedWork = true
         if try reviveSection(sectionId) { revived.insert(sectionId) }
         var rank: String = row["rank"]
         // A key equal to a live neighbour's gets a fresh one between it and the next live key.
@@ -417,6 +448,7 @@ struct BatchContext {
         var written: [Int64] = [], ranks: [String] = []
         written.reserveCapacity(ids.count)
         ranks.reserveCapacity(ids.count)
+        changedWork = true
         for sectionId in sectionOrder {
             if try reviveSection(sectionId) { revived.insert(sectionId) }
             let s = try sectionIndex(sectionId)
@@ -475,6 +507,7 @@ struct BatchContext {
         var written: [Int64] = [], ranks: [String] = []
         written.reserveCapacity(ids.count)
         ranks.reserveCapacity(ids.count)
+        changedWork = true
         for sectionId in sectionOrder {
             try reviveSection(sectionId)
             let s = try sectionIndex(sectionId)

@@ -45,17 +45,22 @@ extension GalleryStore {
         // checkpoints and log). Put back after the commit; after a failure, the one it was.
         live.withLock { state in state[gallery]?.snapshot = Snapshot() }
         var outcome: (CommittedBatch, Snapshot)?
+        var lost = false
         do {
             try db.transaction {
                 // PostgreSQL: the row locked and another instance's versions followed first.
                 let locked = try self.followRow(db, gallery, snapshot: &before)
-                outcome = try self.run(db, batch, before: &before, lockedVersion: locked)
+                outcome = try self.run(db, batch, before: &before, lockedVersion: locked, lost: &lost)
                 try self.announce(db, gallery: gallery, version: outcome!.0.version) // PostgreSQL: NOTIFY, sent at the commit
             }
         } catch {
-            // `before` is intact unless the batch ran to its end (then the commit itself failed):
-            // the rows are as they were, so read them again.
-            let rows = outcome == nil ? before : try? Self.engineSnapshot(db, gallery)
+            // `before` is intact unless the batch ran to its end (then the commit itself failed)
+            // or a batch made in place failed after its first change (`lost`: only the database
+            // can fail then, every check that refuses a batch ran before it): the rows are as
+            // they were, so read them again.
+            let reread = outcome != nil || lost
+            if reread { batchRereads.add(1, ordering: .relaxed) }
+            let rows = reread ? try? Self.engineSnapshot(db, gallery) : before
             live.withLock { state in
                 if let rows { state[gallery]?.snapshot = rows } else {
                     // Unreadable now: forgotten, read again on next use; its streams reconnect.
@@ -77,10 +82,13 @@ extension GalleryStore {
 
     /// A batch inside its transaction: the rows, the new version, the log row (the stages with
     /// their ids), the previous version's checkpoint when it was one, and the answer. `before` is the gallery's snapshot at the previous version; it is consumed
-    /// (left empty) when the batch is a single move made in place. Answers the snapshot after.
+    /// (left empty) when the batch is made in place (a single move, an insert, an outcome; one
+    /// move of several items, copy, trash or restore: `changesInPlace`). Answers the snapshot after.
     /// `lockedVersion`: the gallery's version already read under its row lock in this transaction
     /// (PostgreSQL's `followRow`), so it is not read twice.
-    func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot, lockedVersion: Int64? = nil) throws -> (CommittedBatch, Snapshot) {
+    /// `lost` is set when it throws with `before` consumed and changed half way (a batch made in
+    /// place that failed after its first change: the caller reads the rows again).
+    func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot, lockedVersion: Int64?, lost: inout Bool) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
         let pendingCheckpoint = live.withLock { $0[gallery]?.pendingCheckpoint }
         var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
@@ -98,7 +106,7 @@ extension GalleryStore {
             }
             ctx.soleOperation = !ctx.defersInPlace && Self.recordsStages
         }
-        let startChanges = db.totalChanges
+        ctx.startChanges = db.totalChanges
         // PostgreSQL: the gallery's row is locked until the commit, so versions stay serial
         // whatever else writes (SQLite has one writer anyway).
         guard let current = try lockedVersion ?? db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
@@ -107,9 +115,50 @@ extension GalleryStore {
         if let baseVersion = batch.baseVersion, baseVersion != current {
             throw StoreError.stale(baseVersion: baseVersion, currentVersion: current)
         }
-        for op in ops {
-            do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
+        // A move of several items, a copy, a trash or a restore as the batch's one operation is
+        // made on the live snapshot in place too: `before` handed over, not copied (at 1M items
+        // the copy-on-write of the id table was most of a 10-item batch's 18 ms, issue 15). Its
+        // checks all run before its first change to `work` (`BatchContext.changedWork`), so a
+        // refused batch leaves it as it was; after that only the database can fail, and then the
+        // rows are read again (`lost`). Not when the previous version's checkpoint is due (it
+        // is written from `before`: one version in many, which writes the whole gallery anyway).
+        let itemCountBefore = before.itemCount
+        let madeInPlace = ctx.soleOperation && Self.batchesInPlace && pendingCheckpoint != current && Self.changesInPlace(ops[0])
+        // Debug builds keep the snapshot before to check the recorded stage against it.
+        var checked: Snapshot?
+        if madeInPlace {
+            assert({ checked = before; return true }())
+            before = Snapshot()
+            inPlaceBatches.add(1, ordering: .relaxed)
         }
+        do {
+            for op in ops {
+                do { try ctx.apply(op) } catch let e as SnapshotError { throw StoreError.invalid(e.message) }
+            }
+            return try finish(db, batch, ctx: &ctx, before: &before, madeInPlace: madeInPlace, checked: checked,
+                              itemCountBefore: itemCountBefore, current: current, pendingCheckpoint: pendingCheckpoint)
+        } catch {
+            if madeInPlace {
+                if ctx.changedWork { lost = true } else { before = ctx.work }
+            }
+            throw error
+        }
+    }
+
+    /// Whether a sole operation is one `run` makes on the live snapshot in place (it records its stage).
+    static func changesInPlace(_ op: StoreWrite) -> Bool {
+        switch op {
+        case .client(.move), .client(.copy), .client(.trash): true
+        case .client(.restore): restoresBySeek // the baseline before session 15 diffs its stage from the snapshot before
+        default: false
+        }
+    }
+
+    /// The rest of `run` once the operations are made: the stages, the version, the log row, the answer.
+    private func finish(_ db: any SQLConnection, _ batch: PendingBatch, ctx: inout BatchContext, before: inout Snapshot, madeInPlace: Bool,
+                        checked: Snapshot?, itemCountBefore: Int, current: Int64, pendingCheckpoint: Int64?) throws -> (CommittedBatch, Snapshot) {
+        let gallery = batch.gallery
+        let startChanges = ctx.startChanges
         let newVersion = current + 1
         let inPlace = ctx.deferred
         let stages: [StageJSON]
@@ -126,6 +175,16 @@ extension GalleryStore {
         } else if ctx.defersInPlace {
             stages = [] // an outcome for an item no longer pending, an empty insert: nothing changed
             ctx.work = Snapshot()
+        } else if var known = ctx.stage, madeInPlace {
+            // Made in place: the stage's ids as the operation took them, before its change.
+            known.itemCountsAfter = (0..<ctx.work.sectionCount).map { ctx.work.itemCount(inSection: $0) }
+            var json = StageJSON(known)
+            json.deletedIDs = ctx.stageDeletedIDs
+            json.movedIDs = ctx.stageMovedIDs
+            json.reloadedIDs = []
+            stages = [json]
+            assert(checked.map { (try? $0.applying(known)) == ctx.work } ?? true, "a recorded stage does not replay")
+            assert(checked.map { StageJSON.stages([known], from: $0) == stages } ?? true, "a recorded stage's ids are not the snapshot's")
         } else if var known = ctx.stage {
             // A move, copy, trash or restore of several items, its stage recorded as it was made.
             known.itemCountsAfter = (0..<ctx.work.sectionCount).map { ctx.work.itemCount(inSection: $0) }
@@ -141,7 +200,7 @@ extension GalleryStore {
             let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             historyCheckpoints.withLock { $0.add(seconds: took, bytes: bytes) }
         }
-        let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: before.itemCount)
+        let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: itemCountBefore)
         try db.execute("UPDATE gallery SET version = ? WHERE id = ?", [newVersion, gallery])
         // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
         try db.execute("INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
@@ -177,6 +236,11 @@ extension GalleryStore {
     /// Whether a batch of one move, copy or trash records its stage as it goes (`BatchContext.stage`);
     /// false only for `gallery-bench limits`' baseline, which diffs the whole gallery instead.
     nonisolated(unsafe) public static var recordsStages = true
+
+    /// Whether a batch of one move of several items, copy, trash or restore is made on the live
+    /// snapshot in place (`run`); false only for `gallery-bench limits`' baseline, which copies
+    /// the whole snapshot first (before session 16).
+    nonisolated(unsafe) public static var batchesInPlace = true
 
     /// Whether a restore finds each item's place by index seeks (`BatchContext.restoreMany`) and
     /// records its stage; false only for `gallery-bench limits --restore`'s baseline, which reads

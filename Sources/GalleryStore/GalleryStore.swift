@@ -38,6 +38,15 @@ public final class GalleryStore: Sendable {
     /// How many history replays ran (`checkHistory`): for tests and benchmarks.
     public var historyCheckCount: Int { historyCheckRuns.load(ordering: .relaxed) }
     let historyCheckRuns = Atomic<Int>(0)
+    /// How many failed batches had their gallery's live snapshot read again from the rows (a
+    /// batch made in place that failed after its first change, or whose commit failed): for tests.
+    /// A refused batch (a bad operation) never is.
+    public var batchRereadCount: Int { batchRereads.load(ordering: .relaxed) }
+    let batchRereads = Atomic<Int>(0)
+    /// How many batches `run` made on the live snapshot in place as several items' move, copy,
+    /// trash or restore (`batchesInPlace`): for tests.
+    public var inPlaceBatchCount: Int { inPlaceBatches.load(ordering: .relaxed) }
+    let inPlaceBatches = Atomic<Int>(0)
     /// The catch-up checkpoints written by batches (the snapshot of every `checkpointInterval`-th
     /// version, in the next batch's transaction): how many, how long they held the writer, bytes.
     let historyCheckpoints = Mutex(HistoryCheckpointStats())
