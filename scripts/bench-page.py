@@ -133,12 +133,15 @@ TRACER = """() => { window.__trace = { long: [], spans: {} };
   for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(app.controller))) if (n !== 'constructor') wrap(app.controller, n, 'controller.' + n);
   for (const n of ['apply', 'encode', 'load']) wrap(app.model, n, 'model.' + n);
   wrap(app.view, 'render', 'view.render');
-  // A whole arrangement handed to the engine in parts (app.reconcile): each part, and the last call (the swap).
+  // A whole arrangement handed to the engine in parts (app.reconcile): the first step (with the
+  // tables' sizing on pages that make it a step), each part, and the last call (the swap).
   const replacement = app.controller.liveReplacement;
-  if (replacement) app.controller.liveReplacement = function (...a) { const step = replacement.apply(this, a);
-    return (n) => { const t = performance.now(); let done; try { return (done = step(n)); } finally {
-      const d = performance.now() - t, label = done ? 'replacement finish' : 'replacement part';
-      const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 }); s.n++; s.total += d; s.max = Math.max(s.max, d); } }; }; }"""
+  if (replacement) app.controller.liveReplacement = function (...a) { const step = replacement.apply(this, a); let first = true;
+    return Object.assign((n) => { const t = performance.now(); let done; try { return (done = step(n)); } finally {
+      const d = performance.now() - t, label = done ? 'replacement finish' : first ? 'replacement first step' : 'replacement part';
+      first = false;
+      const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 }); s.n++; s.total += d; s.max = Math.max(s.max, d); } },
+      { heavy: step.heavy }); }; }"""
 TRACE_TAKE = """() => { const t = window.__trace; const spans = Object.entries(t.spans).filter(([, s]) => s.max >= 1)
     .map(([k, s]) => `${k} ×${s.n} max ${s.max.toFixed(1)} ms`).join(', ');
   const out = `long tasks [${t.long.join(', ')}] ms; calls ≥ 1 ms: ${spans || 'none'}`;

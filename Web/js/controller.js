@@ -254,14 +254,23 @@ export class Controller {
   /// shows, then swapped in with no diff against the old one (Op.controllerLiveReplaceBegin,
   /// …Append, …Finish): answers `step(items)`, which hands over about that many more items and
   /// answers false, or, once all are there, swaps the arrangement in and answers true. Each step
-  /// is O(its items) but the last, the layout's O(n). A step after another gallery was loaded
-  /// answers true and does nothing.
-  liveReplacement({ sections, ids, versions, aspects }) {
+  /// is O(its items) but two: the first (the engine sizes its tables for the whole: ~15 ms at
+  /// 1M items) and the last (the swap: the layout's O(n), ~20 ms at 1M); `step.heavy()` tells
+  /// whether the next step is one of them for a gallery bigger than `small` items, so that the
+  /// caller gives it a task of its own (with a part before it, one task was ~35 ms: a 50 ms
+  /// frame, BENCHMARKS.md session 16). A step after another gallery was loaded answers true and
+  /// does nothing.
+  liveReplacement({ sections, ids, versions, aspects }, small = 0) {
     const handle = this.handle;
-    this.engine.call(Op.controllerLiveReplaceBegin, [handle, ids.length, sections.length]);
+    let begun = false;
     let s = 0, within = 0, at = 0; // the next section, the items of it sent, the items sent in all
-    return (budget) => {
+    const step = (budget) => {
       if (handle !== this.handle) return true;
+      if (!begun) {
+        begun = true;
+        this.engine.call(Op.controllerLiveReplaceBegin, [handle, ids.length, sections.length]);
+        if (ids.length > small) return false; // the parts from the next step
+      }
       if (s >= sections.length) {
         const a = this.engine.call(Op.controllerLiveReplaceFinish, [handle]);
         if (a[0] !== 0) throw new Error(`the engine refused the gallery's arrangement (status ${a[0]})`);
@@ -281,6 +290,8 @@ export class Controller {
       if (a[0] !== 0) throw new Error(`the engine refused the gallery's arrangement (status ${a[0]})`);
       return false;
     };
+    step.heavy = () => ids.length > small && handle === this.handle && (!begun || s >= sections.length);
+    return step;
   }
 
   /// The server's changes as `GalleryModel.apply` answered them, applied where they are
