@@ -914,6 +914,7 @@ def main():
             return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
 
         extra = []
+        measured = []  # --chrome-trace: the measurements so far (their files' numbers)
 
         def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None, layout="waterfall"):
             # A fresh browser per measurement: nothing left over from the previous drag.
@@ -943,6 +944,10 @@ def main():
                       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__slow.push(`long task ${e.duration.toFixed(0)} ms at ${e.startTime.toFixed(0)}`); })
                         .observe({ type: 'longtask', buffered: true }); })();""")
             tag = f"{'gallery' if route is None else name.split()[0]}-{size}"
+            if args.chrome_trace and (args.runs > 1 or len(layouts) > 1):
+                # One file per measurement: the layout and a running number in the name.
+                measured.append(tag)
+                tag += f"-{layout}-{len(measured)}"
             if args.settle:
                 waited = wait_browser_quiet()
                 print(f"{name} at {size}: the new window's own work done after {waited:.1f} s", file=sys.stderr)
