@@ -2,7 +2,7 @@
 // the page's first load (its memory reserved as Controller.warmLoad does, the arrangement written
 // in place), then the whole arrangement handed over again in parts as the page does after a
 // reload (Op.controllerLiveReplaceBegin, …Append of ~16k items, …Finish), twice. Prints each
-// call's time (the longest part, the begin, the finish — split calls included) and wasm memory
+// call's time (the begin, the longest part, the finish) and wasm memory
 // with the allocator's own counts after each step. Several engine.wasm files compare in one run:
 //   node scripts/bench-reload.mjs [--items N] [--layout waterfall|grid] NAME=ENGINE.wasm ...
 import { readFileSync } from 'node:fs';
@@ -66,13 +66,10 @@ for (const [name, wasm] of engines) {
       times.part = Math.max(times.part, performance.now() - t);
       if (a[0] !== 0) throw new Error(`append: status ${a[0]}`);
     }
-    for (;;) { // a finish may answer "more" (status 0, one value 1) when it is done in steps
-      t = performance.now();
-      const a = engine.call(Op.controllerLiveReplaceFinish, [handle]);
-      times.finish.push(performance.now() - t);
-      if (a[0] !== 0) throw new Error(`finish: status ${a[0]}`);
-      if (!(a.length === 2 && a[1] === -1)) break;
-    }
+    t = performance.now();
+    const done = engine.call(Op.controllerLiveReplaceFinish, [handle]);
+    times.finish.push(performance.now() - t);
+    if (done[0] !== 0) throw new Error(`finish: status ${done[0]}`);
     const r = engine.call(Op.controllerRender, [handle, 0, 0, 1200, 800]);
     if (process.env.LAYOUT) { // the layout alone: a width change lays everything out again
       for (const w of [1199, 1200]) {
