@@ -8,6 +8,8 @@ import EngineBridge
 nonisolated(unsafe) var _bridge = EngineBridge()
 nonisolated(unsafe) var _input = UnsafeMutablePointer<Double>.allocate(capacity: 1024)
 nonisolated(unsafe) var _inputCapacity = 1024
+/// The most input doubles kept between calls (1 MiB).
+let _inputKeep = 1 << 17
 nonisolated(unsafe) var _answer: [Double] = []
 nonisolated(unsafe) var _output = UnsafeMutablePointer<Double>.allocate(capacity: 1024)
 nonisolated(unsafe) var _outputCapacity = 1024
@@ -35,6 +37,13 @@ public func engine_input(_ count: Int32) -> UnsafeMutablePointer<Double> {
 public func engine_call(_ op: Int32, _ count: Int32) -> Int32 {
     let n = Int(max(0, min(count, Int32(_inputCapacity))))
     _bridge.call(rawOp: op, UnsafeBufferPointer(start: _input, count: n), into: &_answer)
+    if _inputCapacity > _inputKeep {
+        // A big input (a million-item gallery's load: ~24 MB) is not kept for the next call:
+        // its memory goes back to the allocator, for the tables of a reload among others.
+        _input.deallocate()
+        _inputCapacity = 1024
+        _input = UnsafeMutablePointer<Double>.allocate(capacity: _inputCapacity)
+    }
     if _answer.count > _outputCapacity {
         _output.deallocate()
         _outputCapacity = max(_answer.count, _outputCapacity * 2)

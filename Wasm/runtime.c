@@ -6,19 +6,23 @@
 
 extern unsigned char __heap_base;
 
-// Size-class free lists (powers of two from 16 B to 1 MiB); larger blocks go to a
-// first-fit list. Every block has an 8-byte header with its class/size so free() works.
-#define NUM_CLASSES 17
+// Size-class free lists (powers of two from 16 B to 32 KiB); larger blocks go to a
+// best-fit list (below). Every block has a 16-byte header with its class/size so free() works.
+#define NUM_CLASSES 12
+#define BIG_UNIT 4096u
 #define HEADER 16u
 static void *free_lists[NUM_CLASSES];
 static uintptr_t heap_top = 0;
 static uintptr_t heap_end = 0;
 
+// Blocks over 32 KiB (in 4 KiB units): on a list of free ones in address order; a block taken is split when
+// what is left over is big enough, a block freed is merged with free neighbours, and a free
+// block at the heap's end goes back to the bump pointer. (Without that, a reload at a million
+// items left the old tables' 32 / 24 / 8 MB blocks unusable for the new ones' sizes, and wasm
+// memory — which never shrinks — grew by ~60 MB: BENCHMARKS.md, session 16.)
 typedef struct big_block { size_t size; struct big_block *next; } big_block;
 static big_block *big_free = 0;
 
-// Bytes handed out and bytes waiting on the free lists (engine_heap_stats: the benchmarks
-// and the memory test read them to see where the engine's memory goes).
 static size_t live_bytes = 0, free_bytes = 0;
 
 static int class_for(size_t n) {
@@ -50,6 +54,8 @@ static void *bump(size_t n, size_t align) {
     return (void *)p;
 }
 
+static size_t big_size(big_block *b) { return ((size_t *)((unsigned char *)b - HEADER))[0]; }
+
 // Block layout: [header: size_t total payload size, size_t class][payload, 16-aligned]
 static void *alloc_block(size_t n) {
     if (n == 0) n = 1;
@@ -64,11 +70,32 @@ static void *alloc_block(size_t n) {
         ((size_t *)raw)[0] = sz; ((size_t *)raw)[1] = (size_t)cls;
         return raw + HEADER;
     }
-    size_t sz = (n + 65535u) & ~(size_t)65535u;
-    big_block **pp = &big_free;
-    while (*pp) {
-        if ((*pp)->size >= sz) { big_block *b = *pp; *pp = b->next; live_bytes += b->size; free_bytes -= b->size; return (unsigned char *)b; }
-        pp = &(*pp)->next;
+    size_t sz = (n + BIG_UNIT - 1) & ~(size_t)(BIG_UNIT - 1);
+    // Best fit: the smallest free block that holds sz.
+    big_block **best = 0;
+    for (big_block **pp = &big_free; *pp; pp = &(*pp)->next) {
+        if (big_size(*pp) >= sz && (!best || big_size(*pp) < big_size(*best))) best = pp;
+    }
+    if (best) {
+        unsigned char *p = (unsigned char *)*best;
+        size_t have = big_size(*best);
+        big_block *rest = (*best)->next;
+        if (have - sz >= BIG_UNIT + HEADER) {
+            // Split: the tail stays free with a header of its own.
+            unsigned char *tail = p + sz + HEADER;
+            size_t left = have - sz - HEADER;
+            ((size_t *)(tail - HEADER))[0] = left; ((size_t *)(tail - HEADER))[1] = (size_t)NUM_CLASSES;
+            ((big_block *)tail)->size = left; ((big_block *)tail)->next = rest;
+            *best = (big_block *)tail;
+            ((size_t *)(p - HEADER))[0] = sz;
+            free_bytes -= sz + HEADER;
+            have = sz;
+        } else {
+            *best = rest;
+            free_bytes -= have;
+        }
+        live_bytes += have;
+        return p;
     }
     unsigned char *raw = bump(sz + HEADER, 16);
     if (!raw) return 0;
@@ -86,7 +113,34 @@ void free(void *p) {
     size_t sz = ((size_t *)raw)[0];
     live_bytes -= sz; free_bytes += sz;
     if (cls < NUM_CLASSES) { *(void **)p = free_lists[cls]; free_lists[cls] = p; return; }
-    big_block *b = (big_block *)p; b->size = ((size_t *)raw)[0]; b->next = big_free; big_free = b;
+    // A big block: into the address-ordered list, merged with the free blocks either side.
+    big_block *b = (big_block *)p;
+    big_block **pp = &big_free, *prev = 0;
+    while (*pp && (unsigned char *)*pp < (unsigned char *)p) { prev = *pp; pp = &(*pp)->next; }
+    b->next = *pp;
+    *pp = b;
+    if (b->next && (unsigned char *)p + sz + HEADER == (unsigned char *)b->next) {
+        sz += HEADER + big_size(b->next);
+        free_bytes += HEADER;
+        b->next = b->next->next;
+        ((size_t *)raw)[0] = sz;
+    }
+    if (prev && (unsigned char *)prev + big_size(prev) == raw) {
+        size_t merged = big_size(prev) + HEADER + sz;
+        ((size_t *)((unsigned char *)prev - HEADER))[0] = merged;
+        prev->next = b->next;
+        free_bytes += HEADER;
+        b = prev; raw = (unsigned char *)prev - HEADER; sz = merged;
+    }
+    b->size = sz;
+    if ((uintptr_t)((unsigned char *)b + sz) == heap_top) {
+        // The heap's last block: back to the bump pointer (small blocks may take it too).
+        big_block **q = &big_free;
+        while (*q != b) q = &(*q)->next;
+        *q = b->next;
+        free_bytes -= sz;
+        heap_top = (uintptr_t)raw;
+    }
 }
 
 int posix_memalign(void **out, size_t align, size_t n) {
@@ -109,6 +163,20 @@ double *engine_heap_stats(void) {
     heap_stats[1] = (double)live_bytes;
     heap_stats[2] = (double)free_bytes;
     return heap_stats;
+}
+
+// The free big blocks, for a look at fragmentation (scripts/bench-reload.mjs with BLOCKS=1):
+// [count, then per block (128 at most): its offset from the heap base, its size]
+static double heap_blocks[258];
+__attribute__((export_name("engine_heap_blocks")))
+double *engine_heap_blocks(void) {
+    int k = 0;
+    for (big_block *b = big_free; b && k < 128; b = b->next, k++) {
+        heap_blocks[1 + 2 * k] = (double)((uintptr_t)b - (uintptr_t)&__heap_base);
+        heap_blocks[2 + 2 * k] = (double)big_size(b);
+    }
+    heap_blocks[0] = k;
+    return heap_blocks;
 }
 
 void *malloc(size_t n) { return alloc_block(n); }

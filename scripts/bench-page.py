@@ -133,12 +133,15 @@ TRACER = """() => { window.__trace = { long: [], spans: {} };
   for (const n of Object.getOwnPropertyNames(Object.getPrototypeOf(app.controller))) if (n !== 'constructor') wrap(app.controller, n, 'controller.' + n);
   for (const n of ['apply', 'encode', 'load']) wrap(app.model, n, 'model.' + n);
   wrap(app.view, 'render', 'view.render');
-  // A whole arrangement handed to the engine in parts (app.reconcile): each part, and the last call (the swap).
+  // A whole arrangement handed to the engine in parts (app.reconcile): the first step (with the
+  // tables' sizing on pages that make it a step), each part, and the last call (the swap).
   const replacement = app.controller.liveReplacement;
-  if (replacement) app.controller.liveReplacement = function (...a) { const step = replacement.apply(this, a);
-    return (n) => { const t = performance.now(); let done; try { return (done = step(n)); } finally {
-      const d = performance.now() - t, label = done ? 'replacement finish' : 'replacement part';
-      const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 }); s.n++; s.total += d; s.max = Math.max(s.max, d); } }; }; }"""
+  if (replacement) app.controller.liveReplacement = function (...a) { const step = replacement.apply(this, a); let first = true;
+    return Object.assign((n) => { const t = performance.now(); let done; try { return (done = step(n)); } finally {
+      const d = performance.now() - t, label = done ? 'replacement finish' : first ? 'replacement first step' : 'replacement part';
+      first = false;
+      const s = (window.__trace.spans[label] ??= { n: 0, max: 0, total: 0 }); s.n++; s.total += d; s.max = Math.max(s.max, d); } },
+      { heavy: step.heavy }); }; }"""
 TRACE_TAKE = """() => { const t = window.__trace; const spans = Object.entries(t.spans).filter(([, s]) => s.max >= 1)
     .map(([k, s]) => `${k} ×${s.n} max ${s.max.toFixed(1)} ms`).join(', ');
   const out = `long tasks [${t.long.join(', ')}] ms; calls ≥ 1 ms: ${spans || 'none'}`;
@@ -911,6 +914,7 @@ def main():
             return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
 
         extra = []
+        measured = []  # --chrome-trace: the measurements so far (their files' numbers)
 
         def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None, layout="waterfall"):
             # A fresh browser per measurement: nothing left over from the previous drag.
@@ -940,6 +944,10 @@ def main():
                       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__slow.push(`long task ${e.duration.toFixed(0)} ms at ${e.startTime.toFixed(0)}`); })
                         .observe({ type: 'longtask', buffered: true }); })();""")
             tag = f"{'gallery' if route is None else name.split()[0]}-{size}"
+            if args.chrome_trace and (args.runs > 1 or len(layouts) > 1):
+                # One file per measurement: the layout and a running number in the name.
+                measured.append(tag)
+                tag += f"-{layout}-{len(measured)}"
             if args.settle:
                 waited = wait_browser_quiet()
                 print(f"{name} at {size}: the new window's own work done after {waited:.1f} s", file=sys.stderr)

@@ -172,6 +172,17 @@ def test_a_window_older_than_the_servers_history_reloads_the_gallery(browser, se
 RECORD_ENGINE_INPUTS = """() => { window.__engineInputs = []; const e = app.engine; const f = e.call.bind(e);
   e.call = (op, input) => { window.__engineInputs.push(input.length); return f(op, input); }; }"""
 
+# The replacement's engine calls (ops 85-87: begin, append, finish) as [task, op]: a task is told
+# from the next by the microtask checkpoint at its end.
+RECORD_REPLACE_TASKS = """() => { window.__replaceCalls = []; let task = 0, open = false; const e = app.engine; const f = e.call.bind(e);
+  e.call = (op, input) => {
+    if (!open) { open = true; task++; queueMicrotask(() => { open = false; }); }
+    if (op >= 85 && op <= 87) window.__replaceCalls.push([task, op]);
+    return f(op, input); };
+  const reconcile = app.reconcile;
+  app.reconcile = function (...a) { if (!open) { open = true; task++; queueMicrotask(() => { open = false; }); }
+    window.__replaceCalls.push([task, 'reconcile']); return reconcile.apply(this, a); }; }"""
+
 
 def test_a_window_told_to_reload_hands_the_engine_the_gallery_in_parts(browser, server):
     """Issue 15: a window back after more versions than the server keeps is told to `reload`
@@ -199,6 +210,7 @@ def test_a_window_told_to_reload_hands_the_engine_the_gallery_in_parts(browser, 
         server.start()
         b.evaluate("app.replaceItems = { next: 2, min: 2, max: 2 }")
         b.evaluate(RECORD_ENGINE_INPUTS)
+        b.evaluate(RECORD_REPLACE_TASKS)
         b.evaluate("app.live.follow(app.model.id, app.model.version)")
         wait_until(b, f"app.model.version === {version} && !app.catchingUp()", timeout=30000)
         assert b.evaluate("window.__liveEvents") == ["reload"]
@@ -206,6 +218,17 @@ def test_a_window_told_to_reload_hands_the_engine_the_gallery_in_parts(browser, 
         # Never the whole arrangement in one engine call (an id, a version and an aspect an item).
         inputs = b.evaluate("window.__engineInputs")
         assert max(inputs) < 3 * len(ids), f"an engine call of {max(inputs)} numbers for {len(ids)} items"
+        # The sizing of the tables (begin) and the swap (finish, the whole layout) each start a task
+        # (parts may follow a quick begin): at 1M items they take ~15 and ~20 ms, and parts before
+        # the swap made one task of ~35 ms — a frame of 50 ms (BENCHMARKS.md, session 16).
+        # The reconcile runs in the task that read the columns (at 1M items the model's load of
+        # them, 10-60 ms): the begin is not in it.
+        calls = b.evaluate("window.__replaceCalls")
+        assert calls[0][1] == "reconcile" and [op for _, op in calls].count(85) == 1 and calls[-1][1] == 87, calls
+        assert len([op for _, op in calls if op == 86]) >= len(ids) // 2, calls
+        for k, (task, op) in enumerate(calls):
+            if op in (85, 87):
+                assert calls[k - 1][0] != task, f"op {op} after others in its task: {calls}"
         shown = b.evaluate("app.controller.snapshot().map((s) => s.items)")
         assert shown == server_ids(server, gallery)
         assert sorted(i for s in shown for i in s) == sorted(ids)  # no item lost or doubled

@@ -56,3 +56,97 @@ test('an input written in place loads the same gallery as one copied in', async 
     assert.deepEqual(Array.from(rb), Array.from(ra));
   }
 });
+
+// The allocator's counts (Wasm/runtime.c engine_heap_stats): [heap in use, bytes handed out, bytes free on its lists].
+const heap = (engine) => Array.from(new Float64Array(engine.memory.buffer, engine.exports.engine_heap_stats(), 3));
+const MiB = 1 << 20;
+
+test('a big input is not kept after its call', async () => {
+  const engine = await Engine.load(bytes);
+  engine.call(Op.controllerDestroy, [0]); // the allocator's heap and the answer's buffer start
+  const live = heap(engine)[1];
+  // A million-item load's input is ~24 MB; kept, it sat beside the gallery for good (and a
+  // reload's tables could not use it).
+  const answer = engine.callWritten(Op.controllerDestroy, (into) => into(3_000_000).fill(0));
+  assert.notEqual(answer[0], 0, 'no controller 0: refused');
+  assert.ok(heap(engine)[1] - live < MiB, `still held after the call: ${((heap(engine)[1] - live) / MiB).toFixed(1)} MiB`);
+});
+
+test('memory freed in big blocks is split for smaller ones and merged again', async () => {
+  const engine = await Engine.load(bytes);
+  const { malloc, free } = engine.exports;
+  const big = malloc(24 * MiB), fence = malloc(64);
+  free(big);
+  const top = heap(engine)[0];
+  // A freed 24 MiB block serves two 8 MiB blocks and fifty of 100 KiB (a reload's
+  // sections) without the heap growing: before, the first block took all 24 MiB and the
+  // rest grew the heap (wasm memory never shrinks).
+  const parts = [malloc(8 * MiB), malloc(8 * MiB)];
+  for (let i = 0; i < 50; i++) parts.push(malloc(100 << 10));
+  assert.equal(heap(engine)[0], top, 'the heap grew');
+  for (const p of parts) free(p);
+  // Given back, the pieces are one block again: 24 MiB fits where they were.
+  const again = malloc(24 * MiB);
+  assert.equal(heap(engine)[0], top, 'the freed pieces were not merged');
+  assert.ok(again <= big, 'the merged block is where the first was');
+  free(again); free(fence);
+});
+
+// The page's reload of a big gallery (Controller.liveReplacement): begin, the items in parts, finish.
+function reload(engine, handle, sections, ids, aspects) {
+  engine.call(Op.controllerLiveReplaceBegin, [handle, ids.length, sections.length]);
+  const per = ids.length / sections.length;
+  for (let at = 0; at < ids.length;) {
+    const input = [handle, 0];
+    for (let left = 16384; at < ids.length && left > 0; input[1]++) {
+      const s = Math.floor(at / per), m = Math.min(left, (s + 1) * per - at);
+      input.push(s + 1, m);
+      for (let i = at; i < at + m; i++) input.push(ids[i]);
+      for (let i = at; i < at + m; i++) input.push(0);
+      for (let i = at; i < at + m; i++) input.push(aspects[ids[i] - 1]);
+      at += m; left -= m;
+    }
+    assert.equal(engine.call(Op.controllerLiveReplaceAppend, input)[0], 0);
+  }
+  assert.equal(engine.call(Op.controllerLiveReplaceFinish, [handle])[0], 0);
+}
+
+test('a million-item gallery reloaded in parts stays within issue 15\'s memory', async () => {
+  // Issue 15.1: JS heap + wasm memory <= 200 MB at 1M items. The reload builds the new tables
+  // beside the old ones; with the old allocator the freed blocks fitted none of the new sizes
+  // and wasm memory went from ~166 to ~218 MB (the page's: 158.8 → 221.2 MB).
+  const n = 1_000_000, sections = 100, per = n / sections;
+  const engine = await Engine.load(bytes);
+  const tail = [LayoutKind.waterfall, 4, 0, 1200, 44, 8, 8, 8, 8, 6, 6, 0, 0.5, 1200, 800, 0, 1, 0];
+  const aspects = Float64Array.from({ length: n }, (_, i) => 0.5 + (i % 13) / 8);
+  engine.reserve(16 * 2 ** 21 + n * 124); // as Controller.warmLoad does for 1M items in a waterfall
+  const answer = engine.callWritten(Op.controllerCreate, (into) => {
+    const out = into(1 + 2 * sections + 3 * n + tail.length);
+    let k = 0;
+    out[k++] = sections;
+    for (let s = 0; s < sections; s++) {
+      out[k++] = s + 1; out[k++] = per;
+      for (let i = 0; i < per; i++) out[k++] = s * per + i + 1;
+      out.fill(0, k, k + per); k += per;
+    }
+    out.set(aspects, k); out.set(tail, k + n);
+    return out;
+  });
+  assert.equal(answer[0], 0);
+  const loaded = engine.memory.buffer.byteLength;
+  // The same items, 20,000 of them swapped with others (a window back after many moves).
+  const ids = Float64Array.from({ length: n }, (_, i) => i + 1);
+  for (let k = 0, x = 7; k < 20_000; k++) {
+    x = (x * 1103515245 + 12345) % 2147483648; const a = x % n;
+    x = (x * 1103515245 + 12345) % 2147483648; const b = x % n;
+    [ids[a], ids[b]] = [ids[b], ids[a]];
+  }
+  reload(engine, answer[1], Array.from({ length: sections }), ids, aspects);
+  const first = engine.memory.buffer.byteLength;
+  reload(engine, answer[1], Array.from({ length: sections }), ids.reverse(), aspects);
+  const second = engine.memory.buffer.byteLength;
+  const render = engine.call(Op.controllerRender, [answer[1], 0, 0, 1200, 800]);
+  assert.ok(render.length > 20);
+  assert.ok(first <= 190 * MiB, `wasm memory after a reload: ${(first / MiB).toFixed(1)} MiB (after the load ${(loaded / MiB).toFixed(1)})`);
+  assert.equal(second, first, 'a second reload grew wasm memory');
+});

@@ -222,10 +222,12 @@ export const app = {
     // arrangement and diffed it against the old one, a frame of 100–250 ms (BENCHMARKS.md).
     // Changes arriving meanwhile wait behind it; a small gallery is done at once.
     const arrangement = this.model.takeArrangement();
-    this._following.push({ replace: this.controller.liveReplacement(arrangement), sections: arrangement.sections });
-    // Its first part at once when it is the whole (a small gallery: shown as before, in this
-    // task); else a task after the engine sized its tables for the whole (~17 ms at 1M items).
-    this._runFollowing(arrangement.ids.length <= this.replaceItems.next);
+    const small = arrangement.ids.length <= this.replaceItems.next;
+    this._following.push({ replace: this.controller.liveReplacement(arrangement, this.replaceItems.next), sections: arrangement.sections });
+    // At once when it is one part (a small gallery: shown as before, in this task); else from
+    // the next task, the engine's sizing of its tables for the whole (~15 ms at 1M items) and
+    // the swap each in a task of its own (`heavy`).
+    this._runFollowing(small);
   },
 
   /// Reads the server's whole arrangement and makes the engine show it: after a change it
@@ -289,10 +291,15 @@ export const app = {
     const step = (first) => {
       if (generation !== this._followGeneration) return; // reloaded or another gallery opened meanwhile
       const end = performance.now() + FOLLOW_TASK_MS;
+      let ran = false;
       do {
         const head = this._following[0];
+        // The sizing and the swap of a big gallery's replacement start a task (ran: something
+        // ran in this one already): a part before either made one task of ~35 ms at 1M items.
+        if (ran && head.replace?.heavy?.()) break;
+        ran = true;
         if (head.replace) {
-          const t = performance.now(), parts = this.replaceItems, size = parts.next;
+          const t = performance.now(), parts = this.replaceItems, size = parts.next, heavy = head.replace.heavy?.();
           let done;
           try { done = head.replace(size); } catch (e) {
             this.dropFollowing();
@@ -302,7 +309,7 @@ export const app = {
           if (done) {
             this._following.shift();
             this.controller.sendSectionTitles(head.sections);
-          } else {
+          } else if (!heavy) {
             // The next part's size from this one's time: about FOLLOW_SLICE_MS an engine call.
             const took = Math.max(0.1, performance.now() - t);
             parts.next = Math.max(parts.min, Math.min(parts.max, Math.floor(size * FOLLOW_SLICE_MS / took)));

@@ -40,9 +40,12 @@ function warmUp(engine) {
   const kinds = [LayoutKind.grid, LayoutKind.waterfall, LayoutKind.justified];
   let k = 0, h = -1, f = 0, t = 1;
   const step = (deadline) => {
-    // At most ~6 ms a callback whatever the idle period left: the first thumbnails arrive
-    // and are drawn in the frames right after a gallery became ready.
-    const until = performance.now() + 6;
+    // At most ~4 ms a callback whatever the idle period left: the first thumbnails arrive
+    // and are drawn in the frames right after a gallery became ready. The time is checked
+    // after the throwaway controller's creation and after every frame of the drag (with 12
+    // frames between checks, callbacks of 10–19 ms ran ~100 ms after a 1M gallery became
+    // ready under load: BENCHMARKS.md, session 16).
+    const until = performance.now() + 4;
     while (k < kinds.length && deadline.timeRemaining() > 2 && performance.now() < until) {
       if (h < 0) {
         const kind = kinds[k], snap = [3];
@@ -58,8 +61,9 @@ function warmUp(engine) {
         if (a[0] !== 0) return;
         h = a[1];
         f = 0;
+        continue;
       }
-      for (let n = 0; n < 12 && f < 240; n++, f++) {
+      for (let n = 0; n < 12 && f < 240 && performance.now() < until; n++, f++) {
         t += 1 / 60;
         const mouse = PointerKind.mouse;
         if (f % 120 === 0) engine.callView(Op.controllerEvent, [h, EventType.pointerDown, 1, 60, 60, t, mouse, 0]);
@@ -254,14 +258,23 @@ export class Controller {
   /// shows, then swapped in with no diff against the old one (Op.controllerLiveReplaceBegin,
   /// …Append, …Finish): answers `step(items)`, which hands over about that many more items and
   /// answers false, or, once all are there, swaps the arrangement in and answers true. Each step
-  /// is O(its items) but the last, the layout's O(n). A step after another gallery was loaded
-  /// answers true and does nothing.
-  liveReplacement({ sections, ids, versions, aspects }) {
+  /// is O(its items) but two: the first (the engine sizes its tables for the whole: ~15 ms at
+  /// 1M items) and the last (the swap: the layout's O(n), ~20 ms at 1M); `step.heavy()` tells
+  /// whether the next step is one of them for a gallery bigger than `small` items, so that the
+  /// caller gives it a task of its own (with a part before it, one task was ~35 ms: a 50 ms
+  /// frame, BENCHMARKS.md session 16). A step after another gallery was loaded answers true and
+  /// does nothing.
+  liveReplacement({ sections, ids, versions, aspects }, small = 0) {
     const handle = this.handle;
-    this.engine.call(Op.controllerLiveReplaceBegin, [handle, ids.length, sections.length]);
+    let begun = false;
     let s = 0, within = 0, at = 0; // the next section, the items of it sent, the items sent in all
-    return (budget) => {
+    const step = (budget) => {
       if (handle !== this.handle) return true;
+      if (!begun) {
+        begun = true;
+        this.engine.call(Op.controllerLiveReplaceBegin, [handle, ids.length, sections.length]);
+        if (ids.length > small) return false; // the parts from the next step
+      }
       if (s >= sections.length) {
         const a = this.engine.call(Op.controllerLiveReplaceFinish, [handle]);
         if (a[0] !== 0) throw new Error(`the engine refused the gallery's arrangement (status ${a[0]})`);
@@ -281,6 +294,8 @@ export class Controller {
       if (a[0] !== 0) throw new Error(`the engine refused the gallery's arrangement (status ${a[0]})`);
       return false;
     };
+    step.heavy = () => ids.length > small && handle === this.handle && (!begun || s >= sections.length);
+    return step;
   }
 
   /// The server's changes as `GalleryModel.apply` answered them, applied where they are
