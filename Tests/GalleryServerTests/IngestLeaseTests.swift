@@ -51,12 +51,17 @@ import Glibc
     }
 
     static func waitUntil(_ what: String, timeout: Duration, _ condition: () async throws -> Bool) async throws {
+        if try await !eventually(timeout: timeout, condition) { Issue.record("timed out after \(timeout): \(what)") }
+    }
+
+    /// Whether `condition` became true within `timeout` (looked at every 100 ms).
+    static func eventually(timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if try await condition() { return }
+            if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(100))
         }
-        Issue.record("timed out after \(timeout): \(what)")
+        return false
     }
 
     static func gallery(_ port: Int, _ name: String) async throws -> Int64 {
@@ -117,9 +122,11 @@ import Glibc
         var heldByA: [Int64] = []
         for attempt in 0..<5 where heldByA.isEmpty {
             if attempt > 0 { try await uploadToA(4, tag: "again\(attempt)") }
-            try await Self.waitUntil("A holds a lease", timeout: .seconds(60)) {
+            // Not seen within 30 s (B may have taken everything A had not started: a full run once
+            // saw no lease of A's for 60 s): the next attempt gives A new uploads.
+            guard try await Self.eventually(timeout: .seconds(30), {
                 try await Self.rows(store, gallery: g).values.contains { $0.state == "pending" && $0.owner?.hasPrefix("A/") == true }
-            }
+            }) else { continue }
             kill(a.processIdentifier, SIGSTOP)
             heldByA = try await Self.rows(store, gallery: g).filter { $0.value.state == "pending" && $0.value.owner?.hasPrefix("A/") == true }.map(\.key)
             if heldByA.isEmpty { kill(a.processIdentifier, SIGCONT) }
