@@ -15,7 +15,8 @@ import GalleryServer
 /// `--copy-baseline`: each batch also made the way before session 16 (the whole engine snapshot
 /// copied first: `GalleryStore.batchesInPlace` false), alternating with the shipped way on the
 /// same gallery, `--rounds` pairs. With `--http`, the same switch instead of the old batch limit,
-/// and `--moving N` moves only N of the items (e.g. the 100k in a 1M gallery).
+/// and `--moving N` moves only N of the items (e.g. the 100k in a 1M gallery);
+/// `--http --flat-limit-baseline`: the shipped limit beside 1,000 at any gallery size (before session 16).
 func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
     if args.contains("--restore") {
@@ -34,6 +35,14 @@ func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
                 }
             }
             GalleryStore.batchesInPlace = true
+            return
+        }
+        if args.contains("--flat-limit-baseline") {
+            // The shipped limit (scaled with the gallery past 500,000 items), then 1,000 at any size (before session 16).
+            for _ in 0..<max(1, o.rounds) {
+                try await runLimitsHTTP(o, limit: nil, moving: moving)
+                try await runLimitsHTTP(o, limit: nil, fullUpTo: 0, moving: moving)
+            }
             return
         }
         // The shipped limit, then the one before session 14 (100,000: the whole move in one batch) as the baseline.
@@ -156,7 +165,7 @@ func engineParts(_ store: GalleryStore, _ gallery: Int64, items: Int) async thro
 /// item of the part before, as the page sends it (Web/js/parts.js), while a probe moves one of
 /// the other items in the same gallery every 10 ms and reads the gallery list: what
 /// each probe waited is the "next request".
-func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?, moving count: Int? = nil) async throws {
+func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?, fullUpTo: Int? = nil, moving count: Int? = nil) async throws {
     let folder = temporaryFolder("limits-http")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder)
@@ -171,8 +180,10 @@ func runLimitsHTTP(_ o: BenchOptions, limit configured: Int?, moving count: Int?
     _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_limits"))
     let running = try await BenchServer.start(folder: folder, portBase: 19_500) { c in
         if let configured { c.maxBatchItems = configured }
+        if let fullUpTo { c.batchLimitFullUpTo = fullUpTo }
     }
-    let limit = running.server.configuration.maxBatchItems
+    // The gallery's own limit (smaller past `batchLimitFullUpTo` items, as the server answers).
+    let limit = running.server.configuration.batchLimit(itemCount: per * (o.sections + 1))
     let base = running.base, gid = gallery.id
     @Sendable func post(_ body: String) async throws -> (HTTPResponseStatus, String, Double) {
         var r = HTTPClientRequest(url: base + "/api/galleries/\(gid)/batch")

@@ -37,6 +37,21 @@ public struct ServerConfiguration: Sendable {
     /// gallery holds the writer 15–35 ms, of 100,000 items 0.3–0.4 s on SQLite and 1–3 s on
     /// PostgreSQL (BENCHMARKS.md "Limits"), so the limit keeps the next request within 50 ms.
     public var maxBatchItems = 1_000
+    /// Up to this many items in the gallery a batch may name `maxBatchItems`; beyond, the limit
+    /// shrinks in proportion (at 1M items: 500, never under 100 or `maxBatchItems` if smaller).
+    /// A batch's time on the writer grows with the gallery as well as with its items — the engine
+    /// renumbers the tails of the sections it touches, ~10,000 items each at 1M in 100 sections:
+    /// a 1,000-item move spread over them held the writer 49–76 ms at 1M on a calm machine, 500
+    /// items 39 ms (BENCHMARKS.md "Batch limit scaled with the gallery", issue 15's limits).
+    public var batchLimitFullUpTo = 500_000
+
+    /// The most items a batch may name in a gallery of `itemCount` items (see `batchLimitFullUpTo`).
+    public func batchLimit(itemCount: Int) -> Int {
+        guard itemCount > batchLimitFullUpTo, batchLimitFullUpTo > 0 else { return maxBatchItems }
+        guard itemCount < Int.max else { return min(maxBatchItems, 100) }
+        let scaled = Int((Double(maxBatchItems) * Double(batchLimitFullUpTo) / Double(itemCount)).rounded(.down))
+        return max(min(maxBatchItems, 100), scaled)
+    }
     /// `GET …/changes?since=V` with V outside the catch-up window answers the full nested snapshot
     /// only up to this many items; a bigger gallery gets `{"reload": {"version": N}}` (read its
     /// columns), as the live stream's `reload` event — a 1M gallery's snapshot is ~500 MB of JSON.

@@ -398,6 +398,15 @@ extension GalleryStore {
         for c in all { c.finish() }
     }
 
+    /// Items in a gallery's arrangement at its current version, from memory (the gallery loaded
+    /// first if this process has not yet: on the writer, as its next batch would).
+    public func liveItemCount(gallery: Int64) async throws -> Int {
+        if let n = live.withLock({ $0[gallery]?.itemCount }) { return n }
+        try await database.writeWithoutTransaction { db in _ = try self._loadLive(db, gallery) }
+        guard let n = live.withLock({ $0[gallery]?.itemCount }) else { throw StoreError.galleryNotFound(gallery) }
+        return n
+    }
+
     /// Number of open live streams of a gallery (tests, logs).
     public func subscriberCount(gallery: Int64) -> Int {
         live.withLock { $0[gallery]?.subscribers.count ?? 0 }

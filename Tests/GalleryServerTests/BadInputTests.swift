@@ -77,6 +77,40 @@ import StoreTestSupport
         }
     }
 
+    /// Issue 15's limits at 1M: past `batchLimitFullUpTo` items the limit shrinks in proportion
+    /// (a batch's writer time grows with the sections' size), never under 100; the 413 names the
+    /// gallery's own limit, and a smaller gallery on the same server keeps the full one.
+    @Test func aVeryBigGalleryTakesSmallerBatches() async throws {
+        var c = ServerConfiguration()
+        c.maxBatchItems = 1_000
+        #expect(c.batchLimit(itemCount: 100_000) == 1_000)
+        #expect(c.batchLimit(itemCount: 500_000) == 1_000)
+        #expect(c.batchLimit(itemCount: 1_000_000) == 500)
+        #expect(c.batchLimit(itemCount: 2_000_000) == 250)
+        #expect(c.batchLimit(itemCount: 50_000_000) == 100)
+        c.maxBatchItems = 40
+        #expect(c.batchLimit(itemCount: 50_000_000) == 40, "never over the configured limit")
+
+        // Over HTTP: fullUpTo 6; a gallery of 12 items takes 400 × 6 / 12 = 200, one of 4 takes 400.
+        let server = try await makeServer { $0.maxBatchItems = 400; $0.batchLimitFullUpTo = 6 }
+        let big = try await seeded(server, n: 6), small = try await seeded(server, n: 2)
+        @Sendable func trash(_ n: Int) -> String {
+            ops(#"{"op": "trash", "items": [\#((0..<n).map { String(900_000 + $0) }.joined(separator: ", "))]}"#)
+        }
+        try await server.test(.router) { client in
+            let r = try await client.execute(uri: "/api/galleries/\(big.gallery.id)/batch", method: .post, body: ByteBuffer(string: trash(201)))
+            #expect(r.status == .contentTooLarge)
+            #expect(String(buffer: r.body).contains("\"maxItems\":200"), "\(String(buffer: r.body))")
+            #expect(String(buffer: r.body).contains("a batch may name at most 200 items; this one names 201"))
+            // At its limit the batch is looked at (and refused for its unknown ids, not its size).
+            let at = try await client.execute(uri: "/api/galleries/\(big.gallery.id)/batch", method: .post, body: ByteBuffer(string: trash(200)))
+            #expect(at.status == .notFound, "\(at.status)")
+            let smallAnswer = try await client.execute(uri: "/api/galleries/\(small.gallery.id)/batch", method: .post, body: ByteBuffer(string: trash(400)))
+            #expect(smallAnswer.status == .notFound, "the small gallery keeps the full limit: \(smallAnswer.status)")
+            #expect(try await client.snapshot(big.gallery.id) == big, "nothing changed")
+        }
+    }
+
     @Test func impossibleIndicesAndUnknownIdsNameTheProblem() async throws {
         let server = try await makeServer()
         let start = try await seeded(server)

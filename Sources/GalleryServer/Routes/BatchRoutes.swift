@@ -19,7 +19,13 @@ struct BatchRoutes {
             let body = try await JSONIO.decode(BatchBody.self, from: request, limit: server.configuration.maxJSONBytes,
                                                fast: BatchFastPath.singleMove)
             let named = body.operations.reduce(0) { $0 + $1.itemCount }
-            let limit = server.configuration.maxBatchItems
+            // Smaller in a very big gallery (its count from memory; looked at only when a batch
+            // names more than the smallest limit there is).
+            let configuration = server.configuration
+            var limit = configuration.maxBatchItems
+            if named > configuration.batchLimit(itemCount: .max) {
+                limit = configuration.batchLimit(itemCount: try await store.liveItemCount(gallery: gallery))
+            }
             guard named <= limit else {
                 throw APIError(.contentTooLarge, "a batch may name at most \(limit) items; this one names \(named): send it in parts",
                                extra: ["maxItems": .number(Double(limit))])
