@@ -91,58 +91,14 @@ extension Snapshot {
             self = try applying(stage)
             return
         }
-        // The touched sections (old index == new index: no section edits), in order.
-        var local = [Int](repeating: -1, count: ns)
-        var touched: [Int] = []
-        func touch(_ s: Int) -> Bool {
-            guard s >= 0 && s < ns else { return false }
-            if local[s] < 0 { local[s] = 0; touched.append(s) }
-            return true
-        }
-        var inRange = true
-        for p in stage.itemDeletes where !touch(p.section) { inRange = false }
-        for m in stage.itemMoves where !touch(m.from.section) || !touch(m.to.section) { inRange = false }
-        for i in stage.itemInserts where !touch(i.at.section) { inRange = false }
-        for r in stage.itemReloads where !touch(r.at.section) { inRange = false }
-        // An untouched section keeps its count; an inserted id must not stay elsewhere.
-        if inRange {
-            for s in 0..<ns where local[s] < 0 && stage.itemCountsAfter[s] != _sections[s].items.count { inRange = false; break }
-        }
-        if inRange {
-            for ins in stage.itemInserts {
-                let packed = _itemTable.find(ins.id.rawValue)
-                if packed >= 0 && local[_resolve(ins.id.rawValue, packed).section] < 0 { inRange = false; break }
-            }
-        }
-        guard inRange else {
+        guard let (touched, after) = Snapshot._appliedToTouched(stage, _sections, sectionOf: { id in
+            let packed = _itemTable.find(id.rawValue)
+            return packed >= 0 ? _resolve(id.rawValue, packed).section : nil
+        }) else {
             self = try applying(stage)
             return
         }
         if touched.isEmpty { return } // nothing changes (itemCountsAfter matched every section)
-        touched.sort()
-        for (k, s) in touched.enumerated() { local[s] = k }
-        func map(_ p: IndexPath) -> IndexPath { IndexPath(item: p.item, section: local[p.section]) }
-        var sub = BatchUpdate()
-        sub.itemDeletes = stage.itemDeletes.map(map)
-        sub.itemMoves = stage.itemMoves.map { ItemMove(from: map($0.from), to: map($0.to)) }
-        sub.itemInserts = stage.itemInserts.map { ItemInsertion(at: map($0.at), id: $0.id, version: $0.version) }
-        sub.itemReloads = stage.itemReloads.map { ItemReload(at: map($0.at), version: $0.version) }
-        sub.itemCountsAfter = touched.map { stage.itemCountsAfter[$0] }
-        // The touched sections as a snapshot of their own; its id table only when the stage
-        // inserts (the validator looks inserted ids up in it; moves, deletes and reloads do not).
-        var part = Snapshot()
-        part._sections = touched.enumerated().map { k, s in
-            _Section(id: _sections[s].id, slot: k, items: _sections[s].items, versions: _sections[s].versions)
-        }
-        part._slotIndex = Array(0..<touched.count)
-        if !stage.itemInserts.isEmpty {
-            part = (try? Snapshot(_sections: part._sections, checked: false)) ?? Snapshot()
-        }
-        guard let after = try? part._appliedSections(sub) else {
-            // Rejected on the touched sections: rejected on the whole (same error, nothing changed).
-            self = try applying(stage)
-            return
-        }
         // Put the touched sections back: the deleted ids leave the table, every item of a
         // touched section that changed place gets its new position (an id moved in from another
         // touched section keeps its entry, updated; an inserted one is added).
@@ -171,5 +127,58 @@ extension Snapshot {
                 if _itemTable.insertIfAbsent(key, packed) >= 0 { _itemTable.update(key, packed) }
             }
         }
+    }
+}
+
+extension Snapshot {
+    /// The item edits of `stage` (no section edits; one count per section) applied to the sections
+    /// it touches alone, in order: `applyInPlace` and ``SnapshotReplay`` put them back into their
+    /// own tables. nil when the stage must go through `applying` on the whole (a section out of
+    /// range, an untouched section's count changed, an inserted id present in an untouched
+    /// section — `sectionOf` answers where an id is now — or the touched sections refuse it);
+    /// no touched sections when nothing changes.
+    static func _appliedToTouched(_ stage: BatchUpdate, _ sections: [_Section],
+                                  sectionOf: (ItemID) -> Int?) -> (touched: [Int], after: [_Section])? {
+        let ns = sections.count
+        // The touched sections (old index == new index: no section edits), in order.
+        var local = [Int](repeating: -1, count: ns)
+        var touched: [Int] = []
+        func touch(_ s: Int) -> Bool {
+            guard s >= 0 && s < ns else { return false }
+            if local[s] < 0 { local[s] = 0; touched.append(s) }
+            return true
+        }
+        for p in stage.itemDeletes where !touch(p.section) { return nil }
+        for m in stage.itemMoves where !touch(m.from.section) || !touch(m.to.section) { return nil }
+        for i in stage.itemInserts where !touch(i.at.section) { return nil }
+        for r in stage.itemReloads where !touch(r.at.section) { return nil }
+        // An untouched section keeps its count; an inserted id must not stay elsewhere.
+        for s in 0..<ns where local[s] < 0 && stage.itemCountsAfter[s] != sections[s].items.count { return nil }
+        for ins in stage.itemInserts {
+            if let s = sectionOf(ins.id), local[s] < 0 { return nil }
+        }
+        if touched.isEmpty { return ([], []) }
+        touched.sort()
+        for (k, s) in touched.enumerated() { local[s] = k }
+        func map(_ p: IndexPath) -> IndexPath { IndexPath(item: p.item, section: local[p.section]) }
+        var sub = BatchUpdate()
+        sub.itemDeletes = stage.itemDeletes.map(map)
+        sub.itemMoves = stage.itemMoves.map { ItemMove(from: map($0.from), to: map($0.to)) }
+        sub.itemInserts = stage.itemInserts.map { ItemInsertion(at: map($0.at), id: $0.id, version: $0.version) }
+        sub.itemReloads = stage.itemReloads.map { ItemReload(at: map($0.at), version: $0.version) }
+        sub.itemCountsAfter = touched.map { stage.itemCountsAfter[$0] }
+        // The touched sections as a snapshot of their own; its id table only when the stage
+        // inserts (the validator looks inserted ids up in it; moves, deletes and reloads do not).
+        var part = Snapshot()
+        part._sections = touched.enumerated().map { k, s in
+            _Section(id: sections[s].id, slot: k, items: sections[s].items, versions: sections[s].versions)
+        }
+        part._slotIndex = Array(0..<touched.count)
+        if !stage.itemInserts.isEmpty {
+            part = (try? Snapshot(_sections: part._sections, checked: false)) ?? Snapshot()
+        }
+        // Rejected on the touched sections: rejected on the whole (`applying`: same error, nothing changed).
+        guard let after = try? part._appliedSections(sub) else { return nil }
+        return (touched, after)
     }
 }

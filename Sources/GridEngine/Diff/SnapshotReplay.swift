@@ -89,58 +89,14 @@ public struct SnapshotReplay: Sendable {
            _moveOne(stage) {
             return
         }
-        // The touched sections (old index == new index: no section edits), in order.
-        var local = [Int](repeating: -1, count: ns)
-        var touched: [Int] = []
-        func touch(_ s: Int) -> Bool {
-            guard s >= 0 && s < ns else { return false }
-            if local[s] < 0 { local[s] = 0; touched.append(s) }
-            return true
-        }
-        var inRange = true
-        for p in stage.itemDeletes where !touch(p.section) { inRange = false }
-        for m in stage.itemMoves where !touch(m.from.section) || !touch(m.to.section) { inRange = false }
-        for i in stage.itemInserts where !touch(i.at.section) { inRange = false }
-        for r in stage.itemReloads where !touch(r.at.section) { inRange = false }
-        // An untouched section keeps its count; an inserted id must not stay elsewhere.
-        if inRange {
-            for s in 0..<ns where local[s] < 0 && stage.itemCountsAfter[s] != _sections[s].items.count { inRange = false; break }
-        }
-        if inRange {
-            for ins in stage.itemInserts {
-                let packed = _sectionOf.find(ins.id.rawValue)
-                if packed >= 0 && local[_slotIndex[Int(truncatingIfNeeded: packed &>> 32)]] < 0 { inRange = false; break }
-            }
-        }
-        guard inRange else {
+        guard let (touched, after) = Snapshot._appliedToTouched(stage, _sections, sectionOf: { id in
+            let packed = _sectionOf.find(id.rawValue)
+            return packed >= 0 ? _slotIndex[Int(truncatingIfNeeded: packed &>> 32)] : nil
+        }) else {
             try _applyWhole(stage)
             return
         }
         if touched.isEmpty { return } // nothing changes (itemCountsAfter matched every section)
-        touched.sort()
-        for (k, s) in touched.enumerated() { local[s] = k }
-        func map(_ p: IndexPath) -> IndexPath { IndexPath(item: p.item, section: local[p.section]) }
-        var sub = BatchUpdate()
-        sub.itemDeletes = stage.itemDeletes.map(map)
-        sub.itemMoves = stage.itemMoves.map { ItemMove(from: map($0.from), to: map($0.to)) }
-        sub.itemInserts = stage.itemInserts.map { ItemInsertion(at: map($0.at), id: $0.id, version: $0.version) }
-        sub.itemReloads = stage.itemReloads.map { ItemReload(at: map($0.at), version: $0.version) }
-        sub.itemCountsAfter = touched.map { stage.itemCountsAfter[$0] }
-        // The touched sections as a snapshot of their own; its id table only when the stage
-        // inserts (the validator looks inserted ids up in it; moves, deletes and reloads do not).
-        var part = Snapshot()
-        part._sections = touched.enumerated().map { k, s in
-            Snapshot._Section(id: _sections[s].id, slot: k, items: _sections[s].items, versions: _sections[s].versions)
-        }
-        part._slotIndex = Array(0..<touched.count)
-        if !stage.itemInserts.isEmpty {
-            part = (try? Snapshot(_sections: part._sections, checked: false)) ?? Snapshot()
-        }
-        guard let after = try? part._appliedSections(sub) else {
-            // Rejected on the touched sections: rejected on the whole (same error, nothing changed).
-            try _applyWhole(stage)
-            return
-        }
         // The table: deleted ids leave (unless inserted again), inserted ids and ids moved to
         // another section get their section.
         var reinserted = _IDTable(minimumCapacity: stage.itemInserts.count)
