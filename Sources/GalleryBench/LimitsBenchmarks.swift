@@ -17,6 +17,10 @@ import GalleryServer
 /// same gallery, `--rounds` pairs. With `--http`, the same switch instead of the old batch limit,
 /// and `--moving N` moves only N of the items (e.g. the issue's 100k in a 1M gallery);
 /// `--http --flat-limit-baseline`: the shipped limit beside 1,000 at any gallery size (before session 16).
+/// `--scattered`: the batch is one operation per item, each moving it to a place of its own (a random
+/// index in a random section) — the shape of an undo of a spread move, which puts each item back.
+/// `--whole-diff-baseline`: each run again with the batch's diff comparing every section (before
+/// session 17) first, `--rounds` pairs.
 func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
     if args.contains("--restore") {
@@ -52,24 +56,35 @@ func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     }
     let modes = copyBaseline ? (0..<max(1, o.rounds)).flatMap { _ in [false, true] } : [true]
     let baseline = args.contains("--diff-stages")
+    let scattered = args.contains("--scattered")
     for batch in o.batchItems.isEmpty ? [nil] : o.batchItems.map(Optional.some) {
         if baseline {
             // The baseline beside it: the batch's stage from a diff of the whole gallery (before session 14).
             GalleryStore.recordsStages = false
-            try await runLimits(o, batch: batch, database: nil, modes: [false])
+            try await runLimits(o, batch: batch, database: nil, modes: [false], scattered: scattered)
             GalleryStore.recordsStages = true
         }
-        try await runLimits(o, batch: batch, database: nil, modes: modes)
+        if args.contains("--whole-diff-baseline") {
+            for _ in 0..<max(1, o.rounds) {
+                for changedOnly in [false, true] {
+                    GalleryStore.diffsChangedSectionsOnly = changedOnly
+                    try await runLimits(o, batch: batch, database: nil, modes: [true], scattered: scattered)
+                }
+            }
+            continue
+        }
+        try await runLimits(o, batch: batch, database: nil, modes: modes, scattered: scattered)
         if let server {
             try await runLimits(o, batch: batch, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"),
-                                modes: modes)
+                                modes: modes, scattered: scattered)
         }
     }
 }
 
 /// `modes`: one run each on the same gallery, true the shipped way (`GalleryStore.batchesInPlace`),
 /// false the baseline that copies the snapshot; each run's batch names other items (spread the same way).
-func runLimits(_ o: BenchOptions, batch: Int?, database: String?, modes: [Bool]) async throws {
+/// `scattered`: one operation per item, each to a random place (see `--scattered`).
+func runLimits(_ o: BenchOptions, batch: Int?, database: String?, modes: [Bool], scattered: Bool = false) async throws {
     let folder = temporaryFolder("limits")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder, databaseURL: database)
@@ -84,15 +99,19 @@ func runLimits(_ o: BenchOptions, batch: Int?, database: String?, modes: [Bool])
     GalleryStore.batchesInPlace = inPlace
     defer { GalleryStore.batchesInPlace = true }
     print("")
-    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL")\(GalleryStore.recordsStages ? "" : " (baseline: stages from a diff)")\(inPlace ? "" : " (baseline: the snapshot copied, before session 16)"): a batch moving \(batch ?? o.items) items, \(o.items) items in \(o.sections) sections")
+    print("### Limits on \(database == nil ? "SQLite" : "PostgreSQL")\(GalleryStore.recordsStages ? "" : " (baseline: stages from a diff)")\(inPlace ? "" : " (baseline: the snapshot copied, before session 16)")\(GalleryStore.diffsChangedSectionsOnly ? "" : " (baseline: every section diffed, before session 17)"): a batch moving \(batch ?? o.items) items\(scattered ? " each to a place of its own" : ""), \(o.items) items in \(o.sections) sections")
     // The items the big batch names: all, or `batch` of them spread evenly over the gallery (a
     // later run on the same gallery the ones just after them: not moved yet).
     let all = batch.map { n in (0..<min(n, every.count)).map { every[min(every.count - 1, $0 * every.count / min(n, every.count) + (modes.count > 1 ? 2 + run : 0))] } } ?? every
     let finished = Mutex(false)
+    var rng = SystemRandomNumberGenerator()
+    let edits: [BatchEdit] = scattered
+        ? all.map { .move(items: [$0], to: .index(section: snap.sections.randomElement(using: &rng)!.id, index: Int.random(in: 0..<per, using: &rng))) }
+        : [.move(items: all.reversed(), to: .end(section: snap.sections[0].id))]
     let big = Task { () -> (Double, Int) in
         defer { finished.withLock { $0 = true } }
         let t = nowSeconds()
-        let r = try await store.apply(gallery: gallery.id, [.move(items: all.reversed(), to: .end(section: snap.sections[0].id))])
+        let r = try await store.apply(gallery: gallery.id, edits)
         return (nowSeconds() - t, r.rowsWritten)
     }
     // The single move goes 50 ms into the whole gallery's batch, 5 ms into a smaller one (it waits for the writer).
@@ -116,7 +135,7 @@ func runLimits(_ o: BenchOptions, batch: Int?, database: String?, modes: [Bool])
     print("")
     print("| | time |")
     print("| --- | ---: |")
-    print("| the batch: \(all.count) items moved in one operation (\(rows) rows written) | \(ms(bigTime)) |")
+    print("| the batch: \(all.count) items moved in \(edits.count == 1 ? "one operation" : "\(edits.count) operations") (\(rows) rows written) | \(ms(bigTime)) |")
     print("| a single move sent \(delay) ms after it (waits for the writer) | \(ms(singleTime)) |")
     print("| reads meanwhile (gallery info, \(reads.count) reads every 10 ms): p50 / max | \(ms(percentile(reads, 0.5))) / \(ms(reads.last ?? 0)) |")
     // The same items put in the trash and back, each in one batch; then copied.

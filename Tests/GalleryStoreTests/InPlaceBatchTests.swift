@@ -129,6 +129,53 @@ import StoreTestSupport
         }
     }
 
+    /// Batches of several operations (an undo putting items back at many places, a change sent in
+    /// parts) are made in place too (session 17): their stages the diff of the sections they
+    /// changed, and a refusal anywhere in them — after operations that changed the snapshot, or a
+    /// new section — puts the snapshot back without reading the rows.
+    @Test(arguments: Backend.tested) func batchesOfSeveralOperationsAgreeWithTheRowsAndArePutBackWhenRefused(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
+        let (g, _) = try await makeGallery(store, sections: 6, perSection: 30)
+        var rng = SeededGenerator(seed: 17)
+        var tally = (accepted: 0, refused: 0)
+        let inPlaceAtStart = store.inPlaceBatchCount
+        for step in 0..<70 {
+            let before = Self.memory(store, g.id)
+            let shown = try await store.snapshot(g.id)
+            let rereads = store.batchRereadCount
+            let trashed = try await RestoreReference.rows(store, g.id).values.filter(\.trashed).map(\.id).sorted()
+            // Two to six random operations, each drawn on the snapshot before (a later one may
+            // then be refused: an item an earlier one trashed), and now and then a bad one last.
+            var ops: [BatchEdit] = []
+            while ops.count < 2 + Int(rng.next() % 4) {
+                let (more, bad) = Self.randomBatch(before, trashed: trashed, rng: &rng)
+                if !bad { ops += more }
+            }
+            let badLast = rng.next() % 3 == 0
+            if badLast { ops.append(.move(items: [999_999], to: .end(section: Int64(bitPattern: before.sectionID(at: 0).rawValue)))) }
+            do {
+                let result = try await store.apply(gallery: g.id, ops)
+                #expect(!badLast, "step \(step): a bad batch was accepted: \(ops)")
+                tally.accepted += 1
+                let after = Self.memory(store, g.id)
+                #expect(after == (try await Self.fromRows(store, g.id)), "step \(step): memory and rows agree after \(ops)")
+                var replayed = before
+                try replay(result.changes, on: &replayed)
+                #expect(replayed == after, "step \(step): the stages turn the snapshot before into the one after \(ops)")
+                try StageIDsTests.expectIDsMatch(result.changes, from: shown)
+            } catch let error as StoreError {
+                if case .corrupt = error { Issue.record("step \(step): \(error)") }
+                tally.refused += 1
+                #expect(Self.memory(store, g.id) == before, "step \(step): a refused batch left memory changed: \(ops)")
+                #expect(store.batchRereadCount == rereads, "step \(step): a refused batch read the rows again: \(ops)")
+                #expect(try await store.snapshot(g.id) == shown, "step \(step): a refused batch changed the rows")
+            }
+        }
+        #expect(tally.accepted > 15 && tally.refused > 15, "\(tally)")
+        #expect(store.inPlaceBatchCount - inPlaceAtStart > 60, "batches of several operations were made in place")
+        #expect(store.batchRereadCount == 0)
+    }
+
     /// A refused batch of each in-place kind whose bad id comes after good ones: memory as it was,
     /// the rows not read again (a client sending bad batches must not make the writer read a 1M
     /// gallery each time), and the next good batch made in place.

@@ -24,10 +24,73 @@ public struct StagedChangeset: Equatable, Sendable {
     public init(stages: [BatchUpdate]) { self.stages = stages }
 
     /// The staged difference from `source` to `target`.
+    ///
+    /// When `target` is `source` edited (or the other way round) without a section change, only
+    /// the sections whose arrays no longer share storage with the other's are compared: O(the
+    /// items of the sections that changed), not O(n) — a server batch of a few operations on a
+    /// gallery of a million items diffs the handful of sections it touched (issue 15).
     /// - Throws: a ``DiffError`` when either snapshot holds an id twice.
     public init(from source: Snapshot, to target: Snapshot) throws(DiffError) {
+        if let changed = source._sectionsChanged(in: target), changed.count < source.sectionCount {
+            stages = try Self._diff(source, target, onlySections: changed)
+        } else {
+            var differ = _SnapshotDiffer(source: source, target: target)
+            stages = try differ.run()
+        }
+    }
+
+    /// The staged difference comparing every section (what `init(from:to:)` did before it
+    /// learned to skip the sections that did not change): the baseline of the benchmarks.
+    public init(wholeFrom source: Snapshot, to target: Snapshot) throws(DiffError) {
         var differ = _SnapshotDiffer(source: source, target: target)
         stages = try differ.run()
+    }
+
+    /// The staged difference from the sections `source` held when they were taken
+    /// (``Snapshot/sections``) to `target`, that snapshot since edited in place: O(the items of
+    /// the sections whose arrays changed) when no section was added, removed or moved, else the
+    /// whole diff (the source's tables built again, O(n)).
+    public init(from source: Snapshot.Sections, to target: Snapshot) throws(DiffError) {
+        if source._unique, target._isUnique, let changed = Snapshot._sectionsChanged(source._sections, target._sections) {
+            stages = try Self._diff(source._sections, target._sections, onlySections: changed)
+        } else {
+            var differ = _SnapshotDiffer(source: source.snapshot, target: target)
+            stages = try differ.run()
+        }
+    }
+
+    /// The diff of the sections at `changed` (ascending) alone, its index paths and item counts
+    /// put back in the whole snapshots' terms. Both hold the same sections in the same order
+    /// (`Snapshot._sectionsChanged`), so no item enters or leaves a section outside `changed`
+    /// and the stages hold no section change.
+    static func _diff(_ source: Snapshot, _ target: Snapshot, onlySections changed: [Int]) throws(DiffError) -> [BatchUpdate] {
+        try _diff(source._sections, target._sections, onlySections: changed)
+    }
+
+    static func _diff(_ source: [Snapshot._Section], _ target: [Snapshot._Section], onlySections changed: [Int]) throws(DiffError) -> [BatchUpdate] {
+        if changed.isEmpty { return [] }
+        func part(_ s: [Snapshot._Section]) -> Snapshot {
+            // The ids are unique in the whole snapshot (checked by the caller), so in the part too;
+            // checked, a big part's table is built in bulk (`_IDTable.insertAllGrouped`).
+            (try? Snapshot(_sections: changed.map { s[$0] }, checked: true)) ?? Snapshot()
+        }
+        var differ = _SnapshotDiffer(source: part(source), target: part(target))
+        var stages = try differ.run()
+        var counts = [Int](repeating: 0, count: source.count)
+        for s in 0..<counts.count { counts[s] = source[s].items.count }
+        @inline(__always) func whole(_ p: IndexPath) -> IndexPath { IndexPath(item: p.item, section: changed[p.section]) }
+        for k in 0..<stages.count {
+            for i in 0..<stages[k].itemDeletes.count { stages[k].itemDeletes[i] = whole(stages[k].itemDeletes[i]) }
+            for i in 0..<stages[k].itemInserts.count { stages[k].itemInserts[i].at = whole(stages[k].itemInserts[i].at) }
+            for i in 0..<stages[k].itemMoves.count {
+                stages[k].itemMoves[i].from = whole(stages[k].itemMoves[i].from)
+                stages[k].itemMoves[i].to = whole(stages[k].itemMoves[i].to)
+            }
+            for i in 0..<stages[k].itemReloads.count { stages[k].itemReloads[i].at = whole(stages[k].itemReloads[i].at) }
+            for (j, s) in changed.enumerated() { counts[s] = stages[k].itemCountsAfter[j] }
+            stages[k].itemCountsAfter = counts
+        }
+        return stages
     }
 
     /// Whether the snapshots were equal (no stage at all).

@@ -172,6 +172,82 @@ public struct Snapshot: Sendable {
         return slot < 0 ? nil : _slotIndex[Int(slot)]
     }
 
+    /// The indices of the sections whose items or content versions may differ in `other`, when
+    /// both hold the same section ids in the same order and no repeated item id; nil otherwise.
+    /// A section whose arrays share their storage with `other`'s (copy-on-write: neither was
+    /// changed since one snapshot was copied from the other) holds the same items; every other
+    /// section is listed, changed or not. O(sections).
+    func _sectionsChanged(in other: Snapshot) -> [Int]? {
+        guard _isUnique, other._isUnique else { return nil }
+        return Snapshot._sectionsChanged(_sections, other._sections)
+    }
+
+    /// `_sectionsChanged` on two snapshots' section arrays (their ids unique).
+    static func _sectionsChanged(_ a: [_Section], _ b: [_Section]) -> [Int]? {
+        guard a.count == b.count else { return nil }
+        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
+        }
+        var changed: [Int] = []
+        for s in 0..<a.count {
+            guard a[s].id == b[s].id else { return nil }
+            if !same(a[s].items, b[s].items) || !same(a[s].versions, b[s].versions) { changed.append(s) }
+        }
+        return changed
+    }
+
+    /// Whether the id table holds every id of the sections (else one is repeated: only
+    /// `_unchecked` test input can). O(sections).
+    var _isUnique: Bool {
+        var total = 0
+        for s in _sections { total += s.items.count }
+        return _itemTable.count == total
+    }
+
+    /// A snapshot's sections as they were, without its id tables (``Snapshot/sections``): what a
+    /// diff needs of a snapshot that is then edited in place (a server batch on a big gallery,
+    /// issue 15), and what `revert(to:)` goes back to.
+    public struct Sections: Sendable {
+        let _sections: [_Section]
+        let _unique: Bool
+
+        /// The number of sections.
+        public var count: Int { _sections.count }
+
+        /// The item at `indexPath` (precondition: valid).
+        public func itemID(at indexPath: IndexPath) -> ItemID { _sections[indexPath.section].items[indexPath.item] }
+
+        /// Whether `indexPath` names an item.
+        public func isValid(_ indexPath: IndexPath) -> Bool {
+            indexPath.section >= 0 && indexPath.section < _sections.count
+                && indexPath.item >= 0 && indexPath.item < _sections[indexPath.section].items.count
+        }
+
+        /// The whole snapshot again: O(n) (its id tables are built).
+        public var snapshot: Snapshot { (try? Snapshot(_sections: _sections, checked: false)) ?? Snapshot() }
+    }
+
+    /// The sections as they are now, arrays shared (copy-on-write): O(sections). Edits to this
+    /// snapshot afterwards copy only the sections they touch.
+    public var sections: Sections { Sections(_sections: _sections, _unique: _isUnique) }
+
+    /// Back to the arrangement `saved` (taken from this snapshot with ``sections`` before it was
+    /// edited): the staged difference applied in place, O(the items of the sections changed
+    /// since) — or, after a section was added, removed or moved, the snapshot built again, O(n).
+    public mutating func revert(to saved: Sections) {
+        if saved._unique, _isUnique, let changed = Snapshot._sectionsChanged(_sections, saved._sections) {
+            if changed.isEmpty { return }
+            if let stages = try? StagedChangeset._diff(_sections, saved._sections, onlySections: changed) {
+                var reverted = true
+                for stage in stages where reverted {
+                    do { try applyInPlace(stage) } catch { reverted = false }
+                }
+                if reverted { return }
+            }
+        }
+        self = saved.snapshot
+    }
+
     // MARK: Packed positions
 
     @inline(__always) static func _pack(slot: Int, item: Int) -> Int64 {

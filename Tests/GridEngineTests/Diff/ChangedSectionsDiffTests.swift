@@ -1,0 +1,87 @@
+import Testing
+@testable import GridEngine
+
+/// `StagedChangeset(from:to:)` compares only the sections whose arrays no longer share storage
+/// when one snapshot is the other edited (a server batch of a few operations on a big gallery,
+/// issue 15). It must give a change as good as the whole diff's: the same number of stages,
+/// replaying to exactly the target, counts for every section.
+@Suite struct ChangedSectionsDiffTests {
+    typealias F = SnapshotFixtures
+
+    /// Replays `stages` on `source` with `applying` (every stage validated) and answers the result.
+    static func replay(_ source: Snapshot, _ stages: [BatchUpdate]) throws -> Snapshot {
+        var s = source
+        for stage in stages { s = try s.applying(stage) }
+        return s
+    }
+
+    @Test(arguments: 0..<4)
+    func aCopyEditedInSomeSectionsDiffsLikeTheWholeDiff(chunk: Int) throws {
+        var restricted = 0
+        for seed in UInt64(chunk * 150)..<UInt64(chunk * 150 + 150) {
+            var rng = SeededGenerator(seed: seed)
+            var next: UInt64 = 1
+            let source = F.random(sections: 12, items: 25, nextID: &next, using: &rng)
+            var target = source
+            // Item edits only (no section change): moves within and across sections, deletes, inserts, reloads.
+            try ApplyInPlaceTests.randomItemEdits(&target, edits: Int.random(in: 0...6, using: &rng), nextID: &next, using: &rng)
+            let changed = try #require(source._sectionsChanged(in: target), "seed \(seed)")
+            if changed.count < source.sectionCount { restricted += 1 }
+            let fast = try StagedChangeset(from: source, to: target)
+            let whole = try StagedChangeset(wholeFrom: source, to: target)
+            #expect(try Self.replay(source, fast.stages) == target, "seed \(seed)")
+            #expect(fast.stages.count == whole.stages.count, "seed \(seed)")
+            #expect(fast.changeCount == whole.changeCount, "seed \(seed): as few changes as the whole diff")
+            for stage in fast.stages { #expect(stage.itemCountsAfter.count == source.sectionCount, "seed \(seed)") }
+            // And back, from the edited copy to the original.
+            let back = try StagedChangeset(from: target, to: source)
+            #expect(try Self.replay(target, back.stages) == source, "seed \(seed): back")
+        }
+        #expect(restricted > 100, "most edits leave some section untouched (\(restricted) of 150)")
+    }
+
+    @Test func onlyTheChangedSectionsAreListed() throws {
+        var spec: [(UInt64, [UInt64])] = []
+        for s in 0..<40 {
+            let items: [UInt64] = (0..<50).map { (k: Int) -> UInt64 in UInt64(s * 100 + k + 1) }
+            spec.append((UInt64(1_000 + s), items))
+        }
+        let source = F.make(spec)
+        var target = source
+        try target.moveItem(ItemID(705), to: IndexPath(item: 3, section: 20)) // from section 7 to 20
+        try target.reloadItems([ItemID(3_110)])                              // section 31
+        #expect(source._sectionsChanged(in: target) == [7, 20, 31])
+        let stages = try StagedChangeset(from: source, to: target).stages
+        #expect(try Self.replay(source, stages) == target)
+        var touched: Set<Int> = []
+        for stage in stages {
+            for m in stage.itemMoves { touched.insert(m.from.section); touched.insert(m.to.section) }
+            for r in stage.itemReloads { touched.insert(r.at.section) }
+        }
+        #expect(touched == [7, 20, 31])
+        #expect(stages.last?.itemCountsAfter == (0..<40).map { target.itemCount(inSection: $0) })
+        // Unchanged: no stage, without comparing a single item.
+        #expect(source._sectionsChanged(in: source) == [])
+        #expect(try StagedChangeset(from: source, to: source).stages.isEmpty)
+    }
+
+    @Test func snapshotsNotSharingStorageOrSectionsAreDiffedWhole() throws {
+        let a = F.make([(1, [10, 11]), (2, [12])])
+        let rebuilt = F.make([(1, [10, 11]), (2, [12])])   // equal, but no storage shared
+        #expect(a._sectionsChanged(in: rebuilt) == [0, 1])
+        #expect(try StagedChangeset(from: a, to: rebuilt).stages.isEmpty)
+        var moved = a
+        try moved.moveSection(from: 1, to: 0)
+        #expect(a._sectionsChanged(in: moved) == nil)
+        #expect(try Self.replay(a, StagedChangeset(from: a, to: moved).stages) == moved)
+    }
+
+    @Test func aRepeatedIdStillFailsTheDiff() throws {
+        // `_unchecked` input (tests only) can repeat an id; the restricted diff must not hide it.
+        let bad = Snapshot(_unchecked: [(id: SectionID(1), items: [ItemID(5), ItemID(6)]), (id: SectionID(2), items: [ItemID(5)])])
+        var edited = bad
+        try? edited.reloadItems([ItemID(6)])
+        #expect(bad._sectionsChanged(in: edited) == nil)
+        #expect(throws: DiffError.self) { try StagedChangeset(from: bad, to: edited) }
+    }
+}
