@@ -86,6 +86,37 @@ import StoreTestSupport
         }
     }
 
+    /// One step of a random history: the batch `make` draws on the live snapshot and the trashed
+    /// ids (with whether it is meant to be refused), applied and checked. Accepted: memory and rows
+    /// agree and the answer's stages turn the snapshot before into the one after (their ids those
+    /// of the rows before). Refused (a `StoreError` other than corrupt): memory, rows and reads as
+    /// they were. Answers whether it was accepted, and whether it was meant to be refused.
+    static func applyChecked(_ store: GalleryStore, _ gallery: Int64, step: Int,
+                             _ make: (Snapshot, [Int64]) -> (ops: [BatchEdit], bad: Bool)) async throws -> (accepted: Bool, bad: Bool) {
+        let before = Self.memory(store, gallery)
+        let shown = try await store.snapshot(gallery)
+        let rereads = store.batchRereadCount
+        let trashed = try await RestoreReference.rows(store, gallery).values.filter(\.trashed).map(\.id).sorted()
+        let (ops, bad) = make(before, trashed)
+        do {
+            let result = try await store.apply(gallery: gallery, ops)
+            let after = Self.memory(store, gallery)
+            #expect(after == (try await Self.fromRows(store, gallery)), "step \(step): memory and rows agree after \(ops)")
+            var replayed = before
+            try replay(result.changes, on: &replayed)
+            #expect(replayed == after, "step \(step): the stages turn the snapshot before into the one after \(ops)")
+            try StageIDsTests.expectIDsMatch(result.changes, from: shown)
+            #expect(!bad, "step \(step): a bad batch was accepted: \(ops)")
+            return (true, bad)
+        } catch let error as StoreError {
+            if case .corrupt = error { Issue.record("step \(step): \(error)") }
+            #expect(Self.memory(store, gallery) == before, "step \(step): a refused batch left memory changed: \(ops)")
+            #expect(store.batchRereadCount == rereads, "step \(step): a refused batch read the rows again: \(ops)")
+            #expect(try await store.snapshot(gallery) == shown, "step \(step): a refused batch changed the rows")
+            return (false, bad)
+        }
+    }
+
     @Test(arguments: Backend.tested) func randomHistoriesWithRefusedBatchesAgreeWithTheRowsAndTheirStages(_ backend: Backend) async throws {
         for seed in [15, 16] as [UInt64] {
             let (store, place) = try makeStore(backend)
@@ -95,29 +126,9 @@ import StoreTestSupport
             var tally = (accepted: 0, refused: 0)
             let inPlaceAtStart = store.inPlaceBatchCount
             for step in 0..<90 {
-                let before = Self.memory(store, g.id)
-                let shown = try await store.snapshot(g.id)
-                let rereads = store.batchRereadCount
-                let trashed = try await RestoreReference.rows(store, g.id).values.filter(\.trashed).map(\.id).sorted()
-                let (ops, bad) = Self.randomBatch(before, trashed: trashed, rng: &rng)
-                do {
-                    let result = try await store.apply(gallery: g.id, ops)
-                    #expect(!bad, "step \(step): a bad batch was accepted: \(ops)")
-                    tally.accepted += 1
-                    let after = Self.memory(store, g.id)
-                    #expect(after == (try await Self.fromRows(store, g.id)), "step \(step): memory and rows agree after \(ops)")
-                    var replayed = before
-                    try replay(result.changes, on: &replayed)
-                    #expect(replayed == after, "step \(step): the stages turn the snapshot before into the one after \(ops)")
-                    try StageIDsTests.expectIDsMatch(result.changes, from: shown)
-                } catch let error as StoreError {
-                    #expect(bad, "step \(step): a good batch was refused: \(ops): \(error)")
-                    if case .corrupt = error { Issue.record("step \(step): \(error)") }
-                    tally.refused += 1
-                    #expect(Self.memory(store, g.id) == before, "step \(step): a refused batch left memory changed: \(ops)")
-                    #expect(store.batchRereadCount == rereads, "step \(step): a refused batch read the rows again: \(ops)")
-                    #expect(try await store.snapshot(g.id) == shown, "step \(step): a refused batch changed the rows")
-                }
+                let (accepted, bad) = try await Self.applyChecked(store, g.id, step: step) { Self.randomBatch($0, trashed: $1, rng: &rng) }
+                #expect(accepted || bad, "step \(step): a good batch was refused")
+                if accepted { tally.accepted += 1 } else { tally.refused += 1 }
             }
             #expect(tally.accepted > 40 && tally.refused > 8, "\(tally)")
             #expect(store.inPlaceBatchCount - inPlaceAtStart > 30, "most batches were made in place")
@@ -140,36 +151,19 @@ import StoreTestSupport
         var tally = (accepted: 0, refused: 0)
         let inPlaceAtStart = store.inPlaceBatchCount
         for step in 0..<70 {
-            let before = Self.memory(store, g.id)
-            let shown = try await store.snapshot(g.id)
-            let rereads = store.batchRereadCount
-            let trashed = try await RestoreReference.rows(store, g.id).values.filter(\.trashed).map(\.id).sorted()
-            // Two to six random operations, each drawn on the snapshot before (a later one may
+            // Two to five random operations, each drawn on the snapshot before (a later one may
             // then be refused: an item an earlier one trashed), and now and then a bad one last.
-            var ops: [BatchEdit] = []
-            while ops.count < 2 + Int(rng.next() % 4) {
-                let (more, bad) = Self.randomBatch(before, trashed: trashed, rng: &rng)
-                if !bad { ops += more }
+            let (accepted, _) = try await Self.applyChecked(store, g.id, step: step) { before, trashed in
+                var ops: [BatchEdit] = []
+                while ops.count < 2 + Int(rng.next() % 4) {
+                    let (more, bad) = Self.randomBatch(before, trashed: trashed, rng: &rng)
+                    if !bad { ops += more }
+                }
+                let badLast = rng.next() % 3 == 0
+                if badLast { ops.append(.move(items: [999_999], to: .end(section: Int64(bitPattern: before.sectionID(at: 0).rawValue)))) }
+                return (ops, badLast)
             }
-            let badLast = rng.next() % 3 == 0
-            if badLast { ops.append(.move(items: [999_999], to: .end(section: Int64(bitPattern: before.sectionID(at: 0).rawValue)))) }
-            do {
-                let result = try await store.apply(gallery: g.id, ops)
-                #expect(!badLast, "step \(step): a bad batch was accepted: \(ops)")
-                tally.accepted += 1
-                let after = Self.memory(store, g.id)
-                #expect(after == (try await Self.fromRows(store, g.id)), "step \(step): memory and rows agree after \(ops)")
-                var replayed = before
-                try replay(result.changes, on: &replayed)
-                #expect(replayed == after, "step \(step): the stages turn the snapshot before into the one after \(ops)")
-                try StageIDsTests.expectIDsMatch(result.changes, from: shown)
-            } catch let error as StoreError {
-                if case .corrupt = error { Issue.record("step \(step): \(error)") }
-                tally.refused += 1
-                #expect(Self.memory(store, g.id) == before, "step \(step): a refused batch left memory changed: \(ops)")
-                #expect(store.batchRereadCount == rereads, "step \(step): a refused batch read the rows again: \(ops)")
-                #expect(try await store.snapshot(g.id) == shown, "step \(step): a refused batch changed the rows")
-            }
+            if accepted { tally.accepted += 1 } else { tally.refused += 1 }
         }
         #expect(tally.accepted > 15 && tally.refused > 15, "\(tally)")
         #expect(store.inPlaceBatchCount - inPlaceAtStart > 60, "batches of several operations were made in place")
