@@ -127,13 +127,15 @@ extension GalleryStore {
         // (O(sections): their arrays are shared until an operation changes one): its stages are
         // the diff of the sections it changed (`StagedChangeset(from:to:)` on them), and a refusal
         // or a failure half way puts the snapshot back the same way (`Snapshot.revert(to:)`).
-        // At 1M items the copy of the id table was 13–50 ms of a batch of two moves. Not when
-        // its operations name sections holding much of the gallery (`touchesFewItems`).
-        let severalInPlace = ops.count > 1 && Self.batchesInPlace && Self.recordsStages && Self.diffsChangedSectionsOnly
-            && pendingCheckpoint != current && Self.touchesFewItems(ops, before)
+        // At 1M items the copy of the id table was 13–50 ms of a batch of two moves. The items
+        // its operations name are the only ones that can leave their order (`namedItems`), so the
+        // diff walks the changed sections without an id table (`Snapshot.sections(naming:)`).
+        let named = ops.count > 1 && Self.batchesInPlace && Self.recordsStages && Self.diffsChangedSectionsOnly
+            && pendingCheckpoint != current ? Self.namedItems(ops, itemCount: before.itemCount) : nil
+        let severalInPlace = named != nil
         let madeInPlace = severalInPlace
             || (ctx.soleOperation && Self.batchesInPlace && pendingCheckpoint != current && Self.changesInPlace(ops[0]))
-        let sectionsBefore = severalInPlace ? before.sections : nil
+        let sectionsBefore = named.map { before.sections(naming: $0) }
         // Debug builds keep the snapshot before to check the recorded stage against it.
         var checked: Snapshot?
         if madeInPlace {
@@ -159,43 +161,36 @@ extension GalleryStore {
         }
     }
 
-    /// Whether the sections a batch's operations name (where their items are, where they go)
-    /// hold few enough items for its diff to compare them alone after it was made in place: at
-    /// most a quarter of the gallery, or 50,000 items. The diff of sections kept from before
-    /// builds their id tables again (at 1M items, 500 moves spread over all 100 sections took
-    /// 130–240 ms so, against 66–85 ms copied and diffed whole); a batch that may add, remove or
-    /// move a section (a restore may bring one back) is copied too (its diff is the whole gallery's).
-    static func touchesFewItems(_ ops: [StoreWrite], _ s: Snapshot) -> Bool {
-        let limit = max(s.itemCount / 4, 50_000)
-        if s.itemCount <= limit { return true }
-        let average = s.itemCount / max(1, s.sectionCount)
-        var sections = Set<Int>(), unplaced = 0
-        func item(_ id: Int64) { if let p = s.indexPath(of: ItemID(UInt64(bitPattern: id))) { sections.insert(p.section) } else { unplaced += 1 } }
-        func section(_ id: Int64) { if let i = s.indexOfSection(SectionID(UInt64(bitPattern: id))) { sections.insert(i) } else { unplaced += 1 } }
+    /// The items a batch of several operations names — moved, swapped, trashed, copied from,
+    /// renamed, settled, resized, anchors — when it is one `run` makes in place: its other items
+    /// keep their order and section, so its diff needs to look up only these. Nil (the snapshot
+    /// copied) for a batch that may add, remove or move a section past 50,000 items (a restore may
+    /// bring one back; the diff is then the whole gallery's, its tables built again: O(n)), and
+    /// for outcomes settled by address.
+    static func namedItems(_ ops: [StoreWrite], itemCount: Int) -> [ItemID]? {
+        var ids: [Int64] = []
+        let small = itemCount <= 50_000
         func destination(_ d: Destination) {
             switch d {
-            case let .index(id, _), let .end(id): section(id)
-            case let .before(anchor), let .after(anchor): item(anchor)
+            case .index, .end: break
+            case let .before(anchor), let .after(anchor): ids.append(anchor)
             }
         }
         for op in ops {
             switch op {
-            case let .client(.move(ids, to)), let .client(.copy(ids, to)): ids.forEach(item); destination(to)
-            case let .client(.swap(a, b)): item(a); item(b)
-            case let .client(.trash(ids)): ids.forEach(item)
-            case let .client(.renameItem(id, _)): item(id)
-            case .client(.purge): break // trashed items only: the snapshot does not change
+            case let .client(.move(items, to)), let .client(.copy(items, to)): ids += items; destination(to)
+            case let .client(.swap(a, b)): ids += [a, b]
+            case let .client(.trash(items)), let .client(.purge(items)): ids += items
+            case let .client(.renameItem(id, _)), let .finish(id, _, _), let .resize(id, _, _): ids.append(id)
             case let .insert(_, to): destination(to)
-            case let .finish(id, _, _): item(id)
-            case let .resize(id, _, _): item(id)
             case .renameGallery: break
-            default: return false // restores (one may bring a section back), section changes, outcomes by address
+            case let .client(.restore(items)) where small: ids += items
+            case .client(.createSection), .client(.renameSection), .client(.moveSection), .client(.deleteSection):
+                if !small { return nil }
+            default: return nil
             }
-            if sections.count * average + unplaced * average > limit { return false }
         }
-        var touched = unplaced * average
-        for k in sections { touched += s.itemCount(inSection: k) }
-        return touched <= limit
+        return ids.map { ItemID(UInt64(bitPattern: $0)) }
     }
 
     /// The stages of a diff from `before`'s sections (`StagedChangeset`: deletes and reloads

@@ -52,7 +52,11 @@ public struct StagedChangeset: Equatable, Sendable {
     /// whole diff (the source's tables built again, O(n)).
     public init(from source: Snapshot.Sections, to target: Snapshot) throws(DiffError) {
         if source._unique, target._isUnique, let changed = Snapshot._sectionsChanged(source._sections, target._sections) {
-            stages = try Self._diff(source._sections, target._sections, onlySections: changed)
+            if let named = source._named {
+                stages = Self._diff(source._sections, target._sections, onlySections: changed, hints: named)
+            } else {
+                stages = try Self._diff(source._sections, target._sections, onlySections: changed)
+            }
         } else {
             var differ = _SnapshotDiffer(source: source.snapshot, target: target)
             stages = try differ.run()
@@ -75,7 +79,38 @@ public struct StagedChangeset: Equatable, Sendable {
             (try? Snapshot(_sections: changed.map { s[$0] }, checked: true)) ?? Snapshot()
         }
         var differ = _SnapshotDiffer(source: part(source), target: part(target))
-        var stages = try differ.run()
+        return _whole(try differ.run(), source, onlySections: changed)
+    }
+
+    /// `_diff` when only the items at `hints` (id, section, item in `source`) may have left their
+    /// order or section (`_SnapshotDiffer.init(source:target:hints:named:)`): the changed
+    /// sections' arrays walked without building an id table of them.
+    static func _diff(_ source: [Snapshot._Section], _ target: [Snapshot._Section], onlySections changed: [Int],
+                      hints: [(id: ItemID, at: IndexPath)]) -> [BatchUpdate] {
+        if changed.isEmpty { return [] }
+        var partOf = [Int](repeating: -1, count: source.count)
+        var start = [Int](repeating: 0, count: changed.count + 1)
+        for (k, s) in changed.enumerated() {
+            partOf[s] = k
+            start[k + 1] = start[k] + source[s].items.count
+        }
+        var table = _IDTable(minimumCapacity: hints.count)
+        var named = [Bool](repeating: false, count: start[changed.count])
+        for h in hints {
+            let k = h.at.section >= 0 && h.at.section < partOf.count ? partOf[h.at.section] : -1
+            guard k >= 0, h.at.item >= 0, h.at.item < source[h.at.section].items.count,
+                  source[h.at.section].items[h.at.item] == h.id else { continue }
+            _ = table.insertIfAbsent(h.id.rawValue, Snapshot._pack(slot: k, item: h.at.item))
+            named[start[k] + h.at.item] = true
+        }
+        var differ = _SnapshotDiffer(source: changed.map { source[$0] }, target: changed.map { target[$0] }, hints: table, named: named)
+        // Without id tables nothing can throw (a repeated id was ruled out by the caller).
+        return _whole((try? differ.run()) ?? [], source, onlySections: changed)
+    }
+
+    /// Stages of the sections at `changed` put back in the whole snapshots' terms.
+    static func _whole(_ part: [BatchUpdate], _ source: [Snapshot._Section], onlySections changed: [Int]) -> [BatchUpdate] {
+        var stages = part
         var counts = [Int](repeating: 0, count: source.count)
         for s in 0..<counts.count { counts[s] = source[s].items.count }
         @inline(__always) func whole(_ p: IndexPath) -> IndexPath { IndexPath(item: p.item, section: changed[p.section]) }

@@ -18,11 +18,32 @@ struct _SnapshotDiffer {
     var postA: [Int32] = []
     var lis = _LongestIncreasingSubsequence()
 
+    /// With hints (`init(sections:hints:)`): the source positions of every item that may have
+    /// left its order, and a mark at each of those positions; no id table is read.
+    var hints: _IDTable?
+    var named: [Bool] = []
+
     init(source: Snapshot, target: Snapshot) {
         self.source = source
         self.target = target
         S = source._sections
         T = target._sections
+    }
+
+    /// A diff of section arrays that hold the same sections in the same order, where only the
+    /// items at `hints` (id → `section << 32 | item` in `source`) may have left their order or
+    /// their section: every other item of a section stays there, in the same order (a batch
+    /// moves, deletes and reloads only the items it names; items new to `target` are inserts).
+    /// Then the walk matches those others in order and looks up only the hinted ones: no id
+    /// table of either side is needed, O(the sections' items) in flat arrays. An item that
+    /// breaks the promise is deleted and inserted again instead of moved: still a valid change.
+    init(source: [Snapshot._Section], target: [Snapshot._Section], hints: _IDTable, named: [Bool]) {
+        self.source = Snapshot()
+        self.target = Snapshot()
+        S = source
+        T = target
+        self.hints = hints
+        self.named = named
     }
 
     mutating func run() throws(DiffError) -> [BatchUpdate] {
@@ -46,6 +67,12 @@ struct _SnapshotDiffer {
     // slow path names it.
 
     mutating func _matchSections() throws(DiffError) {
+        if hints != nil {
+            // The same sections in the same order (the caller checked).
+            secS2T = Array(0..<S.count)
+            secT2S = secS2T
+            return
+        }
         if source._sectionTable.count != S.count { throw .duplicateSectionInSource(_firstDuplicateSection(S)) }
         if target._sectionTable.count != T.count { throw .duplicateSectionInTarget(_firstDuplicateSection(T)) }
         secS2T = [Int](repeating: -1, count: S.count)
@@ -65,13 +92,17 @@ struct _SnapshotDiffer {
         tStart = [Int](repeating: 0, count: T.count + 1)
         for t in 0..<T.count { tStart[t + 1] = tStart[t] + T[t].items.count }
         let n = sStart[S.count], m = tStart[T.count]
-        if source._itemTable.count != n { throw .duplicateItemInSource(_firstDuplicateItem(S)) }
-        if target._itemTable.count != m { throw .duplicateItemInTarget(_firstDuplicateItem(T)) }
+        if hints == nil {
+            if source._itemTable.count != n { throw .duplicateItemInSource(_firstDuplicateItem(S)) }
+            if target._itemTable.count != m { throw .duplicateItemInTarget(_firstDuplicateItem(T)) }
+        }
 
         var s2t = [Int64](repeating: -1, count: n)
         var t2s = [Int64](repeating: -1, count: m)
         s2t.withUnsafeMutableBufferPointer { s2t in
-            t2s.withUnsafeMutableBufferPointer { t2s in _walk(s2t, t2s) }
+            t2s.withUnsafeMutableBufferPointer { t2s in
+                if let hints { _walkHinted(s2t, t2s, hints) } else { _walk(s2t, t2s) }
+            }
         }
         self.s2t = s2t
         self.t2s = t2s
@@ -147,6 +178,34 @@ struct _SnapshotDiffer {
                 if there < 0 || targetSlotIndex[Int(truncatingIfNeeded: there &>> 32)] != t
                     || Int(truncatingIfNeeded: there & 0xFFFF_FFFF) - j > ahead {
                     i = fi + 1
+                }
+            }
+        }
+    }
+
+    /// `_walk` with hints (`init(source:target:hints:named:)`): the hinted source items are
+    /// passed over in the in-order match and found by their hint; every other item matches the
+    /// next unmatched one of its section in order, or (breaking the promise) is left unmatched.
+    func _walkHinted(_ s2t: UnsafeMutableBufferPointer<Int64>, _ t2s: UnsafeMutableBufferPointer<Int64>, _ hints: _IDTable) {
+        named.withUnsafeBufferPointer { named in
+            for t in 0..<T.count {
+                let base = tStart[t], sBase = sStart[t]
+                let targetItems = T[t].items, sourceItems = S[t].items
+                var i = 0
+                for j in 0..<targetItems.count {
+                    let id = targetItems[j]
+                    while i < sourceItems.count && (s2t[sBase + i] >= 0 || named[sBase + i]) { i += 1 }
+                    if i < sourceItems.count && sourceItems[i] == id {
+                        s2t[sBase + i] = (Int64(t) &<< 32) | Int64(j)
+                        t2s[base + j] = (Int64(t) &<< 32) | Int64(i)
+                        i += 1
+                        continue
+                    }
+                    let found = hints.find(id.rawValue)
+                    if found < 0 { continue }
+                    let fs = Int(truncatingIfNeeded: found &>> 32), fi = Int(truncatingIfNeeded: found & 0xFFFF_FFFF)
+                    s2t[sStart[fs] + fi] = (Int64(t) &<< 32) | Int64(j)
+                    t2s[base + j] = (Int64(fs) &<< 32) | Int64(fi)
                 }
             }
         }

@@ -210,6 +210,9 @@ public struct Snapshot: Sendable {
     public struct Sections: Sendable {
         let _sections: [_Section]
         let _unique: Bool
+        /// With ``Snapshot/sections(naming:)``: where the named items were (the ones that may
+        /// leave their order); the diffs from and back to these sections then read no id table.
+        var _named: [(id: ItemID, at: IndexPath)]?
 
         /// The number of sections.
         public var count: Int { _sections.count }
@@ -229,7 +232,18 @@ public struct Snapshot: Sendable {
 
     /// The sections as they are now, arrays shared (copy-on-write): O(sections). Edits to this
     /// snapshot afterwards copy only the sections they touch.
-    public var sections: Sections { Sections(_sections: _sections, _unique: _isUnique) }
+    public var sections: Sections { Sections(_sections: _sections, _unique: _isUnique, _named: nil) }
+
+    /// ``sections`` with the promise that an edit made afterwards moves, deletes or reloads no
+    /// item but these (it may insert new ones): the diffs against the edited snapshot then walk
+    /// the changed sections' arrays without building their id tables (O(k) to take for k ids).
+    /// An item that breaks the promise comes out deleted and inserted instead of moved.
+    public func sections(naming ids: [ItemID]) -> Sections {
+        var named: [(id: ItemID, at: IndexPath)] = []
+        named.reserveCapacity(ids.count)
+        for id in ids { if let p = indexPath(of: id) { named.append((id, p)) } }
+        return Sections(_sections: _sections, _unique: _isUnique, _named: named)
+    }
 
     /// Back to the arrangement `saved` (taken from this snapshot with ``sections`` before it was
     /// edited): the staged difference applied in place, O(the items of the sections changed
@@ -237,7 +251,10 @@ public struct Snapshot: Sendable {
     public mutating func revert(to saved: Sections) {
         if saved._unique, _isUnique, let changed = Snapshot._sectionsChanged(_sections, saved._sections) {
             if changed.isEmpty { return }
-            if let stages = try? StagedChangeset._diff(_sections, saved._sections, onlySections: changed) {
+            // Back: the named items (and only they) may have left their order here too.
+            let hints = saved._named.map { named in named.compactMap { n in indexPath(of: n.id).map { (id: n.id, at: $0) } } }
+            if let stages = hints.map({ StagedChangeset._diff(_sections, saved._sections, onlySections: changed, hints: $0) })
+                ?? (try? StagedChangeset._diff(_sections, saved._sections, onlySections: changed)) {
                 var reverted = true
                 for stage in stages where reverted {
                     do { try applyInPlace(stage) } catch { reverted = false }
