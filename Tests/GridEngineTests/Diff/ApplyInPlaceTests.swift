@@ -37,14 +37,18 @@ import Testing
     }
 
     /// Item edits only (moves within and across sections, deletes, inserts, reloads): the path
-    /// that rewrites the touched sections only.
-    static func randomItemEdits(_ s: inout Snapshot, edits: Int, nextID: inout UInt64, using rng: inout SeededGenerator) throws {
+    /// that rewrites the touched sections only. Answers the ids it moved, deleted or reloaded.
+    @discardableResult
+    static func randomItemEdits(_ s: inout Snapshot, edits: Int, nextID: inout UInt64, using rng: inout SeededGenerator) throws -> [ItemID] {
+        var named: [ItemID] = []
         for _ in 0..<edits {
             let roll = Int.random(in: 0..<100, using: &rng)
             let total = s.itemCount
             switch roll {
             case 0..<20 where total > 0:
-                try s.deleteItems([F.randomItem(s, using: &rng)])
+                let id = F.randomItem(s, using: &rng)
+                try s.deleteItems([id])
+                named.append(id)
             case 20..<40 where s.sectionCount > 0:
                 let sec = Int.random(in: 0..<s.sectionCount, using: &rng)
                 let at = Int.random(in: 0...s.itemCount(inSection: sec), using: &rng)
@@ -57,12 +61,16 @@ import Testing
                 let sec = Int.random(in: 0..<s.sectionCount, using: &rng)
                 let limit = s.itemCount(inSection: sec) - (sec == from.section ? 1 : 0)
                 try s.moveItem(id, to: IndexPath(item: Int.random(in: 0...limit, using: &rng), section: sec))
+                named.append(id)
             case 85..<100 where total > 0:
-                try s.reloadItems([F.randomItem(s, using: &rng)])
+                let id = F.randomItem(s, using: &rng)
+                try s.reloadItems([id])
+                named.append(id)
             default:
                 break
             }
         }
+        return named
     }
 
     @Test(arguments: 0..<4)

@@ -40,30 +40,6 @@ import Testing
         #expect(restricted > 100, "most edits leave some section untouched (\(restricted) of 150)")
     }
 
-    /// Random item edits, answering the ids they moved, deleted or reloaded (what a batch names).
-    static func edit(_ s: inout Snapshot, edits: Int, nextID: inout UInt64, using rng: inout SeededGenerator) throws -> [ItemID] {
-        var named: [ItemID] = []
-        for _ in 0..<edits {
-            guard s.itemCount > 0 else { break }
-            let id = F.randomItem(s, using: &rng)
-            switch Int.random(in: 0..<10, using: &rng) {
-            case 0..<2: try s.deleteItems([id]); named.append(id)
-            case 2..<4:
-                let sec = Int.random(in: 0..<s.sectionCount, using: &rng)
-                try s.insertItems([ItemID(nextID)], at: IndexPath(item: Int.random(in: 0...s.itemCount(inSection: sec), using: &rng), section: sec))
-                nextID += 1
-            case 4..<8:
-                let from = s.indexPath(of: id)!
-                let sec = Int.random(in: 0..<s.sectionCount, using: &rng)
-                let limit = s.itemCount(inSection: sec) - (sec == from.section ? 1 : 0)
-                try s.moveItem(id, to: IndexPath(item: Int.random(in: 0...limit, using: &rng), section: sec))
-                named.append(id)
-            default: try s.reloadItems([id]); named.append(id)
-            }
-        }
-        return named
-    }
-
     /// Sections kept with the items an edit names (`sections(naming:)`): the diff walks them
     /// without id tables and gives the whole diff's very stages; `revert(to:)` goes back; and an
     /// item the edit moved without naming it still comes out right (deleted and inserted).
@@ -75,13 +51,13 @@ import Testing
             let source = F.random(sections: 10, items: 30, nextID: &next, using: &rng)
             var target = source
             var probe = source
-            let named = try Self.edit(&probe, edits: Int.random(in: 1...8, using: &rng), nextID: &next, using: &rng)
+            let named = try ApplyInPlaceTests.randomItemEdits(&probe, edits: Int.random(in: 1...8, using: &rng), nextID: &next, using: &rng)
             // The same edits again on `target`, from sections kept before with their names.
             var replayRng = SeededGenerator(seed: seed)
             var replayNext: UInt64 = 1
             _ = F.random(sections: 10, items: 30, nextID: &replayNext, using: &replayRng)
             let kept = target.sections(naming: named)
-            _ = try Self.edit(&target, edits: Int.random(in: 1...8, using: &replayRng), nextID: &replayNext, using: &replayRng)
+            try ApplyInPlaceTests.randomItemEdits(&target, edits: Int.random(in: 1...8, using: &replayRng), nextID: &replayNext, using: &replayRng)
             #expect(target == probe, "seed \(seed): the same edits")
             let fast = try StagedChangeset(from: kept, to: target)
             #expect(try Self.replay(source, fast.stages) == target, "seed \(seed)")
