@@ -10,6 +10,10 @@ Chromium's threads did.
         a first visit: from navigation start, each thread's events over 2 ms in order (the
         HTML, scripts, style sheets, the wasm compile and its tiers, requests), and the wasm
         events summed
+    scripts/trace-frames.py DIR/gallery-1000-waterfall-1-reload-scroll.json --after ready [--span 300] [--over 25]
+        the frames from a mark the page made (bench-page.py marks `ready` and `scroll`): each
+        animation frame, every thread's tasks in the long ones (what they did, the URL), and the
+        frames the renderer's compositor reported dropped or partly presented
 """
 import argparse
 import json
