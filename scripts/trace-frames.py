@@ -230,6 +230,13 @@ def after(path, mark, span, over, min_ms):
             for x in evs:
                 what, url = described(x)
                 print(f"      {label(key)[:40]:40} {(x['ts'] - t0) / 1000:7.1f} +{x['dur'] / 1000:6.1f} {what}  {url}")
+    # The benchmark's own work in the page (Playwright's DevTools messages: its evaluations, and its
+    # injected scripts, ~330 KB, compiled on the page's main thread).
+    devtools = [x for x in threads[main] if t0 <= x["ts"] <= t1 and ((x["args"].get("chrome_mojo_event_info") or {})
+                .get("mojo_interface_tag") == "blink.mojom.DevToolsSession")]
+    print("  the bench's DevTools messages run in the page: " + (", ".join(
+        f"{(x['ts'] - t0) / 1000:.1f} ({x['args']['chrome_mojo_event_info'].get('payload_size', 0):,} bytes, {x['dur'] / 1000:.1f} ms)"
+        for x in devtools) or "none"))
     # The compositor's verdict on each frame (async events: begin carries the report).
     reports = sorted((e for e in events if e.get("name") == "PipelineReporter" and e.get("ph") == "b"
                       and t0 <= e["ts"] <= t1 and e["pid"] == main[0]), key=lambda e: e["ts"])
