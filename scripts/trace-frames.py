@@ -10,6 +10,10 @@ Chromium's threads did.
         a first visit: from navigation start, each thread's events over 2 ms in order (the
         HTML, scripts, style sheets, the wasm compile and its tiers, requests), and the wasm
         events summed
+    scripts/trace-frames.py DIR/gallery-1000-waterfall-1-reload-scroll.json --after ready [--span 300] [--over 25]
+        the frames from a mark the page made (bench-page.py marks `ready` and `scroll`): each
+        animation frame, every thread's tasks in the long ones (what they did, the URL), and the
+        frames the renderer's compositor reported dropped or partly presented
 """
 import argparse
 import json
@@ -194,16 +198,75 @@ def visit(path, min_ms):
             print(f"    {n:50} ×{k:5} {total / 1000:7.1f} ms from {(first - t0) / 1000:7.1f}  {', '.join(sorted(ths))[:90]}")
 
 
+def after(path, mark, span, over, min_ms):
+    """Frames from a mark the page made (bench-page.py --chrome-trace marks `ready` and `scroll`):
+    each animation frame (the page's requestAnimationFrame callbacks fired) for `span` ms, and for
+    each gap over `over` ms between two, every thread's tasks of at least `min_ms` in it and what
+    they did; Chromium's own verdicts on the frames (PipelineReporter: presented or dropped)."""
+    events, threads, label = load(path)
+    marks = [e for e in events if e.get("name") == mark and "user_timing" in e.get("cat", "")]
+    if not marks:
+        sys.exit(f"trace-frames: no mark `{mark}` in {path}")
+    m = marks[0]
+    t0, main = m["ts"], (m["pid"], m["tid"])
+    t1 = t0 + span * 1000
+    print(f"{path}: from the mark `{mark}` ({label(main)}), {span:.0f} ms; times in ms from the mark")
+    def top(x):
+        while x["parent"] is not None:
+            x = x["parent"]
+        return x
+    # One frame's callbacks (the page's and the bench's recorder) run in one task: a frame is the
+    # start of a task that fired animation frames.
+    fired = sorted({top(x)["ts"] for x in threads[main] if x["name"] == "FireAnimationFrame" and t0 - 100000 <= x["ts"] <= t1})
+    for a, b in zip(fired, fired[1:]):
+        if b < t0:
+            continue
+        flag = "  <-- long" if b - a > over * 1000 else ""
+        print(f"  animation frame at {(b - t0) / 1000:7.1f} (+{(b - a) / 1000:5.1f}){flag}")
+        if not flag:
+            continue
+        for key in sorted(threads, key=lambda k: label(k)):
+            evs = [x for x in threads[key] if x["depth"] == 0 and clip(x, a, b) >= min_ms * 1000]
+            for x in evs:
+                what, url = described(x)
+                print(f"      {label(key)[:40]:40} {(x['ts'] - t0) / 1000:7.1f} +{x['dur'] / 1000:6.1f} {what}  {url}")
+    # The benchmark's own work in the page (Playwright's DevTools messages: its evaluations, and its
+    # injected scripts, ~330 KB, compiled on the page's main thread).
+    devtools = [x for x in threads[main] if t0 <= x["ts"] <= t1 and ((x["args"].get("chrome_mojo_event_info") or {})
+                .get("mojo_interface_tag") == "blink.mojom.DevToolsSession")]
+    print("  the bench's DevTools messages run in the page: " + (", ".join(
+        f"{(x['ts'] - t0) / 1000:.1f} ({x['args']['chrome_mojo_event_info'].get('payload_size', 0):,} bytes, {x['dur'] / 1000:.1f} ms)"
+        for x in devtools) or "none"))
+    # The compositor's verdict on each frame (async events: begin carries the report).
+    reports = sorted((e for e in events if e.get("name") == "PipelineReporter" and e.get("ph") == "b"
+                      and t0 <= e["ts"] <= t1 and e["pid"] == main[0]), key=lambda e: e["ts"])
+    states = defaultdict(int)
+    for e in reports:
+        r = (e.get("args") or {}).get("frame_reporter") or {}
+        state = r.get("state", "?")
+        states[state] += 1
+        if state not in ("STATE_PRESENTED_ALL", "STATE_NO_UPDATE_DESIRED"):
+            extra = {k: v for k, v in r.items() if v and k not in ("frame_source", "layer_tree_host_id", "surface_frame_trace_id", "display_trace_id")}
+            print(f"  frame reported at {(e['ts'] - t0) / 1000:7.1f}: {extra}")
+    print("  frames the renderer's compositor reported: " + ", ".join(f"{k} {v}" for k, v in states.items()))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trace")
     ap.add_argument("--over", type=float, default=40, help="a long frame: animation frames further apart than this (ms)")
     ap.add_argument("--visit", action="store_true", help="a first visit, from navigation start")
-    ap.add_argument("--min", type=float, default=2, help="--visit: events of at least this many ms")
+    ap.add_argument("--min", type=float, default=2, help="--visit, --after: events of at least this many ms")
+    ap.add_argument("--after", metavar="MARK",
+                    help="the frames from a mark of the page's (bench-page.py --chrome-trace marks `ready` and `scroll`): "
+                         "each animation frame, and every thread's tasks in the long ones (--over)")
+    ap.add_argument("--span", type=float, default=300, help="--after: this many ms from the mark")
     args = ap.parse_args()
     if not Path(args.trace).is_file():
         sys.exit(f"trace-frames: {args.trace} is missing: bench-page.py --chrome-trace DIR writes the traces")
-    if args.visit:
+    if args.after:
+        after(args.trace, args.after, args.span, args.over, args.min)
+    elif args.visit:
         visit(args.trace, args.min)
     else:
         scroll(args.trace, args.over)

@@ -131,6 +131,11 @@ export const app = {
     await this.route();
     // The list follows every window and device from here on (after the first paint: not on the load's path).
     if (!session.link || session.link.role !== 'uploader') this.picker.listen();
+    // Ready once the browser has made the first frame of the grid (its style, layout, paint and
+    // commit: the task after the animation callbacks of that frame): stamped before, ready came
+    // before the grid was on screen, and the work of that frame fell in the first frame after ready.
+    // (No apostrophes in comments inside `app`: scripts/bundle-page.py reads its declaration.)
+    if (!document.hidden) await new Promise((done) => requestAnimationFrame(() => nextTask(done)));
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
   },
