@@ -151,19 +151,21 @@ final class ColumnsCache: Sendable {
     /// visit, a load right after a change) on a thread of its own at the requests' priority;
     /// what nobody waits for — the quiet moment's rebuild, the start's prewarm (before: tasks at
     /// background priority on the shared threads) and the compressions (before: a dispatch
-    /// queue at utility priority, nice 2) — on another at nice 10, as ingestion's work, so the
-    /// requests get the cores first. Each thread does one thing at a time (a build holds ~150 MB
-    /// at 1M while it runs); a page load that arrives during a background build joins it.
+    /// queue at utility priority, nice 2) — at nice 10, as ingestion's work, so the requests get
+    /// the cores first: those builds on `rebuilder`, the compressions on `background` (apart, so
+    /// that a rebuild a page load may join never waits behind a gzip of ~1 s). Each thread does
+    /// one thing at a time (a build holds ~150 MB at 1M while it runs).
     static let builder = WorkerThread(name: "columns-build", nice: nil)
+    static let rebuilder = WorkerThread(name: "columns-rebuild", nice: backgroundNice)
     static let background = WorkerThread(name: "columns-bg", nice: backgroundNice)
     static let backgroundNice: Int32 = 10
 
     /// Reads and caches the gallery's current body in one form; joins a build of it under way.
-    /// `background`: nobody waits for it (on `background`'s thread, see `builder`).
+    /// `background`: nobody waits for it (on `rebuilder`'s thread, see `builder`).
     func build(_ key: Key, store: GalleryStore, background: Bool = false) async throws -> (body: ByteBuffer, version: Int64, name: String) {
         let task = inflight.withLock { running in
             if let task = running[key] { return task }
-            let task = Task(executorPreference: background ? Self.background : Self.builder) { [self] in
+            let task = Task(executorPreference: background ? Self.rebuilder : Self.builder) { [self] in
                 defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
                 return try await read(key, store: store)
             }
