@@ -538,50 +538,98 @@ def quick_moves(base, gallery, ids, n, threads=4, seed=15):
     return time.time() - t0, max(versions)
 
 
+def probe_loop(base, gallery, ids, cookies, done, out, seed=7):
+    """The probe's requests (Prober), in whichever process runs them: the gallery list, then a
+    single move of a random item of `ids` after another, every 10 ms; each request's (kind,
+    start, ms, status) goes to `out` as it ends, and None when `done` is set."""
+    import http.client, random
+    from urllib.parse import urlparse
+    for c in cookies:
+        COOKIES.set_cookie(c)
+    u = urlparse(base)
+    rng = random.Random(seed)
+    headers = {"Origin": base, "Cookie": session_cookie(), "content-type": "application/json"}
+    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
+    while not done.is_set():
+        t = time.time()
+        conn.request("GET", "/api/galleries", headers=headers)
+        r = conn.getresponse(); r.read()
+        out.put(("read", t, (time.time() - t) * 1000, r.status))
+        a, b = rng.randrange(len(ids)), rng.randrange(len(ids))
+        body = json.dumps({"operations": [{"op": "move", "items": [ids[a]], "to": {"after": ids[b if b != a else (a + 1) % len(ids)]}}]})
+        t = time.time()
+        conn.request("POST", f"/api/galleries/{gallery}/batch", body=body, headers=headers)
+        r = conn.getresponse(); r.read()
+        out.put(("move", t, (time.time() - t) * 1000, r.status))
+        time.sleep(0.01)
+    conn.close()
+    out.put(None)
+
+
 class Prober:
     """Issue 15's "next request ≤ 50 ms": while something heavy runs, another client reads the
     gallery list and makes a single move in the same gallery, one after the other, every 10 ms;
-    each request's start and duration are kept."""
+    each request's start and duration are kept.
 
-    def __init__(self, base, gallery, ids):
-        import threading
-        self.base, self.gallery, self.ids = base, gallery, ids
-        self.reads, self.moves, self.done = [], [], threading.Event()
-        self.thread = threading.Thread(target=self.run, daemon=True)
+    The probe runs in a process of its own. Until session 17 it was a thread of the bench's
+    process, and the bench's own work held the interpreter's lock (GIL) meanwhile: `json.loads`
+    of a 7.9 MB catch-up answer takes ~100–300 ms in one C call, and a probe request whose answer
+    arrived during it was counted that long (the 121–168 ms and 133 ms "gallery list" probes of
+    sessions 15 and 16; BENCHMARKS.md, session 17). `in_process=True` runs it as a thread as
+    before (bench-page's --probe-in-process: both at once, to show the difference)."""
 
-    def run(self):
-        import http.client, random
-        from urllib.parse import urlparse
-        u = urlparse(self.base)
-        rng = random.Random(7)
-        headers = {"Origin": self.base, "Cookie": session_cookie(), "content-type": "application/json"}
-        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
-        while not self.done.is_set():
-            t = time.time()
-            conn.request("GET", "/api/galleries", headers=headers)
-            r = conn.getresponse(); r.read()
-            self.reads.append((t, (time.time() - t) * 1000, r.status))
-            a, b = rng.randrange(len(self.ids)), rng.randrange(len(self.ids))
-            body = json.dumps({"operations": [{"op": "move", "items": [self.ids[a]], "to": {"after": self.ids[b if b != a else (a + 1) % len(self.ids)]}}]})
-            t = time.time()
-            conn.request("POST", f"/api/galleries/{self.gallery}/batch", body=body, headers=headers)
-            r = conn.getresponse(); r.read()
-            self.moves.append((t, (time.time() - t) * 1000, r.status))
-            time.sleep(0.01)
-        conn.close()
+    def __init__(self, base, gallery, ids, in_process=False):
+        import array, queue, threading, multiprocessing
+        self.reads, self.moves, self.finished = [], [], False
+        args = (base, gallery, ids, list(COOKIES))
+        if in_process:
+            self.done, self.out = threading.Event(), queue.Queue()
+            self.runner = threading.Thread(target=probe_loop, args=(*args, self.done, self.out), daemon=True)
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            self.done, self.out = ctx.Event(), ctx.Queue()
+            ids = array.array("q", ids)  # pickled as one buffer, not a million ints
+            self.runner = ctx.Process(target=probe_loop, args=(base, gallery, ids, list(COOKIES), self.done, self.out), daemon=True)
+
+    def _take(self, until=None, timeout_s=120):
+        """Takes the requests reported so far; with `until`, waits for one that started after it
+        (every request that overlapped an interval ending at `until` has then been reported)."""
+        import queue
+        deadline = time.time() + timeout_s
+        while not self.finished:
+            try:
+                r = self.out.get(timeout=0.05 if until is not None else 0.001)
+            except queue.Empty:
+                if not self.runner.is_alive() and self.out.empty():
+                    self.finished = True  # ended without its last word (an error: printed by it)
+                    return
+                if until is None or time.time() > deadline:
+                    return
+                continue
+            if r is None:
+                self.finished = True
+                return
+            (self.reads if r[0] == "read" else self.moves).append(r[1:])
+            if until is not None and r[1] > until:
+                return
 
     def __enter__(self):
-        self.thread.start()
+        self.runner.start()
+        self._take(until=0)  # the probe's process has started and made a request
         time.sleep(0.3)  # a few requests before, as a baseline
         return self
 
     def __exit__(self, *exc):
         time.sleep(0.3)
         self.done.set()
-        self.thread.join()
+        while not self.finished:
+            self._take(until=float("inf"))
+        self.runner.join()
 
     def during(self, t0, t1):
         """The requests that overlapped [t0, t1]: 'reads n, p50 / max; moves n, p50 / max' (ms), and any non-200."""
+        self._take(until=t1)
+
         def part(xs, name):
             d = sorted(ms for t, ms, _ in xs if t <= t1 and t + ms / 1000 >= t0)
             bad = [s for t, ms, s in xs if s != 200]
@@ -660,7 +708,7 @@ def version_now(base, gallery, recent):
     return answer["changes"]["toVersion"] if answer.get("changes") else answer["reload"]["version"]
 
 
-def reconnect_server(base, gallery, n, windows, pid):
+def reconnect_server(base, gallery, n, windows, pid, probe_in_process=False):
     """Issue 15's limit, the server's side: a window that reconnects after `n` versions. `n` single
     moves are made (quick_moves); then, with a probe reading the gallery list and moving an item
     every 10 ms, (1) GET …/changes?since=V (the catch-up the page asks for after a refused batch),
@@ -679,7 +727,20 @@ def reconnect_server(base, gallery, n, windows, pid):
     warm(base, gallery, str(ROOT / "Web"))
     out = [f"{n:,} single moves made in {took:.1f} s ({n / took:,.0f}/s, version {since} → {now}); the columns of version {now} "
            f"ready after {time.time() - t0:.1f} s; load average {os.getloadavg()[0]:.2f}"]
-    with Prober(base, gallery, ids) as probe:
+    import contextlib
+    with Prober(base, gallery, ids) as probe, \
+            (Prober(base, gallery, ids, in_process=True) if probe_in_process else contextlib.nullcontext()) as old:
+        def meanwhile(t0, t1, parsed=None):
+            text = probe.during(t0, t1)
+            if old is not None:
+                text += f" [the probe in the bench's own process, as before session 17: {old.during(t0, t1)}]"
+                for kind, xs in (("gallery list", old.reads), ("single move", old.moves)):
+                    for t, ms, _ in xs:
+                        if t <= t1 and t + ms / 1000 >= t0 and ms > 50:
+                            print(f"  slow probe in the bench's process: {kind} from {(t - t0) * 1000:+.0f} to {(t - t0) * 1000 + ms:+.0f} ms"
+                                  + (f"; the bench parsed the answer from {(parsed[0] - t0) * 1000:+.0f} to {(parsed[1] - t0) * 1000:+.0f} ms" if parsed else ""),
+                                  file=sys.stderr)
+            return text
         for attempt in range(2):
             t0 = time.time()
             req = urllib.request.Request(base + f"/api/galleries/{gallery}/changes?since={since}", headers={"Origin": base})
@@ -690,8 +751,9 @@ def reconnect_server(base, gallery, n, windows, pid):
             kind = "changes" if answer.get("changes") else ("reload" if answer.get("reload") else "snapshot")
             detail = f", {len(answer['changes']['stages']):,} stages" if kind == "changes" else ""
             del answer
-            out.append(f"GET changes?since={since} ({'first' if attempt == 0 else 'again'}): {kind}{detail}, {len(body):,} bytes in {(t1 - t0) * 1000:.0f} ms; "
-                       f"meanwhile {probe.during(t0, t1)}")
+            t2 = time.time()
+            out.append(f"GET changes?since={since} ({'first' if attempt == 0 else 'again'}): {kind}{detail}, {len(body):,} bytes in {(t1 - t0) * 1000:.0f} ms "
+                       f"(parsed by the bench in {(t2 - t1) * 1000:.0f} ms); meanwhile {meanwhile(t0, t1, (t1, t2))}")
             del body
         results = [None]
         now = version_now(base, gallery, now)
@@ -700,7 +762,7 @@ def reconnect_server(base, gallery, n, windows, pid):
         t1 = time.time()
         kinds, size, first, last = results[0]
         out.append(f"live stream ?since={since}: events `{kinds}`, {size:,} bytes, the first whole after {first * 1000:.0f} ms, "
-                   f"the last (version {now}) after {last * 1000:.0f} ms; meanwhile {probe.during(t0, t1)}")
+                   f"the last (version {now}) after {last * 1000:.0f} ms; meanwhile {meanwhile(t0, t1)}")
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")
         go, hold, answers = ctx.Event(), ctx.Event(), ctx.Queue()
@@ -730,7 +792,7 @@ def reconnect_server(base, gallery, n, windows, pid):
         firsts = sorted(r[2] * 1000 for r in results)
         lasts = sorted(r[3] * 1000 for r in results)
         out.append(f"{windows} live streams ?since={since} at once: events `{results[0][0]}` ({results[0][1]:,} bytes each), the first "
-                   f"whole after {firsts[0]:.0f}–{firsts[-1]:.0f} ms, the last after {lasts[0]:.0f}–{lasts[-1]:.0f} ms; meanwhile {probe.during(t0, t1)}; "
+                   f"whole after {firsts[0]:.0f}–{firsts[-1]:.0f} ms, the last after {lasts[0]:.0f}–{lasts[-1]:.0f} ms; meanwhile {meanwhile(t0, t1)}; "
                    f"server resident {before:.0f} MB before, peak {peak[0]:.0f} MB while they caught up, {open_rss:.0f} MB with the {windows} open after; "
                    f"load average {os.getloadavg()[0]:.2f}")
     return out
@@ -850,6 +912,10 @@ def main():
                     help="with --reconnect-after: also a page running this bundle (an older build's .build-wasm/page.js, served in "
                          "place of /js/page.js, with the engine.wasm beside it if there is one), before each run of this page, against the same server and gallery")
     ap.add_argument("--reconnect-no-page", action="store_true", help="with --reconnect-after: the server's side only")
+    ap.add_argument("--probe-in-process", action="store_true",
+                    help="with --reconnect-after: beside the probe (a process of its own), the same probe as a thread of the bench's "
+                         "own process, as before session 17 (its requests wait for the bench's own work on the interpreter's lock: "
+                         "parsing a catch-up answer), its figures in [brackets]; its slow requests (> 50 ms) printed with the bench's parse")
     ap.add_argument("--reconnect-timeout", type=float, default=300,
                     help="with --reconnect-after: seconds the page may take to catch up before it is called stuck")
     ap.add_argument("--layout", default="waterfall",
@@ -1088,7 +1154,8 @@ def main():
         if args.reconnect_after:
             with sync_playwright() as p:
                 for size in sizes:
-                    lines = reconnect_server(base, galleries[size], args.reconnect_after, max(1, args.windows), server.pid)
+                    lines = reconnect_server(base, galleries[size], args.reconnect_after, max(1, args.windows), server.pid,
+                                             probe_in_process=args.probe_in_process)
                     for line in lines:
                         print(f"reconnect at {size}: {line}", file=sys.stderr)
                     pages = []

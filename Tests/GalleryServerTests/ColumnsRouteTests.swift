@@ -6,6 +6,7 @@ import HummingbirdTesting
 import GalleryCore
 import CompressNIO
 @testable import GalleryServer
+import StoreTestSupport
 
 /// `GET /api/galleries/:id/columns`: the page's compact first load carries exactly what the full
 /// snapshot carries, in section order, revalidates with an ETag and changes with every version.
@@ -269,6 +270,43 @@ import CompressNIO
             #expect(server.columnsCache.quietSkips.load(ordering: .relaxed) >= 1, "the quiet moment came and found the body built")
             #expect(server.columnsCache.builds.load(ordering: .relaxed) == afterLoad, "not built again")
         }
+    }
+
+    /// Session 17: the columns' long synchronous work (at 1M items ~0.1–0.2 s to build, ~1 s to
+    /// gzip) runs on threads of its own, never on Swift's shared threads that serve requests: a
+    /// page's build on "columns-build" at the requests' priority; what nobody waits for at nice 10:
+    /// the quiet moment's rebuild on "columns-rebuild", every compression on "columns-bg".
+    @Test(arguments: Backend.tested)
+    func buildsAndCompressionsRunOnThreadsOfTheirOwn(_ backend: Backend) async throws {
+        let server = try await makeServer(backend) { $0.prewarmColumns = false; $0.columnsQuiet = .milliseconds(300) }
+        let start = try await seeded(server, n: 50)
+        let g = start.gallery.id
+        var requestsNice: Int32 = 0
+        #if os(Linux)
+        requestsNice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #endif
+        try await server.test(.router) { client in
+            #expect(try await client.execute(uri: "/api/galleries/\(g)/columns?format=binary", method: .get).status == .ok)
+            let items = start.sections[0].items
+            let moved: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", #"""
+                {"baseVersion": \#(start.version), "operations": [{"op": "move", "items": [\#(items[0].id)], "to": {"after": \#(items[9].id)}}]}
+                """#)
+            // Quiet: the watcher builds the new version in the background, then it is compressed.
+            let key = ColumnsCache.Key(gallery: g, binary: true)
+            let clock = ContinuousClock(), deadline = clock.now + .seconds(60)
+            while server.columnsCache.body(key, version: moved.version, name: start.gallery.name)?.gzip == nil && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.columnsCache.body(key, version: moved.version, name: start.gallery.name)?.gzip != nil)
+        }
+        let ran = server.columnsCache.ranOn.withLock { $0 }
+        let builds = ran.filter { $0.what == "build" }, compressions = ran.filter { $0.what == "compress" }
+        #expect(builds.count == 2 && compressions.count == 2, "\(ran)")
+        // The page's load waited for its build: the requests' priority, not their threads.
+        #expect(builds.first.map { [$0.thread, "\($0.nice)"] } == ["columns-build", "\(requestsNice)"], "\(ran)")
+        // The quiet moment's rebuild and both compressions: low-priority threads, not the same one.
+        #expect(builds.dropFirst().allSatisfy { $0.thread == "columns-rebuild" && $0.nice == ColumnsCache.backgroundNice }, "\(ran)")
+        #expect(compressions.allSatisfy { $0.thread == "columns-bg" && $0.nice == ColumnsCache.backgroundNice }, "\(ran)")
     }
 
     /// Requests that find no body ready share one build (each build of a big gallery holds its

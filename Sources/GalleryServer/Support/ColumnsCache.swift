@@ -1,3 +1,4 @@
+import Foundation
 import CompressNIO
 import CZstd
 
@@ -77,6 +78,9 @@ final class ColumnsCache: Sendable {
     let quietSkips = Atomic<Int>(0)
     let capacity: Int
     let quiet: Duration
+    /// Where the last builds and compressions ran (at most 32): what ("build", "compress"), the
+    /// thread's name and its nice value. Tests read it; a slow request can be told from it too.
+    let ranOn = Mutex<[(what: String, thread: String, nice: Int32)]>([])
 
     init(capacity: Int = 4, quiet: Duration = .seconds(1)) { self.capacity = capacity; self.quiet = quiet }
 
@@ -96,15 +100,16 @@ final class ColumnsCache: Sendable {
     /// Compresses a stored body off the request path, zstd first (the faster of the two, and
     /// what browsers take), then gzip; each kept only if the entry is still that version.
     ///
-    /// On a serial queue of its own, not on Swift's cooperative threads (two on a 2-core machine): at
+    /// On a thread of its own, not on Swift's cooperative threads (two on a 2-core machine): at
     /// 1M items the two compressions are 1–2 s of CPU in two calls, and a request that needed the
     /// thread one of them held waited for it (a single move waited 167.8 ms once during the
-    /// reconnect bench, BENCHMARKS.md, end of session 15). The system's scheduler shares the cores
-    /// between that thread and the requests instead.
-    private static let compression = DispatchQueue(label: "gallery.columns-compression", qos: .utility)
-
+    /// reconnect bench, BENCHMARKS.md, end of session 15). That thread runs at a lower priority
+    /// (`background`, nice 10, as ingestion's): nobody waits for a compression (the body goes
+    /// out as it is until it is done), so the requests get the cores first (a queue at their
+    /// priority, utility's nice 2, competed with them for one of the two cores for 0.7–1.5 s:
+    /// BENCHMARKS.md, session 17).
     private func compressLater(_ key: Key, version: Int64, name: String, body: ByteBuffer) {
-        Self.compression.async { [weak self] in
+        Self.background.run { [weak self] in
             func keep(_ change: (inout Entry) -> Void) -> Bool {
                 guard let self else { return false }
                 return self.entries.withLock { e in
@@ -114,6 +119,7 @@ final class ColumnsCache: Sendable {
                     return true
                 }
             }
+            self?.noteThread("compress")
             if let zstd = try? ColumnsCompression.zstd(body), !keep({ $0.zstd = zstd }) { return }
             guard let gzip = try? Self.gzip(body) else { return }
             Self.releaseFreedMemory()
@@ -139,11 +145,27 @@ final class ColumnsCache: Sendable {
         compressLater(key, version: version, name: name, body: body)
     }
 
+    /// Where the columns' long synchronous work runs, never on Swift's shared threads that serve
+    /// requests (two on a 2-core machine; at a million items bringing the columns up to date and
+    /// encoding them is 0.1–0.2 s, zstd ~50 ms, gzip ~1 s). A build a page waits for (a first
+    /// visit, a load right after a change) on a thread of its own at the requests' priority;
+    /// what nobody waits for — the quiet moment's rebuild, the start's prewarm (before: tasks at
+    /// background priority on the shared threads) and the compressions (before: a dispatch
+    /// queue at utility priority, nice 2) — at nice 10, as ingestion's work, so the requests get
+    /// the cores first: those builds on `rebuilder`, the compressions on `background` (apart, so
+    /// that a rebuild a page load may join never waits behind a gzip of ~1 s). Each thread does
+    /// one thing at a time (a build holds ~150 MB at 1M while it runs).
+    static let builder = WorkerThread(name: "columns-build", nice: nil)
+    static let rebuilder = WorkerThread(name: "columns-rebuild", nice: backgroundNice)
+    static let background = WorkerThread(name: "columns-bg", nice: backgroundNice)
+    static let backgroundNice: Int32 = 10
+
     /// Reads and caches the gallery's current body in one form; joins a build of it under way.
-    func build(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
+    /// `background`: nobody waits for it (on `rebuilder`'s thread, see `builder`).
+    func build(_ key: Key, store: GalleryStore, background: Bool = false) async throws -> (body: ByteBuffer, version: Int64, name: String) {
         let task = inflight.withLock { running in
             if let task = running[key] { return task }
-            let task = Task { [self] in
+            let task = Task(executorPreference: background ? Self.rebuilder : Self.builder) { [self] in
                 defer { _ = inflight.withLock { $0.removeValue(forKey: key) } }
                 return try await read(key, store: store)
             }
@@ -156,6 +178,7 @@ final class ColumnsCache: Sendable {
     private func read(_ key: Key, store: GalleryStore) async throws -> (body: ByteBuffer, version: Int64, name: String) {
         builds.add(1, ordering: .relaxed)
         let (body, version, name) = try await encode(key, store: store)
+        noteThread("build")
         Self.releaseFreedMemory()
         self.store(key, version: version, name: name, body: body)
         watch(gallery: key.gallery, since: version, store: store)
@@ -178,9 +201,23 @@ final class ColumnsCache: Sendable {
         return (ByteBuffer(bytes: key.binary ? now.binary() : now.json()), now.gallery.version, now.gallery.name)
     }
 
+    private func noteThread(_ what: String) {
+        var nice: Int32 = 0
+        #if os(Linux)
+        nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        #endif
+        let thread = currentThreadName()
+        ranOn.withLock { r in
+            r.append((what, thread, nice))
+            if r.count > 32 { r.removeFirst(r.count - 32) }
+        }
+    }
+
     /// A build's columns and encoding buffers (~150 MB at a million items) are freed when it
     /// ends, but glibc keeps freed memory in the process: hand it back to the system, so the
     /// server's resident size stays what it holds (issue 15.5; BENCHMARKS.md "The page at 1,000,000 items").
+    /// Called on the columns' own threads only (`builder`, `background`); measured at 1M: 0.3–7 ms
+    /// (BENCHMARKS.md, session 17).
     static func releaseFreedMemory() {
         #if os(Linux)
         _ = mallocTrim(0)
@@ -204,7 +241,7 @@ final class ColumnsCache: Sendable {
         guard let galleries = try? await store.listGalleries() else { return }
         for g in galleries.sorted(by: { $0.version > $1.version }).prefix(capacity) {
             if Task.isCancelled { return }
-            _ = try? await build(Key(gallery: g.id, binary: true), store: store) // the page's form
+            _ = try? await build(Key(gallery: g.id, binary: true), store: store, background: true) // the page's form
         }
     }
 
@@ -227,7 +264,7 @@ final class ColumnsCache: Sendable {
                         let now = try? await store.gallery(gallery)
                         for key in self.cachedForms(gallery) {
                             if self.has(key, version: now?.version, name: now?.name) { self.quietSkips.add(1, ordering: .relaxed); continue }
-                            _ = try? await self.build(key, store: store)
+                            _ = try? await self.build(key, store: store, background: true)
                         }
                     }
                 }
