@@ -32,7 +32,7 @@ public struct StagedChangeset: Equatable, Sendable {
     /// - Throws: a ``DiffError`` when either snapshot holds an id twice.
     public init(from source: Snapshot, to target: Snapshot) throws(DiffError) {
         if let changed = source._sectionsChanged(in: target), changed.count < source.sectionCount {
-            stages = try Self._diff(source, target, onlySections: changed)
+            stages = try Self._diff(source._sections, target._sections, onlySections: changed)
         } else {
             var differ = _SnapshotDiffer(source: source, target: target)
             stages = try differ.run()
@@ -47,16 +47,12 @@ public struct StagedChangeset: Equatable, Sendable {
     }
 
     /// The staged difference from the sections `source` held when they were taken
-    /// (``Snapshot/sections``) to `target`, that snapshot since edited in place: O(the items of
+    /// (``Snapshot/sections(naming:)``) to `target`, that snapshot since edited in place: O(the items of
     /// the sections whose arrays changed) when no section was added, removed or moved, else the
     /// whole diff (the source's tables built again, O(n)).
     public init(from source: Snapshot.Sections, to target: Snapshot) throws(DiffError) {
         if source._unique, target._isUnique, let changed = Snapshot._sectionsChanged(source._sections, target._sections) {
-            if let named = source._named {
-                stages = Self._diff(source._sections, target._sections, onlySections: changed, hints: named)
-            } else {
-                stages = try Self._diff(source._sections, target._sections, onlySections: changed)
-            }
+            stages = Self._diff(source._sections, target._sections, onlySections: changed, hints: source._named)
         } else {
             var differ = _SnapshotDiffer(source: source.snapshot, target: target)
             stages = try differ.run()
@@ -67,10 +63,6 @@ public struct StagedChangeset: Equatable, Sendable {
     /// put back in the whole snapshots' terms. Both hold the same sections in the same order
     /// (`Snapshot._sectionsChanged`), so no item enters or leaves a section outside `changed`
     /// and the stages hold no section change.
-    static func _diff(_ source: Snapshot, _ target: Snapshot, onlySections changed: [Int]) throws(DiffError) -> [BatchUpdate] {
-        try _diff(source._sections, target._sections, onlySections: changed)
-    }
-
     static func _diff(_ source: [Snapshot._Section], _ target: [Snapshot._Section], onlySections changed: [Int]) throws(DiffError) -> [BatchUpdate] {
         if changed.isEmpty { return [] }
         func part(_ s: [Snapshot._Section]) -> Snapshot {

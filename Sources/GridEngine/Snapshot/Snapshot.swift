@@ -204,18 +204,14 @@ public struct Snapshot: Sendable {
         return _itemTable.count == total
     }
 
-    /// A snapshot's sections as they were, without its id tables (``Snapshot/sections``): what a
-    /// diff needs of a snapshot that is then edited in place (a server batch on a big gallery,
-    /// issue 15), and what `revert(to:)` goes back to.
+    /// A snapshot's sections as they were, without its id tables, with where some items were
+    /// (``Snapshot/sections(naming:)``): what a diff needs of a snapshot that is then edited in
+    /// place (a server batch on a big gallery, issue 15), and what `revert(to:)` goes back to.
     public struct Sections: Sendable {
         let _sections: [_Section]
         let _unique: Bool
-        /// With ``Snapshot/sections(naming:)``: where the named items were (the ones that may
-        /// leave their order); the diffs from and back to these sections then read no id table.
-        var _named: [(id: ItemID, at: IndexPath)]?
-
-        /// The number of sections.
-        public var count: Int { _sections.count }
+        /// Where the named items were: the only ones the edit may take out of their order.
+        let _named: [(id: ItemID, at: IndexPath)]
 
         /// The item at `indexPath` (precondition: valid).
         public func itemID(at indexPath: IndexPath) -> ItemID { _sections[indexPath.section].items[indexPath.item] }
@@ -230,14 +226,12 @@ public struct Snapshot: Sendable {
         public var snapshot: Snapshot { (try? Snapshot(_sections: _sections, checked: false)) ?? Snapshot() }
     }
 
-    /// The sections as they are now, arrays shared (copy-on-write): O(sections). Edits to this
-    /// snapshot afterwards copy only the sections they touch.
-    public var sections: Sections { Sections(_sections: _sections, _unique: _isUnique, _named: nil) }
-
-    /// ``sections`` with the promise that an edit made afterwards moves, deletes or reloads no
-    /// item but these (it may insert new ones): the diffs against the edited snapshot then walk
-    /// the changed sections' arrays without building their id tables (O(k) to take for k ids).
-    /// An item that breaks the promise comes out deleted and inserted instead of moved.
+    /// The sections as they are now, arrays shared (copy-on-write: O(sections); edits to this
+    /// snapshot afterwards copy only the sections they touch), with the promise that an edit
+    /// made afterwards moves, deletes or reloads no item but `ids` (it may insert new ones): the
+    /// diffs against the edited snapshot then walk the changed sections' arrays without building
+    /// their id tables (O(k) to take for k ids). An item that breaks the promise comes out
+    /// deleted and inserted instead of moved.
     public func sections(naming ids: [ItemID]) -> Sections {
         var named: [(id: ItemID, at: IndexPath)] = []
         named.reserveCapacity(ids.count)
@@ -245,22 +239,19 @@ public struct Snapshot: Sendable {
         return Sections(_sections: _sections, _unique: _isUnique, _named: named)
     }
 
-    /// Back to the arrangement `saved` (taken from this snapshot with ``sections`` before it was
+    /// Back to the arrangement `saved` (taken from this snapshot with ``sections(naming:)`` before it was
     /// edited): the staged difference applied in place, O(the items of the sections changed
     /// since) — or, after a section was added, removed or moved, the snapshot built again, O(n).
     public mutating func revert(to saved: Sections) {
         if saved._unique, _isUnique, let changed = Snapshot._sectionsChanged(_sections, saved._sections) {
             if changed.isEmpty { return }
             // Back: the named items (and only they) may have left their order here too.
-            let hints = saved._named.map { named in named.compactMap { n in indexPath(of: n.id).map { (id: n.id, at: $0) } } }
-            if let stages = hints.map({ StagedChangeset._diff(_sections, saved._sections, onlySections: changed, hints: $0) })
-                ?? (try? StagedChangeset._diff(_sections, saved._sections, onlySections: changed)) {
-                var reverted = true
-                for stage in stages where reverted {
-                    do { try applyInPlace(stage) } catch { reverted = false }
-                }
-                if reverted { return }
+            let hints = saved._named.compactMap { n in indexPath(of: n.id).map { (id: n.id, at: $0) } }
+            var reverted = true
+            for stage in StagedChangeset._diff(_sections, saved._sections, onlySections: changed, hints: hints) where reverted {
+                do { try applyInPlace(stage) } catch { reverted = false }
             }
+            if reverted { return }
         }
         self = saved.snapshot
     }
