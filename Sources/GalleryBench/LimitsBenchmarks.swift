@@ -21,10 +21,16 @@ import GalleryServer
 /// index in a random section) — the shape of an undo of a spread move, which puts each item back.
 /// `--whole-diff-baseline`: each run again with the batch's diff comparing every section (before
 /// session 17) first, `--rounds` pairs.
+/// `--section-ops`: batches that add, remove or move a section and restores, beside the way before
+/// session 18 (`runSectionBatchBenchmarks`).
 func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
     if args.contains("--restore") {
         try await runRestoreBenchmarks(o, args, postgres: server)
+        return
+    }
+    if args.contains("--section-ops") {
+        try await runSectionBatchBenchmarks(o)
         return
     }
     let copyBaseline = args.contains("--copy-baseline")

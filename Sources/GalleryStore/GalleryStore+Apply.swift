@@ -130,12 +130,17 @@ extension GalleryStore {
         // At 1M items the copy of the id table was 13–50 ms of a batch of two moves. The items
         // its operations name are the only ones that can leave their order (`namedItems`), so the
         // diff walks the changed sections without an id table (`Snapshot.sections(naming:)`).
-        let named = ops.count > 1 && Self.batchesInPlace && Self.recordsStages && Self.diffsChangedSectionsOnly
+        // Sections added, removed or moved too (session 18: a section op or a restore past 50,000
+        // items copied the snapshot and diffed the whole gallery), and so is a sole operation that
+        // records no stage of its own (a section op, a swap, a purge, a rename).
+        let several = ops.count > 1
+            || (Self.sectionsInPlace && ctx.soleOperation && Self.restoresBySeek && !Self.changesInPlace(ops[0]))
+        let named = several && Self.batchesInPlace && Self.recordsStages && Self.diffsChangedSectionsOnly
             && pendingCheckpoint != current ? Self.namedItems(ops, itemCount: before.itemCount) : nil
         let severalInPlace = named != nil
         let madeInPlace = severalInPlace
             || (ctx.soleOperation && Self.batchesInPlace && pendingCheckpoint != current && Self.changesInPlace(ops[0]))
-        let sectionsBefore = named.map { before.sections(naming: $0) }
+        let sectionsBefore = named.map { before.sections(naming: $0.items, wholeSections: $0.sections) }
         // Debug builds keep the snapshot before to check the recorded stage against it.
         var checked: Snapshot?
         if madeInPlace {
@@ -163,13 +168,17 @@ extension GalleryStore {
 
     /// The items a batch of several operations names — moved, swapped, trashed, copied from,
     /// renamed, settled, resized, anchors — when it is one `run` makes in place: its other items
-    /// keep their order and section, so its diff needs to look up only these. Nil (the snapshot
-    /// copied) for a batch that may add, remove or move a section past 50,000 items (a restore may
-    /// bring one back; the diff is then the whole gallery's, its tables built again: O(n)), and
-    /// for outcomes settled by address.
-    static func namedItems(_ ops: [StoreWrite], itemCount: Int) -> [ItemID]? {
-        var ids: [Int64] = []
-        let small = itemCount <= 50_000
+    /// keep their order and section, so its diff needs to look up only these. A section it deletes
+    /// is named whole (`sections`: a restore in the same batch may bring it back with some of its
+    /// items); a section it creates or moves, and a restore (its items come back as new ones,
+    /// reviving their section if it was deleted), name nothing: the diff matches sections by id
+    /// (`StagedChangeset(from:to:)` on `Snapshot.Sections`, O(sections + the items of the sections
+    /// changed)). Nil (the snapshot copied and the whole gallery diffed) only for outcomes settled
+    /// by address (`finishURL`: the items it settles are found in the rows), and in the baseline
+    /// (`sectionsInPlace` false) for a section op or a restore past 50,000 items.
+    static func namedItems(_ ops: [StoreWrite], itemCount: Int) -> (items: [ItemID], sections: [SectionID])? {
+        var ids: [Int64] = [], sections: [SectionID] = []
+        let copiesPastThreshold = !sectionsInPlace && itemCount > 50_000 // the baseline before session 18
         func destination(_ d: Destination) {
             switch d {
             case .index, .end: break
@@ -184,13 +193,15 @@ extension GalleryStore {
             case let .client(.renameItem(id, _)), let .finish(id, _, _), let .resize(id, _, _): ids.append(id)
             case let .insert(_, to): destination(to)
             case .renameGallery: break
-            case let .client(.restore(items)) where small: ids += items
-            case .client(.createSection), .client(.renameSection), .client(.moveSection), .client(.deleteSection):
-                if !small { return nil }
-            default: return nil
+            case .client(.restore), .client(.createSection), .client(.renameSection), .client(.moveSection):
+                if copiesPastThreshold { return nil }
+            case let .client(.deleteSection(id)):
+                if copiesPastThreshold { return nil }
+                sections.append(SectionID(UInt64(bitPattern: id)))
+            case .finishURL: return nil
             }
         }
-        return ids.map { ItemID(UInt64(bitPattern: $0)) }
+        return (ids.map { ItemID(UInt64(bitPattern: $0)) }, sections)
     }
 
     /// The stages of a diff from `before`'s sections (`StagedChangeset`: deletes and reloads
@@ -328,6 +339,12 @@ extension GalleryStore {
         guard diffsChangedSectionsOnly else { return (try? StagedChangeset(wholeFrom: before, to: after).stages) ?? [] }
         return (try? StagedChangeset(from: before, to: after).stages) ?? []
     }
+
+    /// Whether a batch that adds, removes or moves a section, or restores items, is made in place
+    /// (`namedItems`), and so is a sole operation that records no stage of its own; false only for
+    /// `gallery-bench limits --sections`' baseline: past 50,000 items such a batch copied the
+    /// snapshot and diffed the whole gallery with id tables (before session 18), and a sole one always did.
+    nonisolated(unsafe) public static var sectionsInPlace = true
 
     /// Whether a batch's diff compares only the sections it changed; false only for
     /// `gallery-bench limits --whole-diff-baseline` (every section compared, before session 17).

@@ -47,12 +47,14 @@ public struct StagedChangeset: Equatable, Sendable {
     }
 
     /// The staged difference from the sections `source` held when they were taken
-    /// (``Snapshot/sections(naming:)``) to `target`, that snapshot since edited in place: O(the items of
-    /// the sections whose arrays changed) when no section was added, removed or moved, else the
-    /// whole diff (the source's tables built again, O(n)).
+    /// (``Snapshot/sections(naming:)``) to `target`, that snapshot since edited in place:
+    /// O(sections + the items of the sections whose arrays changed, added or removed), also when
+    /// sections were added, removed or moved — the very stages of the whole diff when the edit kept
+    /// its promise. Only input with a repeated id gets the whole diff (the source's tables built
+    /// again, O(n)), which names it.
     public init(from source: Snapshot.Sections, to target: Snapshot) throws(DiffError) {
-        if source._unique, target._isUnique, let changed = Snapshot._sectionsChanged(source._sections, target._sections) {
-            stages = Self._diff(source._sections, target._sections, onlySections: changed, hints: source._named)
+        if source._unique, target._isUnique, let diffed = Self._diff(source._sections, target._sections, hints: source._named) {
+            stages = diffed
         } else {
             var differ = _SnapshotDiffer(source: source.snapshot, target: target)
             stages = try differ.run()
@@ -74,30 +76,55 @@ public struct StagedChangeset: Equatable, Sendable {
         return _whole(try differ.run(), source, onlySections: changed)
     }
 
-    /// `_diff` when only the items at `hints` (id, section, item in `source`) may have left their
-    /// order or section (`_SnapshotDiffer.init(source:target:hints:named:)`): the changed
-    /// sections' arrays walked without building an id table of them.
-    static func _diff(_ source: [Snapshot._Section], _ target: [Snapshot._Section], onlySections changed: [Int],
-                      hints: [(id: ItemID, at: IndexPath)]) -> [BatchUpdate] {
-        if changed.isEmpty { return [] }
-        var partOf = [Int](repeating: -1, count: source.count)
-        var start = [Int](repeating: 0, count: changed.count + 1)
-        for (k, s) in changed.enumerated() {
-            partOf[s] = k
-            start[k + 1] = start[k] + source[s].items.count
+    /// The diff when only the items at `hints` (id, section, item in `source`) may have left their
+    /// order or section (`_SnapshotDiffer.init(source:target:hints:named:sections:)`); sections may
+    /// have been added, removed or moved. Sections are matched by id (a table of the source's
+    /// section ids, O(sections)); one in both whose arrays are still shared (copy-on-write: not
+    /// changed) is left out hollow — none of its items walked, only its count added to the stages'
+    /// — and the changed ones are walked without an id table: O(sections + the items of the
+    /// sections changed, added or deleted + hints). A deleted section's items need no hint unless
+    /// the same section comes back (a restore after a section delete): then every one of them does
+    /// (`Snapshot.sections(naming:wholeSections:)`). Nil when a section id is repeated.
+    static func _diff(_ source: [Snapshot._Section], _ target: [Snapshot._Section],
+                      hints: [(id: ItemID, at: IndexPath)]) -> [BatchUpdate]? {
+        var sectionTable = _IDTable(minimumCapacity: source.count)
+        for s in 0..<source.count where sectionTable.insertIfAbsent(source[s].id.rawValue, Int64(s)) >= 0 { return nil }
+        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
         }
+        var S = source, T = target
+        var sections = [Int](repeating: -1, count: T.count), taken = [Bool](repeating: false, count: S.count)
+        var extraS = [Int](repeating: 0, count: S.count), extraT = [Int](repeating: 0, count: T.count)
+        for t in 0..<T.count {
+            let found = sectionTable.find(T[t].id.rawValue)
+            if found < 0 { continue }
+            let s = Int(found)
+            if taken[s] { return nil }
+            taken[s] = true
+            sections[t] = s
+            if same(source[s].items, target[t].items) && same(source[s].versions, target[t].versions) {
+                extraS[s] = source[s].items.count
+                extraT[t] = target[t].items.count
+                S[s].items = []; S[s].versions = []
+                T[t].items = []; T[t].versions = []
+            }
+        }
+        var start = [Int](repeating: 0, count: S.count + 1)
+        for s in 0..<S.count { start[s + 1] = start[s] + S[s].items.count }
         var table = _IDTable(minimumCapacity: hints.count)
-        var named = [Bool](repeating: false, count: start[changed.count])
+        var named = [Bool](repeating: false, count: start[S.count])
         for h in hints {
-            let k = h.at.section >= 0 && h.at.section < partOf.count ? partOf[h.at.section] : -1
-            guard k >= 0, h.at.item >= 0, h.at.item < source[h.at.section].items.count,
-                  source[h.at.section].items[h.at.item] == h.id else { continue }
-            _ = table.insertIfAbsent(h.id.rawValue, Snapshot._pack(slot: k, item: h.at.item))
-            named[start[k] + h.at.item] = true
+            // A hint in a hollow section is passed over: its item did not leave its place.
+            guard h.at.section >= 0, h.at.section < S.count, h.at.item >= 0, h.at.item < S[h.at.section].items.count,
+                  S[h.at.section].items[h.at.item] == h.id else { continue }
+            _ = table.insertIfAbsent(h.id.rawValue, Snapshot._pack(slot: h.at.section, item: h.at.item))
+            named[start[h.at.section] + h.at.item] = true
         }
-        var differ = _SnapshotDiffer(source: changed.map { source[$0] }, target: changed.map { target[$0] }, hints: table, named: named)
+        var differ = _SnapshotDiffer(source: S, target: T, hints: table, named: named, sections: sections)
+        differ.extraS = extraS
+        differ.extraT = extraT
         // Without id tables nothing can throw (a repeated id was ruled out by the caller).
-        return _whole((try? differ.run()) ?? [], source, onlySections: changed)
+        return (try? differ.run()) ?? []
     }
 
     /// Stages of the sections at `changed` put back in the whole snapshots' terms.

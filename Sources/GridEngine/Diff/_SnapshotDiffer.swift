@@ -18,10 +18,13 @@ struct _SnapshotDiffer {
     var postA: [Int32] = []
     var lis = _LongestIncreasingSubsequence()
 
-    /// With hints (`init(sections:hints:)`): the source positions of every item that may have
-    /// left its order, and a mark at each of those positions; no id table is read.
+    /// With hints (`init(source:target:hints:named:sections:)`): the source positions of every
+    /// item that may have left its order, and a mark at each of those positions; no id table is
+    /// read. `extraS` / `extraT`: items of sections left out hollow (in both, unchanged), added to
+    /// the stages' counts.
     var hints: _IDTable?
     var named: [Bool] = []
+    var extraS: [Int] = [], extraT: [Int] = []
 
     init(source: Snapshot, target: Snapshot) {
         self.source = source
@@ -30,20 +33,22 @@ struct _SnapshotDiffer {
         T = target._sections
     }
 
-    /// A diff of section arrays that hold the same sections in the same order, where only the
-    /// items at `hints` (id → `section << 32 | item` in `source`) may have left their order or
-    /// their section: every other item of a section stays there, in the same order (a batch
-    /// moves, deletes and reloads only the items it names; items new to `target` are inserts).
-    /// Then the walk matches those others in order and looks up only the hinted ones: no id
-    /// table of either side is needed, O(the sections' items) in flat arrays. An item that
-    /// breaks the promise is deleted and inserted again instead of moved: still a valid change.
-    init(source: [Snapshot._Section], target: [Snapshot._Section], hints: _IDTable, named: [Bool]) {
+    /// A diff of section arrays matched by `sections` (target section → source section, -1 for
+    /// one inserted), where only the items at `hints` (id → `section << 32 | item` in `source`)
+    /// may have left their order or their section: every other item of a section that stays
+    /// stays there, in the same order (a batch moves, deletes and reloads only the items it names;
+    /// items new to `target` are inserts; a deleted section goes with its items). Then the walk
+    /// matches those others in order and looks up only the hinted ones: no id table of either
+    /// side is needed, O(the sections' items) in flat arrays. An item that breaks the promise is
+    /// deleted and inserted again instead of moved: still a valid change.
+    init(source: [Snapshot._Section], target: [Snapshot._Section], hints: _IDTable, named: [Bool], sections: [Int]) {
         self.source = Snapshot()
         self.target = Snapshot()
         S = source
         T = target
         self.hints = hints
         self.named = named
+        secT2S = sections
     }
 
     mutating func run() throws(DiffError) -> [BatchUpdate] {
@@ -68,9 +73,9 @@ struct _SnapshotDiffer {
 
     mutating func _matchSections() throws(DiffError) {
         if hints != nil {
-            // The same sections in the same order (the caller checked).
-            secS2T = Array(0..<S.count)
-            secT2S = secS2T
+            // Matched by the caller (`secT2S`).
+            secS2T = [Int](repeating: -1, count: S.count)
+            for t in 0..<T.count where secT2S[t] >= 0 { secS2T[secT2S[t]] = t }
             return
         }
         if source._sectionTable.count != S.count { throw .duplicateSectionInSource(_firstDuplicateSection(S)) }
@@ -183,21 +188,23 @@ struct _SnapshotDiffer {
         }
     }
 
-    /// `_walk` with hints (`init(source:target:hints:named:)`): the hinted source items are
-    /// passed over in the in-order match and found by their hint; every other item matches the
-    /// next unmatched one of its section in order, or (breaking the promise) is left unmatched.
+    /// `_walk` with hints (`init(source:target:hints:named:sections:)`): the hinted source items
+    /// are passed over in the in-order match and found by their hint; every other item matches the
+    /// next unmatched one of its section's source section in order, or (new, from a deleted
+    /// section, or breaking the promise) is left unmatched.
     func _walkHinted(_ s2t: UnsafeMutableBufferPointer<Int64>, _ t2s: UnsafeMutableBufferPointer<Int64>, _ hints: _IDTable) {
         named.withUnsafeBufferPointer { named in
             for t in 0..<T.count {
-                let base = tStart[t], sBase = sStart[t]
-                let targetItems = T[t].items, sourceItems = S[t].items
+                let s = secT2S[t]
+                let base = tStart[t], sBase = s >= 0 ? sStart[s] : 0
+                let targetItems = T[t].items, sourceItems = s >= 0 ? S[s].items : []
                 var i = 0
                 for j in 0..<targetItems.count {
                     let id = targetItems[j]
                     while i < sourceItems.count && (s2t[sBase + i] >= 0 || named[sBase + i]) { i += 1 }
                     if i < sourceItems.count && sourceItems[i] == id {
                         s2t[sBase + i] = (Int64(t) &<< 32) | Int64(j)
-                        t2s[base + j] = (Int64(t) &<< 32) | Int64(i)
+                        t2s[base + j] = (Int64(s) &<< 32) | Int64(i)
                         i += 1
                         continue
                     }
@@ -264,7 +271,7 @@ struct _SnapshotDiffer {
                 postA[base + i] = kept
                 kept += 1
             }
-            stage.itemCountsAfter.append(Int(kept))
+            stage.itemCountsAfter.append(Int(kept) + (extraS.isEmpty ? 0 : extraS[s]))
         }
         return stage
     }
@@ -313,7 +320,7 @@ struct _SnapshotDiffer {
 
         for t in 0..<T.count {
             let count = T[t].items.count
-            stage.itemCountsAfter.append(count)
+            stage.itemCountsAfter.append(count + (extraT.isEmpty ? 0 : extraT[t]))
             let s = secT2S[t]
             if s < 0 { continue }  // inserted whole in stage 2
             let base = tStart[t]

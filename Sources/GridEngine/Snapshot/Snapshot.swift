@@ -231,29 +231,70 @@ public struct Snapshot: Sendable {
     /// made afterwards moves, deletes or reloads no item but `ids` (it may insert new ones): the
     /// diffs against the edited snapshot then walk the changed sections' arrays without building
     /// their id tables (O(k) to take for k ids). An item that breaks the promise comes out
-    /// deleted and inserted instead of moved.
-    public func sections(naming ids: [ItemID]) -> Sections {
+    /// deleted and inserted instead of moved. Sections may be added, removed or moved; a section
+    /// removed and then added again (its items trashed, some restored) takes its items out of
+    /// order: name it in `wholeSections` (every item of it named, O(its items)).
+    public func sections(naming ids: [ItemID], wholeSections: [SectionID] = []) -> Sections {
         var named: [(id: ItemID, at: IndexPath)] = []
         named.reserveCapacity(ids.count)
         for id in ids { if let p = indexPath(of: id) { named.append((id, p)) } }
+        for id in wholeSections {
+            guard let s = indexOfSection(id) else { continue }
+            for (i, item) in _sections[s].items.enumerated() { named.append((item, IndexPath(item: i, section: s))) }
+        }
         return Sections(_sections: _sections, _unique: _isUnique, _named: named)
     }
 
-    /// Back to the arrangement `saved` (taken from this snapshot with ``sections(naming:)`` before it was
-    /// edited): the staged difference applied in place, O(the items of the sections changed
-    /// since) — or, after a section was added, removed or moved, the snapshot built again, O(n).
+    /// Back to the arrangement `saved` (taken from this snapshot with ``sections(naming:wholeSections:)``
+    /// before it was edited): O(sections + the items of the sections changed, added or removed
+    /// since). Without a section change, the staged difference is applied in place; with one, the
+    /// sections still shared with `saved` are kept and the others put back whole (`_revertSections`).
+    /// Only input with a repeated id gets the snapshot built again, O(n).
     public mutating func revert(to saved: Sections) {
-        if saved._unique, _isUnique, let changed = Snapshot._sectionsChanged(_sections, saved._sections) {
+        guard saved._unique, _isUnique else { self = saved.snapshot; return }
+        if let changed = Snapshot._sectionsChanged(_sections, saved._sections) {
             if changed.isEmpty { return }
             // Back: the named items (and only they) may have left their order here too.
             let hints = saved._named.compactMap { n in indexPath(of: n.id).map { (id: n.id, at: $0) } }
             var reverted = true
-            for stage in StagedChangeset._diff(_sections, saved._sections, onlySections: changed, hints: hints) where reverted {
+            for stage in StagedChangeset._diff(_sections, saved._sections, hints: hints) ?? [] where reverted {
                 do { try applyInPlace(stage) } catch { reverted = false }
             }
             if reverted { return }
+        } else if _revertSections(saved._sections) {
+            return
         }
         self = saved.snapshot
+    }
+
+    /// `revert(to:)` after sections were added, removed or moved: every section whose arrays are
+    /// not `saved`'s same section's (changed, or new) deleted with its items, the ones left put in
+    /// `saved`'s order (their slots and table entries kept), and `saved`'s others inserted back
+    /// with their items and versions. False (partly done) when an edit refuses.
+    mutating func _revertSections(_ saved: [_Section]) -> Bool {
+        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
+        }
+        var savedIndex = _IDTable(minimumCapacity: saved.count)
+        for k in 0..<saved.count where savedIndex.insertIfAbsent(saved[k].id.rawValue, Int64(k)) >= 0 { return false }
+        var kept = [_Section?](repeating: nil, count: saved.count)
+        do {
+            for s in stride(from: _sections.count - 1, through: 0, by: -1) {
+                let k = Int(savedIndex.find(_sections[s].id.rawValue))
+                if k >= 0 && same(_sections[s].items, saved[k].items) && same(_sections[s].versions, saved[k].versions) {
+                    kept[k] = _sections[s]
+                } else {
+                    try deleteSection(at: s)
+                }
+            }
+            _sections = kept.compactMap { $0 }
+            _renumberSections(from: 0)
+            for k in 0..<saved.count where kept[k] == nil {
+                try insertSection(saved[k].id, items: saved[k].items, at: k)
+                _sections[k].versions = saved[k].versions
+            }
+        } catch { return false }
+        return true
     }
 
     // MARK: Packed positions

@@ -79,6 +79,97 @@ import Testing
         }
     }
 
+    /// Item edits (`ApplyInPlaceTests.randomItemEdits`, their items named) mixed with section
+    /// edits as a server batch makes them: a section added (empty or with new items), deleted,
+    /// moved, and a deleted one added again with some of its items (a restore after a section
+    /// delete: then named whole). Answers the named items and the sections named whole.
+    static func randomSectionEdits(_ s: inout Snapshot, edits: Int, nextID: inout UInt64,
+                                   using rng: inout SeededGenerator) throws -> (items: [ItemID], sections: [SectionID]) {
+        var named: [ItemID] = [], whole: [SectionID] = []
+        var deleted: [(id: SectionID, items: [ItemID])] = []
+        for _ in 0..<edits {
+            switch Int.random(in: 0..<100, using: &rng) {
+            case 0..<12:
+                var ids: [ItemID] = []
+                for _ in 0..<Int.random(in: 0...3, using: &rng) { ids.append(ItemID(nextID)); nextID += 1 }
+                let sid = SectionID(nextID); nextID += 1
+                try s.insertSection(sid, items: ids, at: Int.random(in: 0...s.sectionCount, using: &rng))
+            case 12..<24 where s.sectionCount > 1:
+                let k = Int.random(in: 0..<s.sectionCount, using: &rng)
+                deleted.append((s.sectionID(at: k), s.items(inSection: k)))
+                try s.deleteSection(at: k)
+            case 24..<36 where s.sectionCount > 1:
+                try s.moveSection(from: Int.random(in: 0..<s.sectionCount, using: &rng), to: Int.random(in: 0..<s.sectionCount, using: &rng))
+            case 36..<48 where !deleted.isEmpty:
+                let back = deleted.remove(at: Int.random(in: 0..<deleted.count, using: &rng))
+                let some = back.items.filter { _ in Bool.random(using: &rng) }
+                try s.insertSection(back.id, items: some, at: Int.random(in: 0...s.sectionCount, using: &rng))
+                whole.append(back.id)
+            default:
+                named += try ApplyInPlaceTests.randomItemEdits(&s, edits: 1, nextID: &nextID, using: &rng)
+            }
+        }
+        return (named, whole)
+    }
+
+    /// With sections added, deleted, moved and brought back (issue 15, session 18: such a server
+    /// batch on a big gallery was copied and diffed whole): the diff on the kept sections gives
+    /// the whole diff's very stages, walking only the sections changed, and `revert(to:)` goes
+    /// back exactly, its tables right.
+    @Test(arguments: 0..<4)
+    func sectionsAddedDeletedMovedAndBroughtBackDiffLikeTheWholeDiffAndRevert(chunk: Int) throws {
+        var sectionChanges = 0, broughtBack = 0
+        for seed in UInt64(chunk * 150)..<UInt64(chunk * 150 + 150) {
+            func edit(_ s: inout Snapshot) throws -> (items: [ItemID], sections: [SectionID]) {
+                var rng = SeededGenerator(seed: seed)
+                var next: UInt64 = 1
+                s = F.random(sections: 10, items: 30, nextID: &next, using: &rng)
+                return try Self.randomSectionEdits(&s, edits: Int.random(in: 1...8, using: &rng), nextID: &next, using: &rng)
+            }
+            var probe = Snapshot()
+            let named = try edit(&probe)
+            // The same edits again, from sections kept before with those names.
+            var rng = SeededGenerator(seed: seed)
+            var next: UInt64 = 1
+            let source = F.random(sections: 10, items: 30, nextID: &next, using: &rng)
+            var target = source
+            let kept = target.sections(naming: named.items, wholeSections: named.sections)
+            _ = try Self.randomSectionEdits(&target, edits: Int.random(in: 1...8, using: &rng), nextID: &next, using: &rng)
+            #expect(target == probe, "seed \(seed): the same edits")
+            if source.sectionIDs != target.sectionIDs { sectionChanges += 1 }
+            if !named.sections.isEmpty { broughtBack += 1 }
+            let fast = try StagedChangeset(from: kept, to: target)
+            #expect(fast.stages == (try StagedChangeset(wholeFrom: source, to: target)).stages, "seed \(seed): the whole diff's stages")
+            #expect(try Self.replay(source, fast.stages) == target, "seed \(seed)")
+            var back = target
+            back.revert(to: kept)
+            #expect(back == source, "seed \(seed): reverted")
+            back.checkInvariants()
+            for id in source.allItemIDs { #expect(back.indexPath(of: id) == source.indexPath(of: id), "seed \(seed): lookup") }
+            for id in target.allItemIDs where !source.contains(id) { #expect(!back.contains(id), "seed \(seed): a new item left") }
+            for k in 0..<source.sectionCount { #expect(back.indexOfSection(source.sectionID(at: k)) == k, "seed \(seed): section lookup") }
+        }
+        #expect(sectionChanges > 80 && broughtBack > 10, "\(sectionChanges) histories changed sections, \(broughtBack) brought one back")
+    }
+
+    /// A section added, another moved and an item moved into the new one, in a gallery of 40
+    /// sections: the whole diff's stages (the item leaves in stage 1, comes with its section in 2).
+    @Test func withASectionAddedOnlyTheChangedSectionsAreWalked() throws {
+        var spec: [(UInt64, [UInt64])] = []
+        for s in 0..<40 { spec.append((UInt64(1_000 + s), (0..<50).map { UInt64(s * 100 + $0 + 1) })) }
+        let source = F.make(spec)
+        var target = source
+        let kept = target.sections(naming: [ItemID(705)])
+        try target.insertSection(SectionID(5_000), at: 10)
+        try target.moveSection(from: 30, to: 2)
+        try target.moveItem(ItemID(705), to: IndexPath(item: 0, section: 10)) // into the new section
+        let stages = try StagedChangeset(from: kept, to: target).stages
+        #expect(stages == (try StagedChangeset(wholeFrom: source, to: target)).stages)
+        #expect(stages.first?.itemDeletes == [IndexPath(item: 4, section: 7)])
+        #expect(stages.dropFirst().first?.sectionInserts.map(\.items) == [[ItemID(705)]])
+        #expect(try Self.replay(source, stages) == target)
+    }
+
     @Test func onlyTheChangedSectionsAreListed() throws {
         var spec: [(UInt64, [UInt64])] = []
         for s in 0..<40 {

@@ -1,0 +1,83 @@
+import Foundation
+import GalleryCore
+import GalleryStore
+
+/// `limits --section-ops` (session 18): batches that add, remove or move a section and restores, on
+/// one gallery of `--items` in `--sections`: each case made the way before session 18
+/// (`GalleryStore.sectionsInPlace` false: past 50,000 items the snapshot copied and the whole
+/// gallery diffed with id tables) and the shipped way (in place, the diff matching sections by
+/// id), alternating, `--rounds` pairs; with each batch, a single move sent 1 ms after it (what it
+/// waits for the writer). Medians per case at the end.
+func runSectionBatchBenchmarks(_ o: BenchOptions) async throws {
+    let folder = temporaryFolder("section-ops")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let store = try GalleryStore(folder: folder, databaseURL: nil)
+    let per = o.items / o.sections
+    let (gallery, _) = try await store.importGallery(name: "Bench", sections: benchSections(o.sections, per: per))
+    let gid = gallery.id
+    _ = try await store.gallery(gid) // warm
+    print("")
+    print("### Batches with section ops and restores on SQLite: \(o.items) items in \(o.sections) sections, \(max(1, o.rounds)) pairs")
+    print("")
+    print("| run | case | batch | a single move sent 1 ms after it |")
+    print("| --- | --- | ---: | ---: |")
+    var figures: [String: [Bool: [(Double, Double)]]] = [:], order: [String] = []
+    var probe = 0
+    /// One batch and the probe move beside it.
+    func measure(_ name: String, _ ops: [BatchEdit], inPlace: Bool, probeSection: Int64, probeItems: [Int64]) async throws -> BatchResult {
+        let big = Task { () -> (Double, BatchResult) in
+            let t = nowSeconds()
+            let r = try await store.apply(gallery: gid, ops)
+            return (nowSeconds() - t, r)
+        }
+        try await Task.sleep(for: .milliseconds(1))
+        probe += 1
+        let item = probeItems[probe % probeItems.count]
+        let t = nowSeconds()
+        _ = try await store.apply(gallery: gid, [.move(items: [item], to: .index(section: probeSection, index: probe % 50))])
+        let single = nowSeconds() - t
+        let (time, result) = try await big.value
+        if figures[name] == nil { order.append(name) }
+        figures[name, default: [:]][inPlace, default: []].append((time, single))
+        print("| \(inPlace ? "in place" : "baseline: copied, whole diff") | \(name) | \(ms(time)) | \(ms(single)) |")
+        return result
+    }
+    let rounds = max(1, o.rounds)
+    for run in 0..<(2 * rounds) {
+        let inPlace = run % 2 == 1
+        GalleryStore.sectionsInPlace = inPlace
+        defer { GalleryStore.sectionsInPlace = true }
+        let snap = try await store.snapshot(gid)
+        let sections = snap.sections.map(\.id)
+        func items(_ s: Int64) -> [Int64] { snap.sections.first { $0.id == s }!.items.map(\.id) }
+        let probeSection = sections[0], probeItems = items(sections[0])
+        // Sections of this run's own (none touched by an earlier run).
+        let moved = sections[10 + run], deleted = sections[30 + run], revived = sections[60 + run]
+        let spread = (0..<100).map { k in items(sections[1 + k % 8 + 0])[(run * 100 + k) % per] }
+        let created = try await measure("a section created (one operation)", [.createSection(title: "new \(run)", index: 50)],
+                                        inPlace: inPlace, probeSection: probeSection, probeItems: probeItems).createdSections[0]
+        _ = try await measure("100 items spread over 8 sections moved into it, another section moved",
+                              [.move(items: spread, to: .end(section: created)), .moveSection(moved, index: 90)],
+                              inPlace: inPlace, probeSection: probeSection, probeItems: probeItems)
+        let gone = items(deleted)
+        _ = try await measure("a section of \(gone.count) items deleted (one operation)", [.deleteSection(deleted)],
+                              inPlace: inPlace, probeSection: probeSection, probeItems: probeItems)
+        _ = try await measure("its undo: its \(gone.count) items restored and put back in order",
+                              [.restore(items: gone), .move(items: gone, to: .index(section: deleted, index: 0))],
+                              inPlace: inPlace, probeSection: probeSection, probeItems: probeItems)
+        _ = try await measure("a section deleted with 100 of its items restored in the same batch",
+                              [.deleteSection(revived), .restore(items: Array(items(revived).prefix(100)))],
+                              inPlace: inPlace, probeSection: probeSection, probeItems: probeItems)
+    }
+    print("")
+    print("Medians over \(rounds) runs each way (batch / the single move's wait):")
+    print("")
+    print("| case | baseline: copied, whole diff | in place, sections matched by id |")
+    print("| --- | ---: | ---: |")
+    func median(_ xs: [Double]) -> Double { let s = xs.sorted(); return s[s.count / 2] }
+    for name in order {
+        let old = figures[name]?[false] ?? [], new = figures[name]?[true] ?? []
+        func cell(_ f: [(Double, Double)]) -> String { f.isEmpty ? "–" : "\(ms(median(f.map(\.0)))) / \(ms(median(f.map(\.1))))" }
+        print("| \(name) | \(cell(old)) | \(cell(new)) |")
+    }
+}
