@@ -91,7 +91,9 @@ import StoreTestSupport
     /// agree and the answer's stages turn the snapshot before into the one after (their ids those
     /// of the rows before). Refused (a `StoreError` other than corrupt): memory, rows and reads as
     /// they were. Answers whether it was accepted, and whether it was meant to be refused.
-    static func applyChecked(_ store: GalleryStore, _ gallery: Int64, step: Int,
+    /// `wholeDiff`: a batch of several operations, or of one that records no stage of its own,
+    /// must answer the very stages of the whole gallery's diff.
+    static func applyChecked(_ store: GalleryStore, _ gallery: Int64, step: Int, wholeDiff: Bool = false,
                              _ make: (Snapshot, [Int64]) -> (ops: [BatchEdit], bad: Bool)) async throws -> (accepted: Bool, bad: Bool) {
         let before = Self.memory(store, gallery)
         let shown = try await store.snapshot(gallery)
@@ -106,6 +108,10 @@ import StoreTestSupport
             try replay(result.changes, on: &replayed)
             #expect(replayed == after, "step \(step): the stages turn the snapshot before into the one after \(ops)")
             try StageIDsTests.expectIDsMatch(result.changes, from: shown)
+            if wholeDiff, ops.count > 1 || !GalleryStore.changesInPlace(.client(ops[0])) {
+                let whole = StageJSON.stages(try StagedChangeset(wholeFrom: before, to: after).stages, from: before)
+                #expect(result.changes.stages == whole, "step \(step): the whole diff's stages for \(ops)")
+            }
             #expect(!bad, "step \(step): a bad batch was accepted: \(ops)")
             return (true, bad)
         } catch let error as StoreError {
@@ -153,7 +159,7 @@ import StoreTestSupport
         for step in 0..<70 {
             // Two to five random operations, each drawn on the snapshot before (a later one may
             // then be refused: an item an earlier one trashed), and now and then a bad one last.
-            let (accepted, _) = try await Self.applyChecked(store, g.id, step: step) { before, trashed in
+            let (accepted, _) = try await Self.applyChecked(store, g.id, step: step, wholeDiff: true) { before, trashed in
                 var ops: [BatchEdit] = []
                 while ops.count < 2 + Int(rng.next() % 4) {
                     let (more, bad) = Self.randomBatch(before, trashed: trashed, rng: &rng)
@@ -201,10 +207,11 @@ import StoreTestSupport
         let (store, place) = try makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 6, perSection: 30)
         var rng = SeededGenerator(seed: 18)
-        var tally = (accepted: 0, refused: 0)
+        var tally = (accepted: 0, refused: 0, sectionsChanged: 0)
+        var sectionsBefore = Self.memory(store, g.id).sectionIDs
         let inPlaceAtStart = store.inPlaceBatchCount
         for step in 0..<80 {
-            let (accepted, _) = try await Self.applyChecked(store, g.id, step: step) { before, trashed in
+            let (accepted, _) = try await Self.applyChecked(store, g.id, step: step, wholeDiff: true) { before, trashed in
                 var ops: [BatchEdit] = []
                 let count = 1 + Int(rng.next() % 4)
                 while ops.count < count {
@@ -223,8 +230,11 @@ import StoreTestSupport
             }
             Self.memory(store, g.id).checkInvariants()
             if accepted { tally.accepted += 1 } else { tally.refused += 1 }
+            let sections = Self.memory(store, g.id).sectionIDs
+            if accepted && sections != sectionsBefore { tally.sectionsChanged += 1 }
+            sectionsBefore = sections
         }
-        #expect(tally.accepted > 25 && tally.refused > 15, "\(tally)")
+        #expect(tally.accepted > 25 && tally.refused > 15 && tally.sectionsChanged > 15, "\(tally)")
         #expect(store.inPlaceBatchCount - inPlaceAtStart > 60, "batches with section operations were made in place")
         #expect(store.batchRereadCount == 0)
         let memory = Self.memory(store, g.id)
