@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import GalleryStore
+import GridEngine
 
 /// `limits --section-ops` (session 18): batches that add, remove or move a section and restores, on
 /// one gallery of `--items` in `--sections`: each case made the way before session 18
@@ -80,4 +81,46 @@ func runSectionBatchBenchmarks(_ o: BenchOptions) async throws {
         func cell(_ f: [(Double, Double)]) -> String { f.isEmpty ? "–" : "\(ms(median(f.map(\.0)))) / \(ms(median(f.map(\.1))))" }
         print("| \(name) | \(cell(old)) | \(cell(new)) |")
     }
+    try engineSectionParts(items: o.items, sections: o.sections)
+}
+
+/// The engine's part alone at this size (median of 5, each on a fresh copy): a section created
+/// and 100 spread items moved into it, another section moved — the whole diff (the baseline's)
+/// beside the diff of the sections kept with the named items; and putting it back (a refused
+/// batch): the snapshot built again from the kept sections (before session 18) beside `revert(to:)`.
+func engineSectionParts(items: Int, sections: Int) throws {
+    let per = items / sections
+    var next: UInt64 = 1
+    let snapshot = try Snapshot((0..<sections).map { s in
+        (id: SectionID(UInt64(10_000_000 + s)), items: (0..<per).map { _ in defer { next += 1 }; return ItemID(next) })
+    })
+    let spread = (0..<100).map { k in snapshot.items(inSection: 1 + k % 8)[k * 97 % per] }
+    var whole: [Double] = [], named: [Double] = [], rebuilt: [Double] = [], reverted: [Double] = []
+    for _ in 0..<5 {
+        var edited = snapshot
+        let kept = edited.sections(naming: spread)
+        try edited.insertSection(SectionID(99_999_999), at: sections / 2)
+        for (k, id) in spread.enumerated() { try edited.moveItem(id, to: GridEngine.IndexPath(item: k, section: sections / 2)) }
+        try edited.moveSection(from: 10, to: sections - 10)
+        var t = nowSeconds()
+        let a = try StagedChangeset(wholeFrom: snapshot, to: edited)
+        whole.append(nowSeconds() - t)
+        t = nowSeconds()
+        let b = try StagedChangeset(from: kept, to: edited)
+        named.append(nowSeconds() - t)
+        guard a == b else { throw BenchFailure("the named diff's stages are not the whole diff's") }
+        t = nowSeconds()
+        let again = kept.snapshot
+        rebuilt.append(nowSeconds() - t)
+        t = nowSeconds()
+        edited.revert(to: kept)
+        reverted.append(nowSeconds() - t)
+        guard edited == snapshot, again == snapshot else { throw BenchFailure("not put back") }
+    }
+    whole.sort(); named.sort(); rebuilt.sort(); reverted.sort()
+    print("")
+    print("| the engine alone (\(items) items, \(sections) sections): a section created, 100 items moved into it, another moved | before | now |")
+    print("| --- | ---: | ---: |")
+    print("| its stages: the whole diff / the kept sections' diff (the same stages) | \(ms(whole[2])) | \(ms(named[2])) |")
+    print("| put back (a refused batch): the snapshot built again / `revert(to:)` | \(ms(rebuilt[2])) | \(ms(reverted[2])) |")
 }

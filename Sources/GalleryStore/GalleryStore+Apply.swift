@@ -342,7 +342,7 @@ extension GalleryStore {
 
     /// Whether a batch that adds, removes or moves a section, or restores items, is made in place
     /// (`namedItems`), and so is a sole operation that records no stage of its own; false only for
-    /// `gallery-bench limits --sections`' baseline: past 50,000 items such a batch copied the
+    /// `gallery-bench limits --section-ops`' baseline: past 50,000 items such a batch copied the
     /// snapshot and diffed the whole gallery with id tables (before session 18), and a sole one always did.
     nonisolated(unsafe) public static var sectionsInPlace = true
 
