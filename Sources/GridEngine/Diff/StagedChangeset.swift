@@ -89,9 +89,6 @@ public struct StagedChangeset: Equatable, Sendable {
                       hints: [(id: ItemID, at: IndexPath)]) -> [BatchUpdate]? {
         var sectionTable = _IDTable(minimumCapacity: source.count)
         for s in 0..<source.count where sectionTable.insertIfAbsent(source[s].id.rawValue, Int64(s)) >= 0 { return nil }
-        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
-            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
-        }
         var S = source, T = target
         var sections = [Int](repeating: -1, count: T.count), taken = [Bool](repeating: false, count: S.count)
         var extraS = [Int](repeating: 0, count: S.count), extraT = [Int](repeating: 0, count: T.count)
@@ -102,7 +99,7 @@ public struct StagedChangeset: Equatable, Sendable {
             if taken[s] { return nil }
             taken[s] = true
             sections[t] = s
-            if same(source[s].items, target[t].items) && same(source[s].versions, target[t].versions) {
+            if Snapshot._sharesArrays(source[s], target[t]) {
                 extraS[s] = source[s].items.count
                 extraT[t] = target[t].items.count
                 S[s].items = []; S[s].versions = []

@@ -185,15 +185,21 @@ public struct Snapshot: Sendable {
     /// `_sectionsChanged` on two snapshots' section arrays (their ids unique).
     static func _sectionsChanged(_ a: [_Section], _ b: [_Section]) -> [Int]? {
         guard a.count == b.count else { return nil }
-        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
-            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
-        }
         var changed: [Int] = []
         for s in 0..<a.count {
             guard a[s].id == b[s].id else { return nil }
-            if !same(a[s].items, b[s].items) || !same(a[s].versions, b[s].versions) { changed.append(s) }
+            if !_sharesArrays(a[s], b[s]) { changed.append(s) }
         }
         return changed
+    }
+
+    /// Whether two sections' items and versions share their storage (copy-on-write: neither was
+    /// changed since one was copied from the other), so they hold the same. O(1).
+    @inline(__always) static func _sharesArrays(_ a: _Section, _ b: _Section) -> Bool {
+        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
+            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
+        }
+        return same(a.items, b.items) && same(a.versions, b.versions)
     }
 
     /// Whether the id table holds every id of the sections (else one is repeated: only
@@ -272,16 +278,13 @@ public struct Snapshot: Sendable {
     /// `saved`'s order (their slots and table entries kept), and `saved`'s others inserted back
     /// with their items and versions. False (partly done) when an edit refuses.
     mutating func _revertSections(_ saved: [_Section]) -> Bool {
-        @inline(__always) func same<T>(_ x: [T], _ y: [T]) -> Bool {
-            x.count == y.count && (x.isEmpty || x.withUnsafeBufferPointer { p in y.withUnsafeBufferPointer { q in p.baseAddress == q.baseAddress } })
-        }
         var savedIndex = _IDTable(minimumCapacity: saved.count)
         for k in 0..<saved.count where savedIndex.insertIfAbsent(saved[k].id.rawValue, Int64(k)) >= 0 { return false }
         var kept = [_Section?](repeating: nil, count: saved.count)
         do {
             for s in stride(from: _sections.count - 1, through: 0, by: -1) {
                 let k = Int(savedIndex.find(_sections[s].id.rawValue))
-                if k >= 0 && same(_sections[s].items, saved[k].items) && same(_sections[s].versions, saved[k].versions) {
+                if k >= 0 && Snapshot._sharesArrays(_sections[s], saved[k]) {
                     kept[k] = _sections[s]
                 } else {
                     try deleteSection(at: s)
