@@ -31,6 +31,9 @@ func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
     }
     if args.contains("--section-ops") {
         try await runSectionBatchBenchmarks(o)
+        if let server {
+            try await runSectionBatchBenchmarks(o, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"))
+        }
         return
     }
     let copyBaseline = args.contains("--copy-baseline")

@@ -9,17 +9,19 @@ import GridEngine
 /// gallery diffed with id tables) and the shipped way (in place, the diff matching sections by
 /// id), alternating, `--rounds` pairs; with each batch, a single move sent 1 ms after it (what it
 /// waits for the writer; 20 ms after the undo of a section delete, whose 20,000 ids take longer
-/// than 1 ms to reach the writer). Medians per case at the end.
-func runSectionBatchBenchmarks(_ o: BenchOptions) async throws {
+/// than 1 ms to reach the writer). Medians per case at the end. With `--postgres URL`, the same
+/// again on a new PostgreSQL database.
+/// `database`: a PostgreSQL database's URL, else SQLite.
+func runSectionBatchBenchmarks(_ o: BenchOptions, database: String? = nil) async throws {
     let folder = temporaryFolder("section-ops")
     defer { try? FileManager.default.removeItem(at: folder) }
-    let store = try GalleryStore(folder: folder, databaseURL: nil)
+    let store = try GalleryStore(folder: folder, databaseURL: database)
     let per = o.items / o.sections
     let (gallery, _) = try await store.importGallery(name: "Bench", sections: benchSections(o.sections, per: per))
     let gid = gallery.id
     _ = try await store.gallery(gid) // warm
     print("")
-    print("### Batches with section ops and restores on SQLite: \(o.items) items in \(o.sections) sections, \(max(1, o.rounds)) pairs")
+    print("### Batches with section ops and restores on \(database == nil ? "SQLite" : "PostgreSQL"): \(o.items) items in \(o.sections) sections, \(max(1, o.rounds)) pairs")
     print("")
     print("| run | case | batch | a single move sent 1 ms after it |")
     print("| --- | --- | ---: | ---: |")
@@ -82,7 +84,7 @@ func runSectionBatchBenchmarks(_ o: BenchOptions) async throws {
         func cell(_ f: [(Double, Double)]) -> String { f.isEmpty ? "–" : "\(ms(median(f.map(\.0)))) / \(ms(median(f.map(\.1))))" }
         print("| \(name) | \(cell(old)) | \(cell(new)) |")
     }
-    try engineSectionParts(items: o.items, sections: o.sections)
+    if database == nil { try engineSectionParts(items: o.items, sections: o.sections) }
 }
 
 /// The engine's part alone at this size (median of 5, each on a fresh copy): a section created

@@ -10,7 +10,7 @@
 //     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
 //   limits --restore [--restore-sizes 100000,1000000 --sections 100 --rounds R --postgres URL]: 1,000 items spread over
 //     every section trashed and restored, the index seeks beside the code before session 15, a probe move's wait meanwhile
-//   limits --section-ops [--items N --sections S --rounds R]: batches that create, move or delete a section and restores
+//   limits --section-ops [--items N --sections S --rounds R --postgres URL]: batches that create, move or delete a section and restores
 //     (a section's undo), in place beside the way before session 18 (the snapshot copied, the whole gallery diffed)
 //   history [--items N --sections S --versions V]: the operation log's rows and bytes on disk as V single moves go by
 //   restart-catchup [--items N --sections S --versions V --windows W --baseline-windows B]: W windows catching up from
