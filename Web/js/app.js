@@ -207,6 +207,7 @@ export const app = {
     marks.engine = performance.now();
     $('scroller').scrollTop = 0;
     this.drag?.registerTargets();
+    this.view.holdImagesOneFrame(); // its thumbnails load from its first frame on (view.js)
     this.view.render();
     marks.rendered = performance.now();
     this.toolbar.historyChanged();
