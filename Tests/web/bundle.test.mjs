@@ -81,7 +81,7 @@ export function text() { return lines.trim().split('\n').length; }
   writeFileSync(join(dir, 'js', 'app.js'), String.raw`import { quote, brace, both, pattern, count, text } from './parts.js';
 
 export const app = {
-  // the app's state: it's { not a brace } and "neither is this
+  // the app's state: { not a brace } and "neither is this
   name: 'a } , ghost',
   /* don't count these: ' " ${'`'} { */
   template: ${'`'}${'${'}quote} ${'${'} { x: '}' }.x } ${'${'}${'`'}nested ${'${'}brace}${'`'}}${'`'},
