@@ -96,15 +96,18 @@ export class GridView {
       // callbacks hold them too; a hidden page makes no frames).
       if (this._holdImages === true) {
         this._holdImages = 'until the frame';
-        const load = () => setTimeout(() => { this._holdImages = false; this.pool.loadDeferred(); }, 0);
+        const load = () => setTimeout(() => { this._holdImages = false; this._loadDeferred(); }, 0);
         if (document.hidden) load(); else requestAnimationFrame(load);
       }
-    } else if (this.pool.deferred.size) {
-      if (this.fast) this._awaitStop();
-      else { this._settleGeneration++; this.pool.loadDeferred(); }
-    }
+    } else if (this.pool.deferred.size) this._loadDeferred();
     this.deps.rendered(r);
     if (this.revealFocus) this.reveal(r);
+  }
+
+  /// Starts the deferred image loads now, or when a fling stops.
+  _loadDeferred() {
+    if (this.fast) this._awaitStop();
+    else { this._settleGeneration++; this.pool.loadDeferred(); }
   }
 
   /// Starts the deferred image loads once the grid has stopped: SETTLE ms without a render, and
