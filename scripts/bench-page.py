@@ -114,14 +114,15 @@ def build_gallery(base, size, images):
 
 
 # Answers window.readyAt once the page says it is ready (body[data-ready]), or fails with its
-# data-error; a MutationObserver, so nothing of the bench's runs in the page meanwhile.
+# data-error; a MutationObserver on the document (there from the commit on, before its <html>), so
+# nothing of the bench's runs in the page meanwhile.
 READY_WAIT = """() => new Promise((done, fail) => {
   const check = () => { const b = document.body; if (!b) return false;
     if (b.dataset.error) { fail(new Error(b.dataset.error)); return true; }
     if (b.dataset.ready === '1') { done(window.readyAt); return true; } return false; };
   if (check()) return;
   const watch = new MutationObserver(() => { if (check()) watch.disconnect(); });
-  watch.observe(document.documentElement, { attributes: true, subtree: true, attributeFilter: ['data-ready', 'data-error'] }); })"""
+  watch.observe(document, { attributes: true, subtree: true, attributeFilter: ['data-ready', 'data-error'] }); })"""
 
 
 RAF_RECORDER = """() => { window.__frames = []; let last = performance.now();
@@ -440,58 +441,49 @@ def ingest_queue(base):
     return 0.0
 
 
-def upload_under_windows(base, gallery, pid, windows, files, per_request=20):
+def upload_under_windows(base, gallery, pid, windows, files, per_request=20, probe_in_process=False):
     """Issue 15's limit: `files` distinct photos uploaded into the gallery (`per_request` a
     request, one after the other, as a person dropping a folder) while `windows` windows follow
-    its live stream. Meanwhile a probe reads the gallery list and makes a single move every
-    100 ms: how long does the next request take? Answers a dict of figures."""
-    import threading
+    its live stream. Meanwhile a probe (Prober: a process of its own) reads the gallery list and
+    makes a single move every 100 ms: how long does the next request take? With
+    `probe_in_process`, also the same probe as a thread of the bench's process, as before session
+    17 (its figures as old_*). Answers a dict of figures."""
+    import contextlib
     folder = Path(tempfile.mkdtemp(prefix="bench-upload-"))
     images = make_images(folder, files)
     received, responses = open_windows(base, gallery, windows, timeout=1200)
     cols = columns(base, gallery)
     ids = cols["id"]
     del cols
-    reads, moves, done = [], [], threading.Event()
-
-    def probe():
-        k = 0
-        while not done.is_set():
-            t = time.time()
-            call(base, "GET", "/api/galleries")
-            reads.append((time.time() - t) * 1000)
-            t = time.time()
-            n = len(ids)
-            call(base, "POST", f"/api/galleries/{gallery}/batch",
-                 {"operations": [{"op": "move", "items": [ids[(10 + k % 50) % n]], "to": {"after": ids[(n // 2 + k % 50) % n]}}]})
-            moves.append((time.time() - t) * 1000)
-            k += 1
-            time.sleep(0.1)
-
-    prober = threading.Thread(target=probe, daemon=True)
-    t0 = time.time()
-    prober.start()
-    peak = 0.0
-    for start in range(0, files, per_request):
-        upload(base, gallery, images[start:start + per_request])
-        peak = max(peak, rss_mb(pid)[0])
-    uploaded = time.time() - t0
-    deadline = time.time() + 1200
-    while ingest_queue(base) > 0 and time.time() < deadline:
-        peak = max(peak, rss_mb(pid)[0])
-        time.sleep(0.2)
-    ingested = time.time() - t0
-    done.set()
-    prober.join()
+    with Prober(base, gallery, ids, pause_s=0.1) as probe, \
+            (Prober(base, gallery, ids, in_process=True, pause_s=0.1) if probe_in_process else contextlib.nullcontext()) as old:
+        t0 = time.time()
+        peak = 0.0
+        for start in range(0, files, per_request):
+            upload(base, gallery, images[start:start + per_request])
+            peak = max(peak, rss_mb(pid)[0])
+        uploaded = time.time() - t0
+        deadline = time.time() + 1200
+        while ingest_queue(base) > 0 and time.time() < deadline:
+            peak = max(peak, rss_mb(pid)[0])
+            time.sleep(0.2)
+        t1 = time.time()
+        figures = {"probe": probe.overlapping(t0, t1)}
+        if old is not None:
+            figures["old"] = old.overlapping(t0, t1)
     now, hwm = rss_mb(pid)
     for r in responses:
         r.close()
     shutil.rmtree(folder, ignore_errors=True)
-    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))]
-    return {"files": files, "uploaded_s": uploaded, "ingested_s": ingested, "reads": len(reads),
-            "read_p50": q(reads, 0.5), "read_p99": q(reads, 0.99), "read_max": max(reads),
-            "move_p50": q(moves, 0.5), "move_p99": q(moves, 0.99), "move_max": max(moves),
-            "events_min": min(received), "rss": now, "rss_peak_sampled": peak, "rss_hwm": hwm}
+    q = lambda xs, p: sorted(xs)[min(len(xs) - 1, int(p * len(xs)))] if xs else float("nan")
+    up = {"files": files, "uploaded_s": uploaded, "ingested_s": t1 - t0}
+    for name, (reads, moves, bad) in figures.items():
+        prefix = "" if name == "probe" else "old_"
+        up.update({f"{prefix}reads": len(reads), f"{prefix}read_p50": q(reads, 0.5), f"{prefix}read_p99": q(reads, 0.99),
+                   f"{prefix}read_max": max(reads, default=float("nan")), f"{prefix}moves": len(moves), f"{prefix}move_p50": q(moves, 0.5),
+                   f"{prefix}move_p99": q(moves, 0.99), f"{prefix}move_max": max(moves, default=float("nan")), f"{prefix}not_200": bad})
+    up.update({"events_min": min(received), "rss": now, "rss_peak_sampled": peak, "rss_hwm": hwm})
+    return up
 
 
 def session_cookie():
@@ -538,9 +530,9 @@ def quick_moves(base, gallery, ids, n, threads=4, seed=15):
     return time.time() - t0, max(versions)
 
 
-def probe_loop(base, gallery, ids, cookies, done, out, seed=7):
+def probe_loop(base, gallery, ids, cookies, done, out, pause_s=0.01, seed=7):
     """The probe's requests (Prober), in whichever process runs them: the gallery list, then a
-    single move of a random item of `ids` after another, every 10 ms; each request's (kind,
+    single move of a random item of `ids` after another, every `pause_s`; each request's (kind,
     start, ms, status) goes to `out` as it ends, and None when `done` is set."""
     import http.client, random
     from urllib.parse import urlparse
@@ -561,15 +553,20 @@ def probe_loop(base, gallery, ids, cookies, done, out, seed=7):
         conn.request("POST", f"/api/galleries/{gallery}/batch", body=body, headers=headers)
         r = conn.getresponse(); r.read()
         out.put(("move", t, (time.time() - t) * 1000, r.status))
-        time.sleep(0.01)
+        time.sleep(pause_s)
     conn.close()
     out.put(None)
 
 
+def within(requests, t0, t1):
+    """The durations (ms, sorted) of the probe's requests [(start, ms, status)] that overlapped [t0, t1]."""
+    return sorted(ms for t, ms, _ in requests if t <= t1 and t + ms / 1000 >= t0)
+
+
 class Prober:
     """Issue 15's "next request ≤ 50 ms": while something heavy runs, another client reads the
-    gallery list and makes a single move in the same gallery, one after the other, every 10 ms;
-    each request's start and duration are kept.
+    gallery list and makes a single move in the same gallery, one after the other, every 10 ms
+    (`pause_s`); each request's start, duration and status are kept.
 
     The probe runs in a process of its own. Until session 17 it was a thread of the bench's
     process, and the bench's own work held the interpreter's lock (GIL) meanwhile: `json.loads`
@@ -578,18 +575,18 @@ class Prober:
     sessions 15 and 16; BENCHMARKS.md, session 17). `in_process=True` runs it as a thread as
     before (bench-page's --probe-in-process: both at once, to show the difference)."""
 
-    def __init__(self, base, gallery, ids, in_process=False):
+    def __init__(self, base, gallery, ids, in_process=False, pause_s=0.01):
         import array, queue, threading, multiprocessing
         self.reads, self.moves, self.finished = [], [], False
         args = (base, gallery, ids, list(COOKIES))
         if in_process:
             self.done, self.out = threading.Event(), queue.Queue()
-            self.runner = threading.Thread(target=probe_loop, args=(*args, self.done, self.out), daemon=True)
+            self.runner = threading.Thread(target=probe_loop, args=(*args, self.done, self.out, pause_s), daemon=True)
         else:
             ctx = multiprocessing.get_context("spawn")
             self.done, self.out = ctx.Event(), ctx.Queue()
             ids = array.array("q", ids)  # pickled as one buffer, not a million ints
-            self.runner = ctx.Process(target=probe_loop, args=(base, gallery, ids, list(COOKIES), self.done, self.out), daemon=True)
+            self.runner = ctx.Process(target=probe_loop, args=(base, gallery, ids, list(COOKIES), self.done, self.out, pause_s), daemon=True)
 
     def _take(self, until=None, timeout_s=120):
         """Takes the requests reported so far; with `until`, waits for one that started after it
@@ -626,12 +623,18 @@ class Prober:
             self._take(until=float("inf"))
         self.runner.join()
 
+    def overlapping(self, t0, t1):
+        """The requests that overlapped [t0, t1]: (the reads' ms, the moves' ms, sorted; the status
+        of every request so far that was not 200)."""
+        self._take(until=t1)
+        return within(self.reads, t0, t1), within(self.moves, t0, t1), [s for _, _, s in self.reads + self.moves if s != 200]
+
     def during(self, t0, t1):
         """The requests that overlapped [t0, t1]: 'reads n, p50 / max; moves n, p50 / max' (ms), and any non-200."""
         self._take(until=t1)
 
         def part(xs, name):
-            d = sorted(ms for t, ms, _ in xs if t <= t1 and t + ms / 1000 >= t0)
+            d = within(xs, t0, t1)
             bad = [s for t, ms, s in xs if s != 200]
             if not d:
                 return f"{name}: none"
@@ -827,8 +830,8 @@ def reconnect_page(p, base, gallery, n, launch, trace=False, timeout_s=300, bund
         if engine.exists():
             wasm = engine.read_bytes()
             page.route("**/engine.wasm", lambda route: route.fulfill(content_type="application/wasm", body=wasm))
-    page.goto(f"{base}/#/g/{gallery}")
-    page.wait_for_selector("body[data-ready='1']")
+    page.goto(f"{base}/#/g/{gallery}", wait_until="commit")
+    page.evaluate(READY_WAIT)
     poll(page, "document.getElementById('live-state').classList.contains('on')", 60)
     page.wait_for_timeout(1000)
     v0 = page.evaluate("app.model.version")
@@ -913,9 +916,10 @@ def main():
                          "place of /js/page.js, with the engine.wasm beside it if there is one), before each run of this page, against the same server and gallery")
     ap.add_argument("--reconnect-no-page", action="store_true", help="with --reconnect-after: the server's side only")
     ap.add_argument("--probe-in-process", action="store_true",
-                    help="with --reconnect-after: beside the probe (a process of its own), the same probe as a thread of the bench's "
-                         "own process, as before session 17 (its requests wait for the bench's own work on the interpreter's lock: "
-                         "parsing a catch-up answer), its figures in [brackets]; its slow requests (> 50 ms) printed with the bench's parse")
+                    help="with --reconnect-after or --upload: beside the probe (a process of its own), the same probe as a thread of "
+                         "the bench's own process, as before session 17 (its requests wait for the bench's own work on the interpreter's "
+                         "lock: parsing a catch-up answer, sending the uploads), its figures in [brackets]; with --reconnect-after, its slow "
+                         "requests (> 50 ms) printed with the bench's parse")
     ap.add_argument("--reconnect-timeout", type=float, default=300,
                     help="with --reconnect-after: seconds the page may take to catch up before it is called stuck")
     ap.add_argument("--layout", default="waterfall",
@@ -1037,8 +1041,12 @@ def main():
             if args.chrome_trace:
                 browser.start_tracing(categories=CHROME_TRACE_CATEGORIES)
             t0 = time.time()
-            page.goto(url)
-            page.wait_for_selector("body[data-ready='1']")
+            # Waited for inside the page from the commit on (READY_WAIT), as after the reload below:
+            # goto's wait for the load event and then wait_for_selector compiled Playwright's injected
+            # script into the page between the grid's render and its first frame (a 32 ms task there
+            # in a trace at 100k, session 18).
+            page.goto(url, wait_until="commit")
+            page.evaluate(READY_WAIT)
             if args.chrome_trace:
                 Path(args.chrome_trace, f"{tag}-visit.json").write_bytes(browser.stop_tracing())
             load = page.evaluate("window.readyAt")
@@ -1175,7 +1183,8 @@ def main():
             extra_server = (top, args.windows, idle, now, peak, events)
         if args.upload:
             top = max(sizes)
-            up = upload_under_windows(base, galleries[top], server.pid, max(1, args.windows), args.upload)
+            up = upload_under_windows(base, galleries[top], server.pid, max(1, args.windows), args.upload,
+                                      probe_in_process=args.probe_in_process)
             print(f"upload at {top}: {up}", file=sys.stderr)
         print("| page | items | ready (performance.now) | navigation → ready (wall) | ready after a reload | drag sweep p95 / max | fast scroll p95 / max | DOM nodes |")
         print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -1215,7 +1224,11 @@ def main():
                   f"{max(1, args.windows)} windows following it: uploaded in {up['uploaded_s']:.1f} s, all ingested after "
                   f"{up['ingested_s']:.1f} s; meanwhile, every 100 ms, the gallery list p50 / p99 / max {up['read_p50']:.1f} / "
                   f"{up['read_p99']:.1f} / {up['read_max']:.1f} ms and a single move {up['move_p50']:.1f} / {up['move_p99']:.1f} / "
-                  f"{up['move_max']:.1f} ms ({up['reads']} each); every window received {up['events_min']} versions; server RSS "
+                  f"{up['move_max']:.1f} ms ({up['reads']} / {up['moves']} probes{'; not 200: ' + str(up['not_200'][:3]) if up['not_200'] else ''})"
+                  + (f" [the probe in the bench's own process, as before session 17: list {up['old_read_p50']:.1f} / {up['old_read_p99']:.1f} / "
+                     f"{up['old_read_max']:.1f} ms, move {up['old_move_p50']:.1f} / {up['old_move_p99']:.1f} / {up['old_move_max']:.1f} ms "
+                     f"({up['old_reads']} / {up['old_moves']})]" if 'old_reads' in up else "")
+                  + f"; every window received {up['events_min']} versions; server RSS "
                   f"{up['rss']:.0f} MB after, {up['rss_peak_sampled']:.0f} MB at most while uploading (sampled), high-water mark {up['rss_hwm']:.0f} MB.")
     finally:
         server.terminate()

@@ -129,8 +129,8 @@ def main():
                       if (last) window.__frames.push([t, t - last]); last = t; requestAnimationFrame(f); }; requestAnimationFrame(f); })();""")
                     waited = bp.wait_browser_quiet() if settle else 0
                     cpu0 = bp.browser_cpu_ms()
-                    page.goto(f"{base}/#/g/{gid}")
-                    page.wait_for_selector("body[data-ready='1']")
+                    page.goto(f"{base}/#/g/{gid}", wait_until="commit")
+                    page.evaluate(bp.READY_WAIT)  # inside the page: no Playwright script compiled during the visit
                     cpu = bp.cpu_since(cpu0)
                     page.wait_for_timeout(600)
                     boot = json.loads(page.evaluate(BOOT))

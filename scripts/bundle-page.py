@@ -7,7 +7,8 @@ Each module becomes a function scope run once, in dependency order, that answers
 `import { a, b as c } from './x.js'` becomes `const { a, b: c } = <x's exports>`. The page's
 modules use only that form, `export { a } from './x.js'` and exported declarations (function,
 async function, class, const): anything else, an import that names something its module does not
-export, or a cycle, fails the build with the module and line.
+export, or a cycle, fails the build with the module and line. Only code is read: quotes, braces and
+`import`/`export` lines in comments, strings, template literals and regex literals are not (code_mask).
 
     scripts/bundle-page.py [Web/js] [.build-wasm/protocol.js] [.build-wasm/page.js]
 """
@@ -48,21 +49,118 @@ def names(spec):
     return pairs
 
 
-def declared(source, start):
-    """The names a `const` declaration starting at `start` declares: the identifiers before
-    each `=` at nesting depth 0, up to the `;` (or line end) that ends it."""
-    found, depth, k, expect = [], 0, start, True
-    quote = None
-    while k < len(source):
-        ch = source[k]
-        if quote:
+WORD = re.compile(r"[\w$]+")
+# After these words a `/` starts a regex literal (as after an operator or an opening bracket);
+# after another word, a number, a literal or `)` `]` it divides.
+BEFORE_REGEX = {"return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case",
+                "do", "else", "yield", "await"}
+
+
+def code_mask(module, source):
+    """Where `source` is code: 1 at each character of code, 0 inside comments and string, template
+    and regex literals (their delimiters too), so the quotes, braces and `import`/`export` lines in
+    them are not read as code. A template's `${…}` substitutions are code again, nested to any
+    depth. A `/` starts a regex literal where an operand is expected; one that does not close on
+    its line is a division after all."""
+    n = len(source)
+    code = bytearray(n)
+    braces = []            # per open `{` or `${`: True where its `}` returns into a template
+    k, regex_ok = 0, True  # regex_ok: a `/` here would start a regex literal
+
+    def template(k, start):
+        """Scans a template's text from k (past its backtick or a substitution's `}`) to its
+        closing backtick (answers past it) or a `${` (answers past it, the substitution open)."""
+        while k < n:
+            ch = source[k]
             if ch == "\\":
                 k += 2
+            elif ch == "`":
+                return k + 1
+            elif ch == "$" and source.startswith("{", k + 1):
+                braces.append(True)
+                return k + 2
+            else:
+                k += 1
+        fail(module, source, start, "a template literal that does not close")
+
+    while k < n:
+        ch = source[k]
+        start = k
+        if ch in " \t\r\n":
+            code[k] = 1
+            k += 1
+            continue
+        if source.startswith("//", k):
+            end = source.find("\n", k)
+            k = n if end < 0 else end
+            continue
+        if source.startswith("/*", k):
+            end = source.find("*/", k + 2)
+            if end < 0:
+                fail(module, source, k, "a comment that does not close")
+            k = end + 2
+            continue
+        if ch in "'\"":
+            k += 1
+            while k < n and source[k] != ch and source[k] != "\n":
+                k += 2 if source[k] == "\\" else 1
+            if k >= n or source[k] != ch:
+                fail(module, source, start, "a string that does not close on its line")
+            k += 1
+            regex_ok = False
+            continue
+        if ch == "`":
+            k = template(k + 1, start)
+            regex_ok = False
+            continue
+        if ch == "}" and braces and braces[-1]:
+            braces.pop()
+            k = template(k + 1, start)
+            regex_ok = False
+            continue
+        if ch == "/" and regex_ok:
+            j, in_class = k + 1, False
+            while j < n and source[j] != "\n":
+                c = source[j]
+                if c == "\\":
+                    j += 1
+                elif c == "[":
+                    in_class = True
+                elif c == "]":
+                    in_class = False
+                elif c == "/" and not in_class:
+                    break
+                j += 1
+            if j < n and source[j] == "/":
+                m = WORD.match(source, j + 1)  # its flags
+                k = m.end() if m else j + 1
+                regex_ok = False
                 continue
-            if ch == quote:
-                quote = None
-        elif ch in "'\"`":
-            quote = ch
+        m = WORD.match(source, k)
+        if m:
+            code[k:m.end()] = b"\x01" * (m.end() - k)
+            regex_ok = m.group(0) in BEFORE_REGEX
+            k = m.end()
+            continue
+        code[k] = 1
+        if ch == "{":
+            braces.append(False)
+        elif ch == "}" and braces:
+            braces.pop()
+        regex_ok = ch not in ")]"
+        k += 1
+    return code
+
+
+def declared(source, code, start):
+    """The names a `const` declaration starting at `start` declares: the identifiers before
+    each `=` at nesting depth 0, up to the `;` (or line end) that ends it; only code counts
+    (`code`: code_mask)."""
+    found, depth, k, expect = [], 0, start, True
+    while k < len(source):
+        ch = source[k]
+        if not code[k]:
+            pass
         elif ch in "([{":
             depth += 1
         elif ch in ")]}":
@@ -91,18 +189,28 @@ def load(name):
     if not path.exists():
         sys.exit(f"bundle-page: {path} not found" + (" (run scripts/build-wasm.sh)" if name == "protocol.js" else ""))
     source = path.read_text()
+    code = code_mask(name, source)
     imports, exports, reexports = [], {}, []
+    edits = []  # (start, end, replacement) in source: the imports and re-exports go, exported declarations lose `export`
     for m in IMPORT.finditer(source):
+        if not code[m.start()]:
+            continue
         try:
             imports.append((m.group(2), names(m.group(1)), m.start()))
         except ValueError as e:
             fail(name, source, m.start(), f"cannot read the import of {e}")
+        edits.append((m.start(), m.end(), ""))
     for m in REEXPORT.finditer(source):
+        if not code[m.start()]:
+            continue
         reexports.append((m.group(2), names(m.group(1)), m.start()))
+        edits.append((m.start(), m.end(), ""))
     for m in DECLARATION.finditer(source):
+        if not code[m.start()]:
+            continue
         kind = m.group(1)
         if kind == "const":
-            found = declared(source, m.end())
+            found = declared(source, code, m.end())
             if not found:
                 fail(name, source, m.start(), "cannot read the names this export declares")
             for n in found:
@@ -112,12 +220,19 @@ def load(name):
             if not ident:
                 fail(name, source, m.start(), "cannot read the name this export declares")
             exports[ident.group(0)] = ident.group(0)
-    body = REEXPORT.sub("", IMPORT.sub("", source))
-    body = DECLARATION.sub(lambda m: m.group(1) + " ", body)
-    for m in re.finditer(r"^\s*(import|export)\b", body, re.M):
-        fail(name, body, m.start(), f"a form of {m.group(1)} the bundler does not handle")
-    if re.search(r"\bimport\s*\(|\bimport\.meta\b", body):
-        sys.exit(f"bundle-page: {name}: dynamic import or import.meta (not handled)")
+        edits.append((m.start(), m.end(), m.group(1) + " "))
+    handled = {start for start, _, _ in edits}
+    for m in re.finditer(r"^[ \t]*(import|export)\b", source, re.M):
+        if code[m.start(1)] and m.start(1) not in handled:
+            fail(name, source, m.start(1), f"a form of {m.group(1)} the bundler does not handle")
+    for m in re.finditer(r"\bimport\s*\(|\bimport\.meta\b", source):
+        if code[m.start()]:
+            fail(name, source, m.start(), "dynamic import or import.meta (not handled)")
+    body, at = [], 0
+    for start, end, replacement in sorted(edits):
+        body += [source[at:start], replacement]
+        at = end
+    body = "".join(body + [source[at:]])
     modules[name] = {"source": source, "body": body, "imports": imports, "exports": exports, "reexports": reexports}
 
 

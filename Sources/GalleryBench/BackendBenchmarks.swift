@@ -14,7 +14,7 @@ import NIOCore
 /// PostgreSQL: `--postgres URL` (a role that may CREATE DATABASE), else `GALLERY_BENCH_POSTGRES`,
 /// else a private cluster started by `scripts/pg-test-cluster.sh` with PostgreSQL's durable
 /// defaults (`PG_DURABLE=1`: fsync and synchronous_commit on, as a service would run it).
-func runBackendBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
+func runBackendBenchmarks(_ o: BenchOptions) async throws {
     try requireTool("/usr/bin/wrk", package: "wrk")
     let gallery = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         .appendingPathComponent("gallery")
@@ -22,8 +22,7 @@ func runBackendBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
         throw BenchFailure("no gallery binary beside gallery-bench (\(gallery.path)): swift build -c release --product gallery")
     }
     var cluster: String?
-    var server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
-        ?? ProcessInfo.processInfo.environment["GALLERY_BENCH_POSTGRES"]
+    var server = o.text("--postgres") ?? ProcessInfo.processInfo.environment["GALLERY_BENCH_POSTGRES"]
     if server == nil {
         // system(3), not Process: the cluster's server outlives the script, and Foundation's
         // waitUntilExit was seen never to return after it.

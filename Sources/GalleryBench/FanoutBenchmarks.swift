@@ -19,13 +19,11 @@ import Glibc
 /// `--database` names a server and database the bench may create a database beside (as the
 /// store tests do); GALLERY_TEST_POSTGRES is used when it is not given.
 func runFanoutBenchmark(_ options: BenchOptions) async throws {
-    let args = CommandLine.arguments
-    let base = args.firstIndex(of: "--database").flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil }
-        ?? ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"]
+    let base = options.text("--database") ?? ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"]
     guard let base, base.hasPrefix("postgres") else {
         throw BenchFailure("needs a PostgreSQL server: --database postgres://… (or GALLERY_TEST_POSTGRES; scripts/pg-test-cluster.sh start makes one)")
     }
-    let binary = URL(fileURLWithPath: args[0]).deletingLastPathComponent().appendingPathComponent("gallery")
+    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
         throw BenchFailure("no gallery binary beside gallery-bench (swift build -c release --product gallery)")
     }

@@ -7,8 +7,8 @@ import GalleryStore
 /// bounded size on disk"): a gallery of `--items` takes `--versions` single moves in process, and
 /// every tenth of the way the log's rows and bytes, the checkpoints' rows and bytes and the
 /// database file are read. The log is bounded when those numbers stop growing.
-func runHistoryBenchmark(_ o: BenchOptions, _ args: [String]) async throws {
-    let versions = args.firstIndex(of: "--versions").flatMap { args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil } ?? 20_000
+func runHistoryBenchmark(_ o: BenchOptions) async throws {
+    let versions = o.number("--versions") ?? 20_000
     print("")
     print("### The operation log on disk: \(o.items) items in \(o.sections) sections, \(versions) single moves")
     let folder = temporaryFolder("history")

@@ -23,22 +23,22 @@ import GalleryServer
 /// session 17) first, `--rounds` pairs.
 /// `--section-ops`: batches that add, remove or move a section and restores, beside the way before
 /// session 18 (`runSectionBatchBenchmarks`).
-func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
-    let server = args.firstIndex(of: "--postgres").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
-    if args.contains("--restore") {
-        try await runRestoreBenchmarks(o, args, postgres: server)
+func runLimitsBenchmarks(_ o: BenchOptions) async throws {
+    let server = o.text("--postgres")
+    if o.has("--restore") {
+        try await runRestoreBenchmarks(o, postgres: server)
         return
     }
-    if args.contains("--section-ops") {
+    if o.has("--section-ops") {
         try await runSectionBatchBenchmarks(o)
         if let server {
             try await runSectionBatchBenchmarks(o, database: try PostgresDatabase.createDatabase(beside: server, named: "bench_\(UInt32.random(in: 0...UInt32.max))"))
         }
         return
     }
-    let copyBaseline = args.contains("--copy-baseline")
-    if args.contains("--http") {
-        let moving = args.firstIndex(of: "--moving").flatMap { args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil }
+    let copyBaseline = o.has("--copy-baseline")
+    if o.has("--http") {
+        let moving = o.number("--moving")
         if copyBaseline {
             // The shipped limit both times: the batches copying the snapshot (before session 16), then in place.
             for _ in 0..<max(1, o.rounds) {
@@ -50,7 +50,7 @@ func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
             GalleryStore.batchesInPlace = true
             return
         }
-        if args.contains("--flat-limit-baseline") {
+        if o.has("--flat-limit-baseline") {
             // The shipped limit (scaled with the gallery past 500,000 items), then 1,000 at any size (before session 16).
             for _ in 0..<max(1, o.rounds) {
                 try await runLimitsHTTP(o, limit: nil, moving: moving)
@@ -64,8 +64,8 @@ func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
         return
     }
     let modes = copyBaseline ? (0..<max(1, o.rounds)).flatMap { _ in [false, true] } : [true]
-    let baseline = args.contains("--diff-stages")
-    let scattered = args.contains("--scattered")
+    let baseline = o.has("--diff-stages")
+    let scattered = o.has("--scattered")
     for batch in o.batchItems.isEmpty ? [nil] : o.batchItems.map(Optional.some) {
         if baseline {
             // The baseline beside it: the batch's stage from a diff of the whole gallery (before session 14).
@@ -73,7 +73,7 @@ func runLimitsBenchmarks(_ o: BenchOptions, _ args: [String]) async throws {
             try await runLimits(o, batch: batch, database: nil, modes: [false], scattered: scattered)
             GalleryStore.recordsStages = true
         }
-        if args.contains("--whole-diff-baseline") {
+        if o.has("--whole-diff-baseline") {
             for _ in 0..<max(1, o.rounds) {
                 for changedOnly in [false, true] {
                     GalleryStore.diffsChangedSectionsOnly = changedOnly

@@ -12,12 +12,8 @@ import GalleryServer
 /// there. Otherwise the real server (the same `BenchServer` as `move`) serves `DIR` on
 /// 127.0.0.1:P, prints one line `base=URL gallery=G first=ID count=N sections=A,B,…` when it
 /// listens, and runs until the process is killed.
-func runServeMoves(_ args: [String], _ o: BenchOptions) async throws {
-    func value(_ name: String) -> String? {
-        guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-        return args[i + 1]
-    }
-    guard let data = value("--data") else {
+func runServeMoves(_ o: BenchOptions) async throws {
+    guard let data = o.text("--data") else {
         FileHandle.standardError.write(Data("usage: gallery-bench serve-moves --data DIR [--items N --sections S] [--port P] [--seed-only]\n".utf8))
         exit(2)
     }
@@ -38,8 +34,8 @@ func runServeMoves(_ args: [String], _ o: BenchOptions) async throws {
         }
         try store.close()
     }
-    if args.contains("--seed-only") { return }
-    let port = value("--port").flatMap(Int.init) ?? 18_500
+    if o.has("--seed-only") { return }
+    let port = o.number("--port") ?? 18_500
     let running = try await BenchServer.start(folder: folder, portBase: port, randomPort: false)
     let store = running.server.store
     guard let gallery = try await store.listGalleries().first else { throw BenchFailure("no gallery in \(data)") }

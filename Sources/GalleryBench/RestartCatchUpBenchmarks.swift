@@ -11,13 +11,12 @@ import GalleryStore
 /// wait of a trivial task on Swift's shared threads meanwhile (what /api/health waits for) —
 /// now (in place, one check for all, on a queue of its own) beside before (each its own replay,
 /// a new snapshot per stage, on the shared threads), on the same rows in the same run.
-func runRestartCatchUpBenchmark(_ o: BenchOptions, _ args: [String]) async throws {
-    func arg(_ name: String) -> Int? { args.firstIndex(of: name).flatMap { args.indices.contains($0 + 1) ? Int(args[$0 + 1]) : nil } }
-    let versions = arg("--versions") ?? 2_000
-    let windows = arg("--windows") ?? 10
-    let baselineWindows = arg("--baseline-windows") ?? windows
-    let inPlaceWindows = arg("--in-place-windows") ?? windows
-    let rounds = arg("--rounds") ?? 1
+func runRestartCatchUpBenchmark(_ o: BenchOptions) async throws {
+    let versions = o.number("--versions") ?? 2_000
+    let windows = o.number("--windows") ?? 10
+    let baselineWindows = o.number("--baseline-windows") ?? windows
+    let inPlaceWindows = o.number("--in-place-windows") ?? windows
+    let rounds = o.rounds
     print("")
     print("### A catch-up right after a restart: \(o.items) items in \(o.sections) sections, \(versions) single moves")
     let folder = temporaryFolder("restart-catchup")

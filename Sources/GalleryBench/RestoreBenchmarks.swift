@@ -11,10 +11,9 @@ import Synchronization
 /// again, the stage from a diff: `GalleryStore.restoresBySeek = false`), in alternating order.
 /// Meanwhile a probe sends a single move of another item every 2 ms: it waits for the writer, as
 /// every other window's move does. With `--postgres URL` the same on a new PostgreSQL database.
-func runRestoreBenchmarks(_ o: BenchOptions, _ args: [String], postgres: String?) async throws {
-    let sizes = args.firstIndex(of: "--restore-sizes").flatMap { args.indices.contains($0 + 1) ? args[$0 + 1] : nil }
-        .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [100_000, 1_000_000]
-    let sections = args.contains("--sections") ? o.sections : 100
+func runRestoreBenchmarks(_ o: BenchOptions, postgres: String?) async throws {
+    let sizes = o.numbers("--restore-sizes") ?? [100_000, 1_000_000]
+    let sections = o.has("--sections") ? o.sections : 100
     for size in sizes {
         try await runRestore(o, items: size, sections: sections, database: nil)
         if let postgres {

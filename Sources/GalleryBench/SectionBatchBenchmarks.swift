@@ -13,6 +13,7 @@ import GridEngine
 /// again on a new PostgreSQL database.
 /// `database`: a PostgreSQL database's URL, else SQLite.
 func runSectionBatchBenchmarks(_ o: BenchOptions, database: String? = nil) async throws {
+    guard o.sections >= 20 + 2 * max(1, o.rounds) else { throw BenchFailure("--section-ops needs at least \(20 + 2 * max(1, o.rounds)) sections") }
     let folder = temporaryFolder("section-ops")
     defer { try? FileManager.default.removeItem(at: folder) }
     let store = try GalleryStore(folder: folder, databaseURL: database)
@@ -56,12 +57,13 @@ func runSectionBatchBenchmarks(_ o: BenchOptions, database: String? = nil) async
         func items(_ s: Int64) -> [Int64] { snap.sections.first { $0.id == s }!.items.map(\.id) }
         let probeSection = sections[0], probeItems = items(sections[0])
         // Sections of this run's own (none touched by an earlier run).
-        let moved = sections[10 + run], deleted = sections[30 + run], revived = sections[60 + run]
+        func pick(_ percent: Int) -> Int64 { sections[9 + (sections.count - 9) * percent / 100 + run] }
+        let moved = pick(0), deleted = pick(30), revived = pick(60)
         let spread = (0..<100).map { k in items(sections[1 + k % 8 + 0])[(run * 100 + k) % per] }
-        let created = try await measure("a section created (one operation)", [.createSection(title: "new \(run)", index: 50)],
+        let created = try await measure("a section created (one operation)", [.createSection(title: "new \(run)", index: sections.count / 2)],
                                         inPlace: inPlace, probeSection: probeSection, probeItems: probeItems).createdSections[0]
         _ = try await measure("100 items spread over 8 sections moved into it, another section moved",
-                              [.move(items: spread, to: .end(section: created)), .moveSection(moved, index: 90)],
+                              [.move(items: spread, to: .end(section: created)), .moveSection(moved, index: sections.count * 9 / 10)],
                               inPlace: inPlace, probeSection: probeSection, probeItems: probeItems)
         let gone = items(deleted)
         _ = try await measure("a section of \(gone.count) items deleted (one operation)", [.deleteSection(deleted)],

@@ -8,12 +8,8 @@ import GalleryStore
 /// items cycling through the ready images of gallery G (uploaded and thumbnailed by the real
 /// server before). Prints the new gallery's id. For `scripts/bench-page.py` at sizes the API
 /// cannot build in reasonable time (a million items).
-func runSeed(_ args: [String], _ o: BenchOptions) async throws {
-    func value(_ name: String) -> String? {
-        guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-        return args[i + 1]
-    }
-    guard let data = value("--data"), let like = value("--like").flatMap(Int64.init) else {
+func runSeed(_ o: BenchOptions) async throws {
+    guard let data = o.text("--data"), let like = o.number("--like").map(Int64.init) else {
         FileHandle.standardError.write(Data("usage: gallery-bench seed --data DIR --like GALLERY --items N --sections S [--name NAME]\n".utf8))
         exit(2)
     }
@@ -39,7 +35,7 @@ func runSeed(_ args: [String], _ o: BenchOptions) async throws {
         })
     }
     let t0 = nowSeconds()
-    let (gallery, _) = try await store.importGallery(name: value("--name") ?? "bench \(o.items)", sections: sections)
+    let (gallery, _) = try await store.importGallery(name: o.text("--name") ?? "bench \(o.items)", sections: sections)
     FileHandle.standardError.write(Data("seeded gallery \(gallery.id): \(gallery.itemCount) items in \(sections.count) sections in \(ms(nowSeconds() - t0))\n".utf8))
     print(gallery.id)
 }

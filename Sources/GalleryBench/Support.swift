@@ -22,27 +22,85 @@ struct BenchOptions {
     /// `limits`: how many items the big batch moves (spread over the gallery), one run each; empty: all of them.
     var batchItems: [Int] = []
 
+    static let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history",
+                              "restart-catchup", "all", "seed", "serve-moves"]
+    /// Every option any subcommand reads (each reads its own; the others are accepted and unused):
+    /// a whole number, whole numbers separated by commas, text, or a switch without a value.
+    enum Kind { case number, numbers, text, flag }
+    static let known: [String: Kind] = [
+        "--items": .number, "--sections": .number, "--clients": .number, "--seconds": .number, "--moves": .number,
+        "--images": .number, "--photos": .number, "--hashes": .number, "--rounds": .number, "--versions": .number,
+        "--windows": .number, "--baseline-windows": .number, "--in-place-windows": .number, "--moving": .number,
+        "--port": .number, "--like": .number,
+        "--history-items": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
+        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text,
+        "--restore": .flag, "--copy-baseline": .flag, "--http": .flag, "--flat-limit-baseline": .flag,
+        "--diff-stages": .flag, "--scattered": .flag, "--whole-diff-baseline": .flag, "--seed-only": .flag,
+        "--section-ops": .flag,
+    ]
+    /// The options given (the first of each, as before), their values as given.
+    private var given: [String: String] = [:]
+
+    /// Reads `args` (the program, the subcommand, then options). An option no subcommand takes, a
+    /// missing value, a number that is not one, or a stray word stops the run in one line (exit 2);
+    /// `--help` prints the subcommands and options.
     init(_ args: [String]) {
-        func value(_ name: String) -> Int? {
-            guard let i = args.firstIndex(of: name), i + 1 < args.count else { return nil }
-            return Int(args[i + 1])
+        func stop(_ message: String) -> Never {
+            FileHandle.standardError.write(Data("gallery-bench: \(message)\n".utf8))
+            exit(2)
         }
-        items = value("--items") ?? items
-        sections = value("--sections") ?? sections
-        clients = value("--clients") ?? clients
-        seconds = value("--seconds") ?? seconds
-        moves = value("--moves") ?? moves
-        images = value("--images") ?? images
-        photos = value("--photos") ?? photos
-        hashes = value("--hashes") ?? hashes
-        rounds = value("--rounds") ?? rounds
-        if let i = args.firstIndex(of: "--history-items"), i + 1 < args.count {
-            historyItems = args[i + 1].split(separator: ",").compactMap { Int($0) }
+        var k = 2
+        while k < args.count {
+            let name = args[k]
+            k += 1
+            if name == "--help" || name == "-h" { Self.help() }
+            guard let kind = Self.known[name] else {
+                stop(name.hasPrefix("-") ? "no option \(name) (gallery-bench --help lists them)" : "\(name): a stray word (options are --option value; gallery-bench --help lists them)")
+            }
+            var value = ""
+            if kind != .flag {
+                guard k < args.count, !args[k].hasPrefix("--") else { stop("\(name) needs a value") }
+                value = args[k]
+                k += 1
+                if kind == .number, Int(value) == nil { stop("\(name) takes a whole number, not \(value)") }
+                if kind == .numbers, value.split(separator: ",", omittingEmptySubsequences: false).contains(where: { Int($0) == nil }) {
+                    stop("\(name) takes whole numbers separated by commas, not \(value)")
+                }
+            }
+            if given[name] == nil { given[name] = value }
         }
-        if let i = args.firstIndex(of: "--batch-items"), i + 1 < args.count {
-            batchItems = args[i + 1].split(separator: ",").compactMap { Int($0) }
-        }
+        items = number("--items") ?? items
+        sections = number("--sections") ?? sections
+        clients = number("--clients") ?? clients
+        seconds = number("--seconds") ?? seconds
+        moves = number("--moves") ?? moves
+        images = number("--images") ?? images
+        photos = number("--photos") ?? photos
+        hashes = number("--hashes") ?? hashes
+        rounds = number("--rounds") ?? rounds
+        historyItems = numbers("--history-items") ?? historyItems
+        batchItems = numbers("--batch-items") ?? batchItems
     }
+
+    static func help() -> Never {
+        print("usage: gallery-bench [SUBCOMMAND] [OPTIONS] (what each subcommand does and reads: the head of Sources/GalleryBench/main.swift)")
+        print("subcommands: " + subcommands.joined(separator: " ") + " (all: the default)")
+        print("options: " + known.keys.sorted().map { name in
+            switch known[name]! {
+            case .flag: name
+            case .number: "\(name) N"
+            case .numbers: "\(name) N,N,…"
+            case .text: "\(name) TEXT"
+            }
+        }.joined(separator: " "))
+        exit(0)
+    }
+
+    /// Whether `name` was given (a switch, or an option with its value).
+    func has(_ name: String) -> Bool { given[name] != nil }
+    func text(_ name: String) -> String? { given[name] }
+    func number(_ name: String) -> Int? { given[name].flatMap { Int($0) } }
+    func numbers(_ name: String) -> [Int]? { given[name].map { $0.split(separator: ",").compactMap { Int($0) } } }
 }
 
 func nowSeconds() -> Double {

@@ -17,14 +17,14 @@
 //     an old version right after a restart, the history checked in place once for all beside each its own O(n) replay
 //     (--baseline-windows 0: without the baseline row)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
-// Each figure is printed beside its baseline from the same run.
+// Each figure is printed beside its baseline from the same run. `gallery-bench --help` lists the subcommands and options;
+// an option no subcommand takes, a missing value or a bad number stops the run in one line (BenchOptions, Support.swift).
 import Foundation
 
 let which = CommandLine.arguments.dropFirst().first ?? "all"
-let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history", "restart-catchup", "all",
-                   "seed", "serve-moves"]
-guard subcommands.contains(which) else {
-    FileHandle.standardError.write(Data("gallery-bench: no subcommand \(which): one of \(subcommands.joined(separator: ", "))\n".utf8))
+if which == "--help" || which == "-h" { BenchOptions.help() }
+guard BenchOptions.subcommands.contains(which) else {
+    FileHandle.standardError.write(Data("gallery-bench: no subcommand \(which): one of \(BenchOptions.subcommands.joined(separator: ", "))\n".utf8))
     exit(2)
 }
 let options = BenchOptions(CommandLine.arguments)
@@ -32,11 +32,11 @@ let options = BenchOptions(CommandLine.arguments)
 // binary), not as an error raised at top level (a fatal error and a backtrace).
 do {
     if which == "seed" {
-        try await runSeed(CommandLine.arguments, options)
+        try await runSeed(options)
         exit(0)
     }
     if which == "serve-moves" {
-        try await runServeMoves(CommandLine.arguments, options)
+        try await runServeMoves(options)
         exit(0)
     }
     if which == "all" {
@@ -54,17 +54,17 @@ do {
     }
     print("gallery-bench on \(machineDescription())")
     if which == "move" || which == "all" { try await runMoveBenchmarks(options) }
-    if which == "backends" || which == "all" { try await runBackendBenchmarks(options, CommandLine.arguments) }
+    if which == "backends" || which == "all" { try await runBackendBenchmarks(options) }
     if which == "access" || which == "all" { try await runAccessBenchmarks(options) }
     if which == "hash" || which == "all" { runHashBenchmarks(options) }
     if which == "thumbs" || which == "all" { try runThumbnailBenchmarks(options) }
     if which == "snapshot" || which == "all" { try await runSnapshotBenchmarks(options) }
     if which == "catchup" || which == "all" { try await runCatchUpBenchmarks(options) }
-    if which == "limits" || which == "all" { try await runLimitsBenchmarks(options, CommandLine.arguments) }
+    if which == "limits" || which == "all" { try await runLimitsBenchmarks(options) }
     if which == "import" || which == "all" { try runImportBenchmarks(options) }
     if which == "fanout" { try await runFanoutBenchmark(options) }
-    if which == "history" { try await runHistoryBenchmark(options, CommandLine.arguments) }
-    if which == "restart-catchup" { try await runRestartCatchUpBenchmark(options, CommandLine.arguments) }
+    if which == "history" { try await runHistoryBenchmark(options) }
+    if which == "restart-catchup" { try await runRestartCatchUpBenchmark(options) }
 } catch {
     FileHandle.standardError.write(Data("gallery-bench \(which): \(error)\n".utf8))
     exit(1)

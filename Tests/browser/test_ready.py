@@ -2,7 +2,7 @@
 the grid's first frame, not in the task that built the grid's elements: stamped there, that frame's
 style, layout, paint and commit fell in the first frame after ready — the missed frame right after
 ready at every gallery size (BENCHMARKS.md, session 17). Checked by order of events, not by time."""
-from conftest import close_page, new_page
+from conftest import close_page, new_page, wait_images
 
 # When the first grid cell entered the document, and when the first animation frame after that
 # began (its callbacks run before the browser renders that frame).
@@ -25,5 +25,36 @@ def test_ready_comes_after_the_grids_first_frame(browser, server):
         assert seen["cells"] is not None, "no grid cell before ready"
         assert seen["frame"] is not None and seen["frame"] <= seen["ready"], \
             f"ready at {seen['ready']:.1f} ms before the grid's first frame began ({seen['frame']}; cells in at {seen['cells']:.1f})"
+    finally:
+        close_page(page)
+
+
+# Each thumbnail request of the page, with when it started (resource timing, from the first script on).
+RECORD_THUMBNAIL_REQUESTS = """window.__thumbnailRequests = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (e.name.includes('/image/grid.jpg')) window.__thumbnailRequests.push(e.startTime);
+}).observe({ type: 'resource', buffered: true });"""
+
+
+def test_the_first_screens_thumbnails_load_from_the_grids_first_frame_on(browser, server):
+    """The grid of a gallery just opened comes on screen before its thumbnails are asked for (their
+    requests, answers and decode were work of the first frame: BENCHMARKS.md, session 18), and then
+    every thumbnail on the first screen appears."""
+    page = new_page(browser, server)
+    try:
+        page.add_init_script(FIRST_FRAME)
+        page.add_init_script(RECORD_THUMBNAIL_REQUESTS)
+        page.goto(server.url + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        wait_images(page, timeout=20000)
+        seen = page.evaluate("({ ...window.__firstFrame, requests: window.__thumbnailRequests })")
+        shown = page.evaluate("""[...document.querySelectorAll('#content .cell:not([hidden])')].filter((c) => {
+          const r = c.getBoundingClientRect(), img = c.querySelector('img');
+          return r.bottom > 0 && r.top < innerHeight && img.classList.contains('loaded') && img.naturalWidth > 0;
+        }).length""")
+        assert shown >= 4, f"only {shown} thumbnails on the first screen"
+        assert seen["requests"], "no thumbnail was requested"
+        assert seen["frame"] is not None and min(seen["requests"]) >= seen["frame"], \
+            f"a thumbnail asked for at {min(seen['requests']):.1f} ms, before the grid's first frame ({seen['frame']})"
     finally:
         close_page(page)

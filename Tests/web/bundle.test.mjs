@@ -55,4 +55,51 @@ const refuse = (files, expected) => {
 refuse({ 'app.js': "import { nothing } from './a.js';\n", 'a.js': 'export const something = 1;\n' }, /app\.js:1: imports nothing from a\.js/);
 refuse({ 'app.js': "import { a } from './a.js';\nexport const b = 1;\n", 'a.js': "import { b } from './app.js';\nexport const a = 1;\n" }, /an import cycle: app\.js → a\.js → app\.js/);
 refuse({ 'app.js': 'export default 1;\n' }, /app\.js:1: a form of export/);
-console.log(`bundle: ${order.length} modules in dependency order; index.html loads only /js/page.js; bad input refused`);
+refuse({ 'app.js': 'const a = 1;\nconst b = `x${a}\n' }, /app\.js:2: a template literal that does not close/);
+refuse({ 'app.js': "const a = 'it's';\n" }, /app\.js:1: a string that does not close on its line/);
+
+// Quotes, braces and import/export lines inside comments, strings, template literals (with
+// nested `${}`) and regex literals are not code: the bundler reads the names an export declares
+// and the module's imports past them. The same tree run as native modules and as the bundle
+// prints the same.
+{
+  const dir = mkdtempSync(join(tmpdir(), 'bundle-lex-'));
+  mkdirSync(join(dir, 'js'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  writeFileSync(join(dir, 'js', 'parts.js'), String.raw`// A module whose exports follow comments, strings, templates and regexes with quotes and braces.
+export const quote = "it's {", brace = '}\'', both = ${'`'}'${'${'}'}'}"${'`'};
+/* an export inside a comment: it's not one
+export const ghost = 1;
+export default ghost; */
+export const pattern = /['"}{]/g, count = (s) => (s.match(pattern) ?? []).length;
+const lines = ${'`'}
+import { nothing } from './nowhere.js';
+export const ghost = 2;
+${'`'};
+export function text() { return lines.trim().split('\n').length; }
+`);
+  writeFileSync(join(dir, 'js', 'app.js'), String.raw`import { quote, brace, both, pattern, count, text } from './parts.js';
+
+export const app = {
+  // the app's state: { not a brace } and "neither is this
+  name: 'a } , ghost',
+  /* don't count these: ' " ${'`'} { */
+  template: ${'`'}${'${'}quote} ${'${'} { x: '}' }.x } ${'${'}${'`'}nested ${'${'}brace}${'`'}}${'`'},
+  re: /'[}{]\//,
+  ratio: 6 / 3 / 2, // division, not a regex: it's
+  run() { return { name: this.name, template: this.template, re: this.re.test("'}/"), ratio: this.ratio, both, count: count(quote + both), lines: text(), pattern: String(pattern) }; },
+}, other = '{';
+
+console.log(JSON.stringify({ ...app.run(), other }));
+`);
+  execFileSync('python3', [join(root, 'scripts', 'bundle-page.py'), join(dir, 'js'), protocol, join(dir, 'page.js')], { stdio: 'pipe' });
+  const page = readFileSync(join(dir, 'page.js'), 'utf8');
+  assert.match(page, /^return \{ quote, brace, both, pattern, count, text \};$/m, 'parts.js exports exactly what it declares');
+  assert.match(page, /^return \{ app, other \};$/m, 'app.js exports exactly app and other');
+  const native = execFileSync('node', [join(dir, 'js', 'app.js')], { encoding: 'utf8' });
+  const bundled = execFileSync('node', [join(dir, 'page.js')], { encoding: 'utf8' });
+  assert.deepEqual(JSON.parse(native), { name: 'a } , ghost', template: "it's { } nested }'", re: true, ratio: 1,
+    both: `'}"`, count: 5, lines: 2, pattern: String.raw`/['"}{]/g`, other: '{' }, 'the modules run natively');
+  assert.equal(bundled, native, 'the bundle behaves as the modules');
+}
+console.log(`bundle: ${order.length} modules in dependency order; index.html loads only /js/page.js; bad input refused; comments, strings, templates and regexes read past`);

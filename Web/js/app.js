@@ -134,7 +134,6 @@ export const app = {
     // Ready once the browser has made the first frame of the grid (its style, layout, paint and
     // commit: the task after the animation callbacks of that frame): stamped before, ready came
     // before the grid was on screen, and the work of that frame fell in the first frame after ready.
-    // (No apostrophes in comments inside `app`: scripts/bundle-page.py reads its declaration.)
     if (!document.hidden) await new Promise((done) => requestAnimationFrame(() => nextTask(done)));
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
@@ -207,6 +206,7 @@ export const app = {
     marks.engine = performance.now();
     $('scroller').scrollTop = 0;
     this.drag?.registerTargets();
+    this.view.holdImagesOneFrame(); // its thumbnails load from its first frame on (view.js)
     this.view.render();
     marks.rendered = performance.now();
     this.toolbar.historyChanged();

@@ -38,7 +38,13 @@ export class GridView {
     this._moved = { y: 0, t: 0 }; // where and when the last render was
     this._settleTimer = 0;
     this._settleGeneration = 0;
+    this._holdImages = false;
   }
+
+  /// The next render places the cells without starting their image loads: those start once the
+  /// browser has made that frame (a gallery just opened: its grid is on screen sooner, and the
+  /// loads, their answers and the first thumbnails' decode are not in the work of its first frame).
+  holdImagesOneFrame() { this._holdImages = true; }
 
   schedule() {
     if (this._frame) return;
@@ -85,12 +91,23 @@ export class GridView {
     for (const [key, entry] of this.live) {
       if (!seen.has(key)) { entry.pool.give(entry.kind, entry.el); this.live.delete(key); }
     }
-    if (this.pool.deferred.size) {
-      if (this.fast) this._awaitStop();
-      else { this._settleGeneration++; this.pool.loadDeferred(); }
-    }
+    if (this._holdImages) {
+      // Until a task after the next frame's animation callbacks (renders in that frame's
+      // callbacks hold them too; a hidden page makes no frames).
+      if (this._holdImages === true) {
+        this._holdImages = 'until the frame';
+        const load = () => setTimeout(() => { this._holdImages = false; this._loadDeferred(); }, 0);
+        if (document.hidden) load(); else requestAnimationFrame(load);
+      }
+    } else if (this.pool.deferred.size) this._loadDeferred();
     this.deps.rendered(r);
     if (this.revealFocus) this.reveal(r);
+  }
+
+  /// Starts the deferred image loads now, or when a fling stops.
+  _loadDeferred() {
+    if (this.fast) this._awaitStop();
+    else { this._settleGeneration++; this.pool.loadDeferred(); }
   }
 
   /// Starts the deferred image loads once the grid has stopped: SETTLE ms without a render, and
@@ -118,7 +135,7 @@ export class GridView {
     if (el.dataset.section !== section) el.dataset.section = section;
     let cls = poolKind;
     if (poolKind === 'cell') {
-      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined, this.fast);
+      this.pool.bind(el, data, cell.kind === 'placeholder' ? this.progress.get(cell.id) : undefined, this.fast || !!this._holdImages);
       el.dataset.id = cell.id;
       cls += this.cellClasses(cell);
       // Written only when they change (an expando remembers what the element shows).
