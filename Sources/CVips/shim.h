@@ -31,6 +31,18 @@ static inline const char *gallery_vips_find_loader(const void *buf, size_t len) 
     return vips_foreign_find_load_buffer(buf, len);
 }
 
+// Whether the loader `nickname` (as gallery_vips_find_loader answers it) is blocked (an untrusted
+// one: ImageMagick, PDF, …), read from its class's flags: libvips' error text is one buffer per
+// process, so another thread's failure can stand in it when this one's is read.
+static inline int gallery_vips_loader_blocked(const char *nickname) {
+    GType type = vips_type_find("VipsOperation", nickname);
+    if (!type) return 0;
+    VipsOperationClass *class = VIPS_OPERATION_CLASS(g_type_class_ref(type));
+    int blocked = (class->flags & VIPS_OPERATION_BLOCKED) != 0;
+    g_type_class_unref(class);
+    return blocked;
+}
+
 /// The EXIF orientation (1-8) of a loaded image; 1 when absent or not one of the eight values.
 static inline int gallery_vips_orientation(VipsImage *image) {
     int orientation = 1;

@@ -45,6 +45,9 @@ public enum ImageProbe {
             Vips.takeError()
             throw .notAnImage
         }
+        // Told by the loader's flags, not by libvips' error text (one buffer per process: under
+        // concurrent uploads another image's failure could stand there).
+        if gallery_vips_loader_blocked(loader) != 0 { throw .unsupportedFormat(Self.formatName(String(cString: loader))) }
         var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
         if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) != 0 {
             let error = Vips.takeError()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Imaging
 
@@ -56,12 +57,16 @@ import Imaging
         #expect(thumb.height == 200 && p.r > 180 && p.b < 80, "the first (red) frame: \(p)")
     }
 
-    @Test func formatsOnlyImageMagickOrPDFReadAreRefusedAsUnsupported() throws {
-        // A BMP (only ImageMagick's loader reads it) and a PDF: untrusted loaders are blocked.
+    /// A BMP (only ImageMagick's loader reads it) and a PDF: untrusted loaders are blocked.
+    static let untrusted: [[UInt8]] = {
         var bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 52)
         bmp[10] = 54; bmp[14] = 40; bmp[18] = 1; bmp[22] = 1; bmp[26] = 1; bmp[28] = 24
         let pdf = Array("%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj 2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n".utf8)
-        for bytes in [bmp, pdf] {
+        return [bmp, pdf]
+    }()
+
+    @Test func formatsOnlyImageMagickOrPDFReadAreRefusedAsUnsupported() throws {
+        for bytes in Self.untrusted {
             do {
                 _ = try ImageProbe.probe(bytes)
                 Issue.record("an untrusted loader read it")
@@ -69,5 +74,27 @@ import Imaging
                 #expect(error.reason.hasPrefix("unsupported format (magick)") || error.reason.hasPrefix("unsupported format (pdf)"), "\(error.reason)")
             }
         }
+    }
+
+    /// libvips' error buffer is one per process: a failure read from it while another thread's
+    /// failure cleared or filled it said "libvips failed" (seen in a parallel test run, session 18).
+    /// A blocked loader is told by its flags, not by the error text, whatever else fails meanwhile.
+    @Test func aBlockedFormatIsToldAsSuchWhileOtherImagesFailAtOnce() {
+        let truncated = Array(Self.picture.prefix(Self.picture.count / 2))
+        let reasons = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<150 {
+                if (worker + round) % 2 == 0 {
+                    let bytes = Self.untrusted[round % 2]
+                    do throws(ImagingError) { _ = try ImageProbe.probe(bytes); reasons.withLock { $0.append("read") } } catch { reasons.withLock { $0.append(error.reason) } }
+                } else {
+                    _ = try? Thumbnailer.jpeg(from: truncated, size: .grid)
+                    _ = try? ImageProbe.probe(Array("GIF89a".utf8) + [UInt8](repeating: 0xFF, count: 40))
+                }
+            }
+        }
+        let all = reasons.withLock { $0 }
+        let wrong = all.filter { !$0.hasPrefix("unsupported format (magick)") && !$0.hasPrefix("unsupported format (pdf)") }
+        #expect(all.count == 600 && wrong.isEmpty, "\(wrong.count) of \(all.count) told otherwise, e.g. \(wrong.prefix(3))")
     }
 }
