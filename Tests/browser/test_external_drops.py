@@ -125,7 +125,15 @@ def test_dropping_two_image_files_uploads_them_at_the_drop_position(page, server
     index = before.index("Date")
     files = [{"name": "first.jpg", "type": "image/jpeg", "data": data},
              {"name": "second.jpg", "type": "image/jpeg", "data": data}]
+    # The first upload is held until the frames after the drop are seen (uploads go one at a time,
+    # so the second waits behind it): the placeholders as a slower network shows them. Not held, a
+    # small local upload could finish within two frames of the drop, and the test saw one spinner.
+    held, released = [], []
+    page.route("**/api/galleries/*/uploads*", lambda route: route.continue_() if released else held.append(route))
     spinners = page.evaluate(DROP_JS, [x, y, [], files])
+    assert len(held) == 1, held
+    released.append(True)
+    held.pop().continue_()
     assert len(spinners) >= 2, spinners
     page.wait_for_function(
         "n => app.sections({confirmed: true})[0].items.length === n + 2 && app.sections({confirmed: true})[0].items.every(i => i.state === 'ready')",
