@@ -41,16 +41,14 @@ public enum ImageProbe {
     /// The same from bytes anywhere in memory (a mapped file).
     public static func probe(_ raw: UnsafeRawBufferPointer, limits: ImageLimits = ImageLimits()) throws(ImagingError) -> ImageInfo {
         guard Vips.ready else { throw .libvipsUnavailable }
-        guard raw.count > 0, let loader = gallery_vips_find_loader(raw.baseAddress, raw.count) else {
-            Vips.takeError()
-            throw .notAnImage
-        }
+        var found: UnsafePointer<CChar>?
+        _ = Vips.run { found = raw.count > 0 ? gallery_vips_find_loader(raw.baseAddress, raw.count) : nil; return found == nil ? 1 : 0 }
+        guard let loader = found else { throw .notAnImage }
         // Told by the loader's flags, not by libvips' error text (one buffer per process: under
         // concurrent uploads another image's failure could stand there).
         if gallery_vips_loader_blocked(loader) != 0 { throw .unsupportedFormat(Self.formatName(String(cString: loader))) }
         var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
-        if gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) != 0 {
-            let error = Vips.takeError()
+        if let error = Vips.run({ gallery_vips_probe(raw.baseAddress, raw.count, &w, &h, &o) }) {
             throw error.contains("operation is blocked") ? .unsupportedFormat(Self.formatName(String(cString: loader))) : .undecodable(error)
         }
         let result = ImageInfo(stored: Int(w), Int(h), format: String(cString: loader), orientation: Int(o))
@@ -75,7 +73,7 @@ extension ImageProbe {
     public static func probe(file path: String) throws(ImagingError) -> ImageInfo {
         guard Vips.ready else { throw .libvipsUnavailable }
         var w: Int32 = 0, h: Int32 = 0, o: Int32 = 1
-        guard gallery_vips_probe_file(path, &w, &h, &o) == 0 else { throw .undecodable(Vips.takeError()) }
+        if let error = Vips.run({ gallery_vips_probe_file(path, &w, &h, &o) }) { throw .undecodable(error) }
         guard w > 0 && h > 0 else { throw .undecodable("empty image") }
         return ImageInfo(stored: Int(w), Int(h), format: "", orientation: Int(o))
     }
@@ -92,8 +90,8 @@ public struct RGBPixels: Sendable {
         var out: UnsafeMutableRawPointer?
         var length = 0
         var w: Int32 = 0, h: Int32 = 0
-        let rc = image.withUnsafeBytes { gallery_vips_decode_rgb($0.baseAddress, $0.count, &out, &length, &w, &h) }
-        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        let error = image.withUnsafeBytes { raw in Vips.run { gallery_vips_decode_rgb(raw.baseAddress, raw.count, &out, &length, &w, &h) } }
+        if let error { throw .undecodable(error) }
         width = Int(w); height = Int(h); bytes = Vips.take(out, length)
     }
 

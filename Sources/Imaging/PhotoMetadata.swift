@@ -39,8 +39,8 @@ public struct PhotoMetadata: Codable, Equatable, Sendable {
     public static func read(_ raw: UnsafeRawBufferPointer) -> PhotoMetadata {
         guard Vips.ready else { return PhotoMetadata() }
         var out: UnsafeMutablePointer<CChar>?
-        let rc = gallery_vips_exif(raw.baseAddress, raw.count, &out)
-        guard rc == 0, let out else { _ = Vips.takeError(); return PhotoMetadata() }
+        let failed = Vips.run { gallery_vips_exif(raw.baseAddress, raw.count, &out) }
+        guard failed == nil, let out else { return PhotoMetadata() }
         defer { g_free(out) }
         var fields: [String: String] = [:]
         for line in String(cString: out).split(separator: "\n") {

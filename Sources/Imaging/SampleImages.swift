@@ -15,12 +15,12 @@ public enum SampleImages {
         // A character no installed font has would be drawn as a "missing glyph" box: use the fallback.
         let title = fallback != nil && !fontsCanDraw(title) ? fallback! : title
         let fallbackMarkup = fallback.map(markup) ?? ""
-        let rc = markup(title).withCString { text in
+        let error = markup(title).withCString { text in
             fallbackMarkup.withCString { other in
-                gallery_vips_sample_jpeg(Int32(width), Int32(height), red, green, blue, noise, text, other, &out, &length)
+                Vips.run { gallery_vips_sample_jpeg(Int32(width), Int32(height), red, green, blue, noise, text, other, &out, &length) }
             }
         }
-        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        if let error { throw .undecodable(error) }
         return Vips.take(out, length)
     }
 
@@ -30,10 +30,10 @@ public enum SampleImages {
         guard Vips.ready else { throw .libvipsUnavailable }
         var out: UnsafeMutableRawPointer?
         var length = 0
-        let rc = image.withUnsafeBytes { raw in
-            suffix.withCString { gallery_vips_convert(raw.baseAddress, raw.count, $0, transparentLeft ? 1 : 0, &out, &length) }
+        let error = image.withUnsafeBytes { raw in
+            suffix.withCString { name in Vips.run { gallery_vips_convert(raw.baseAddress, raw.count, name, transparentLeft ? 1 : 0, &out, &length) } }
         }
-        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        if let error { throw .undecodable(error) }
         return Vips.take(out, length)
     }
 
@@ -42,7 +42,7 @@ public enum SampleImages {
         guard Vips.ready else { throw .libvipsUnavailable }
         var out: UnsafeMutableRawPointer?
         var length = 0
-        if gallery_vips_two_frame_gif(Int32(width), Int32(height), &out, &length) != 0 { throw .undecodable(Vips.takeError()) }
+        if let error = Vips.run({ gallery_vips_two_frame_gif(Int32(width), Int32(height), &out, &length) }) { throw .undecodable(error) }
         return Vips.take(out, length)
     }
 
@@ -71,7 +71,7 @@ public enum SampleImages {
         guard Vips.ready else { throw .libvipsUnavailable }
         var out: UnsafeMutableRawPointer?
         var length = 0
-        if gallery_vips_plain_png(Int32(width), Int32(height), &out, &length) != 0 { throw .undecodable(Vips.takeError()) }
+        if let error = Vips.run({ gallery_vips_plain_png(Int32(width), Int32(height), &out, &length) }) { throw .undecodable(error) }
         return Vips.take(out, length)
     }
 }

@@ -28,8 +28,9 @@ public enum Thumbnailer {
         guard Vips.ready else { throw .libvipsUnavailable }
         var out: UnsafeMutableRawPointer?
         var length = 0
-        let rc = gallery_vips_thumbnail_jpeg(raw.baseAddress, raw.count, Int32(maxEdge), Int32(maxEdge), Int32(quality), &out, &length)
-        if rc != 0 { throw .undecodable(Vips.takeError()) }
+        if let error = Vips.run({ gallery_vips_thumbnail_jpeg(raw.baseAddress, raw.count, Int32(maxEdge), Int32(maxEdge), Int32(quality), &out, &length) }) {
+            throw .undecodable(error)
+        }
         return Vips.take(out, length)
     }
 

@@ -97,4 +97,34 @@ import Imaging
         let wrong = all.filter { !$0.hasPrefix("unsupported format (magick)") && !$0.hasPrefix("unsupported format (pdf)") }
         #expect(all.count == 600 && wrong.isEmpty, "\(wrong.count) of \(all.count) told otherwise, e.g. \(wrong.prefix(3))")
     }
+
+    /// The detail of "image could not be decoded: …" is the image's own while other images fail
+    /// at once: libvips' error buffer is one per process, and a failure's text read from it could
+    /// be another thread's (a truncated JPEG's "Premature end of input file" told for a broken
+    /// PNG). Each image's reason alone first; then eight threads fail them all at once, mixed.
+    @Test func eachFailureIsToldWithItsOwnDetailWhileOthersFailAtOnce() throws {
+        let png = try SampleImages.convert(Self.picture, to: ".png"), webp = try SampleImages.convert(Self.picture, to: ".webp")
+        let broken: [[UInt8]] = [
+            Array(Self.picture.prefix(Self.picture.count / 2)),             // a JPEG cut in half
+            Array(png.prefix(png.count / 2)),                               // a PNG cut in half
+            Array(webp.prefix(webp.count / 2)),                             // a WebP cut in half
+            Array(png.prefix(33)) + [UInt8](repeating: 0x41, count: 400),   // a PNG header, then nonsense
+        ]
+        @Sendable func reason(_ bytes: [UInt8]) -> String {
+            do throws(ImagingError) { _ = try Thumbnailer.jpeg(from: bytes, size: .grid); return "read" } catch { return error.reason }
+        }
+        let alone = broken.map(reason)
+        // The test can only fail if the images fail differently.
+        try #require(Set(alone).count == broken.count && !alone.contains("read"), "\(alone)")
+        let wrong = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<60 {
+                let k = (worker + round) % broken.count
+                let told = reason(broken[k])
+                if told != alone[k] { wrong.withLock { $0.append("\(k): \(told)") } }
+            }
+        }
+        let seen = wrong.withLock { $0 }
+        #expect(seen.isEmpty, "\(seen.count) of 480 told another image's detail, e.g. \(seen.prefix(3)); alone: \(alone)")
+    }
 }
