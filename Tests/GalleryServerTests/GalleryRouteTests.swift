@@ -70,6 +70,40 @@ import GalleryServer
         #expect(try await again.store.listGalleries().count == 1)
     }
 
+    /// The page's first script is written into the document and allowed by its hash alone
+    /// (issue 15.2: no round trip before its downloads start); a script that could end the element
+    /// early is not written in.
+    @Test func thePageCarriesItsFirstScriptAllowedByItsHash() async throws {
+        let server = try await makeServer()
+        let web = server.configuration.webFolder
+        try FileManager.default.createDirectory(at: web.appendingPathComponent("js"), withIntermediateDirectories: true)
+        try Data(#"<!doctype html><head><script src="/js/early.js"></script></head><body><script type="module" src="/js/page.js"></script></body>"#.utf8)
+            .write(to: web.appendingPathComponent("index.html"))
+        let early = "{\n  window.early = { wasm: fetch('/engine.wasm') };\n}\n"
+        try Data(early.utf8).write(to: web.appendingPathComponent("js/early.js"))
+        // What a browser computes for the element's text: SHA-256, base64 (sha256sum of the text).
+        let hash = "'sha256-" + Data(sha256Hex(early).chunked2().map { UInt8($0, radix: 16)! }).base64EncodedString() + "'"
+        try await server.test(.live) { client in
+            for uri in ["/", "/index.html", "/setup", "/s/anything"] {
+                let page = try await client.execute(uri: uri, method: .get)
+                let body = String(buffer: page.body)
+                #expect(page.status == .ok, "\(uri)")
+                #expect(body.contains("<script>\(early)</script>") && !body.contains("src=\"/js/early.js\""), "\(uri): \(body)")
+                let csp = page.headers[.contentSecurityPolicy] ?? ""
+                #expect(csp.contains("script-src 'self' \(hash) 'wasm-unsafe-eval'") && !csp.contains("unsafe-inline"), "\(uri): \(csp)")
+                #expect(csp.contains("frame-ancestors 'none'") && csp.contains("style-src 'self';"), "\(uri): \(csp)")
+            }
+            // Every other answer keeps the policy without the hash.
+            let session = try await client.execute(uri: "/api/session", method: .get)
+            #expect(session.headers[.contentSecurityPolicy] == SecurityPolicy.contentSecurityPolicy)
+            // A script whose text holds "</script" stays a file of its own (and no hash is allowed).
+            try Data("document.write('</SCRIPT>')".utf8).write(to: web.appendingPathComponent("js/early.js"))
+            let page = try await client.execute(uri: "/", method: .get)
+            #expect(String(buffer: page.body).contains(#"<script src="/js/early.js"></script>"#))
+            #expect(page.headers[.contentSecurityPolicy] == SecurityPolicy.contentSecurityPolicy)
+        }
+    }
+
     @Test func servesThePageEngineWasmAndItsProtocolModule() async throws {
         let built = testFolder("wasm-build")
         try FileManager.default.createDirectory(at: built, withIntermediateDirectories: true)
@@ -101,5 +135,28 @@ import GalleryServer
             #expect(try await client.error(.get, "/js/protocol.js", status: .notFound).contains("protocol.js not found"))
             #expect(try await client.error(.get, "/js/page.js", status: .notFound).contains("page.js not found"))
         }
+    }
+}
+
+/// SHA-256 of a text as hex, by the system's sha256sum (not the server's code under test).
+private func sha256Hex(_ text: String) -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+    let input = Pipe(), output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    try? p.run()
+    input.fileHandleForWriting.write(Data(text.utf8))
+    try? input.fileHandleForWriting.close()
+    p.waitUntilExit()
+    return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ")[0].description
+}
+
+private extension String {
+    /// "a1b2…" → ["a1", "b2", …].
+    func chunked2() -> [String] {
+        var out: [String] = [], rest = Substring(self)
+        while !rest.isEmpty { out.append(String(rest.prefix(2))); rest = rest.dropFirst(2) }
+        return out
     }
 }

@@ -1,5 +1,6 @@
-// Runs before the modules load (a classic script: the Content-Security-Policy allows no
-// inline script). The big downloads start now; app.js picks them up. The session is asked
+// Runs before the modules load. The server writes it into the page (PageDocument.swift: no round
+// trip before the downloads start; the page's Content-Security-Policy allows it by its hash and
+// no other inline script). The big downloads start now; app.js picks them up. The session is asked
 // first thing: the gallery list and columns only help a signed-in page, and a share link's
 // page (/s/<token>) or the setup page (/setup) opens its session before it asks for them.
 {

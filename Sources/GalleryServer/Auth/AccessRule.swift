@@ -32,6 +32,8 @@ public enum AccessRules {
         "GET /engine.wasm": .anyone,
         "GET /js/protocol.js": .anyone,
         "GET /js/page.js": .anyone,
+        "GET /": .anyone,
+        "GET /index.html": .anyone,
         "GET /setup": .anyone,
         "GET /s/{token}": .anyone,
         // Health checks for load balancers and orchestrators (nothing about galleries).

@@ -145,7 +145,8 @@ extension SecurityHeadersMiddleware {
         } catch {
             response = try APIError(.internalServerError, "\(error)").response(from: request, context: context)
         }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        // The page's document brings its own: this policy with its one inline script's hash (PageDocument).
+        if response.headers[.contentSecurityPolicy] == nil { response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy }
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.referrerPolicy] = "same-origin"

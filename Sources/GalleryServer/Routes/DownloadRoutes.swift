@@ -78,19 +78,14 @@ struct DownloadRoutes {
     }
 }
 
-/// The page's own addresses that are not files: the first-account form and share links both
-/// serve the page, which reads what it needs from the address.
+/// The page's addresses: its own (`/`, `/index.html`), the first-account form and share links
+/// all serve the page (`PageDocument`), which reads what it needs from the address.
 struct PageRoutes {
     let server: GalleryServer
 
     func register(_ router: Router<GalleryRequestContext>) {
-        for path in ["setup", "s/:token"] {
-            router.get(RouterPath(path)) { _, _ in
-                let index = server.configuration.webFolder.appendingPathComponent("index.html")
-                guard let data = FileManager.default.contents(atPath: index.path) else { throw APIError(.notFound, "the page is missing (\(index.path))") }
-                return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                                body: .init(byteBuffer: ByteBuffer(bytes: data)))
-            }
+        for path in ["/", "index.html", "setup", "s/:token"] {
+            router.get(RouterPath(path)) { _, _ in try PageDocument.response(webFolder: server.configuration.webFolder) }
         }
     }
 }
