@@ -2,7 +2,7 @@
 the grid's first frame, not in the task that built the grid's elements: stamped there, that frame's
 style, layout, paint and commit fell in the first frame after ready — the missed frame right after
 ready at every gallery size (BENCHMARKS.md, session 17). Checked by order of events, not by time."""
-from conftest import close_page, new_page, wait_images
+from conftest import close_page, new_page, server_ids, server_titles, wait_images, wait_titles
 
 # When the first grid cell entered the document, and when the first animation frame after that
 # began (its callbacks run before the browser renders that frame).
@@ -56,5 +56,41 @@ def test_the_first_screens_thumbnails_load_from_the_grids_first_frame_on(browser
         assert seen["requests"], "no thumbnail was requested"
         assert seen["frame"] is not None and min(seen["requests"]) >= seen["frame"], \
             f"a thumbnail asked for at {min(seen['requests']):.1f} ms, before the grid's first frame ({seen['frame']})"
+    finally:
+        close_page(page)
+
+
+# When the page opened its live streams (EventSource: a stream's resource timing entry comes only
+# when it ends) and asked for the trash (resource timing).
+RECORD_STREAM_REQUESTS = """window.__streams = [];
+window.EventSource = class extends EventSource {
+  constructor(url, options) { window.__streams.push([new URL(url, location.href).pathname, performance.now()]); super(url, options); }
+};
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) if (new URL(e.name).pathname.endsWith('/trash')) window.__streams.push(['trash', e.startTime]);
+}).observe({ type: 'resource', buffered: true });"""
+
+
+def test_the_first_gallerys_streams_start_after_ready_and_follow_changes(browser, server):
+    """On the page's first load the gallery's live stream, its trash count and the gallery list's
+    stream are started once the grid is on screen (their requests were main-thread work before
+    its first frame: BENCHMARKS.md, session 19), and the gallery still follows another client's
+    change."""
+    gallery = server.api("GET", "/api/galleries")[0]["id"]
+    ids = server_ids(server, gallery)[0]
+    page = new_page(browser, server)
+    try:
+        page.add_init_script(RECORD_STREAM_REQUESTS)
+        page.goto(server.url + "/")
+        page.wait_for_selector("body[data-ready='1']", timeout=20000)
+        page.wait_for_function("window.__streams.length >= 3 && app.live.source?.readyState === EventSource.OPEN", timeout=10000)
+        seen = page.evaluate("({ streams: window.__streams, ready: window.readyAt })")
+        paths = [p for p, _ in seen["streams"]]
+        assert f"/api/galleries/{gallery}/events" in paths and "/api/galleries/events" in paths and "trash" in paths, paths
+        for path, start in seen["streams"]:
+            assert start >= seen["ready"], f"{path} started at {start:.1f} ms, before ready ({seen['ready']:.1f})"
+        # Another client's move reaches the page.
+        server.api("POST", f"/api/galleries/{gallery}/batch", {"operations": [{"op": "move", "items": [ids[0]], "to": {"after": ids[-1]}}]})
+        wait_titles(page, server_titles(server, gallery)[0], 0, timeout=10000)
     finally:
         close_page(page)

@@ -44,7 +44,9 @@ export class GridView {
   /// The next render places the cells without starting their image loads: those start once the
   /// browser has made that frame (a gallery just opened: its grid is on screen sooner, and the
   /// loads, their answers and the first thumbnails' decode are not in the work of its first frame).
-  holdImagesOneFrame() { this._holdImages = true; }
+  /// `until(load)`, when given, says when instead: it calls `load` (the page's first load: once
+  /// the page has said it is ready, app.start).
+  holdImagesOneFrame(until = null) { this._holdImages = true; this._holdUntil = until; }
 
   schedule() {
     if (this._frame) return;
@@ -96,8 +98,10 @@ export class GridView {
       // callbacks hold them too; a hidden page makes no frames).
       if (this._holdImages === true) {
         this._holdImages = 'until the frame';
-        const load = () => setTimeout(() => { this._holdImages = false; this._loadDeferred(); }, 0);
-        if (document.hidden) load(); else requestAnimationFrame(load);
+        const release = () => { this._holdImages = false; this._loadDeferred(); };
+        const load = () => setTimeout(release, 0);
+        if (this._holdUntil) { this._holdUntil(release); this._holdUntil = null; }
+        else if (document.hidden) load(); else requestAnimationFrame(load);
       }
     } else if (this.pool.deferred.size) this._loadDeferred();
     this.deps.rendered(r);
