@@ -33,6 +33,23 @@ GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gall
 GALLERY_BENCH = Path(os.environ.get("GALLERY_BENCH_BIN", ROOT / ".build" / "release" / "gallery-bench"))
 
 
+# The browsers a benchmark can run in: `full` is Debian's chromium (the whole browser in headless
+# mode: each new window starts its own WebUI, the omnibox popup, ~1 s of CPU beside the page);
+# `shell` is Debian's chromium-headless-shell, the headless browser Playwright itself launches for
+# headless runs (no window UI). Both are Chromium 156 from the same Debian source.
+BROWSERS = {"full": "chromium", "shell": "chromium-headless-shell"}
+
+
+def browser_path(which="full"):
+    """The executable of a browser of BROWSERS, or one clear line and exit when it is missing."""
+    if which not in BROWSERS:
+        sys.exit(f"--browser takes {' or '.join(BROWSERS)}, not {which}")
+    path = shutil.which(BROWSERS[which])
+    if not path:
+        sys.exit(f"{BROWSERS[which]} is missing: install it with scripts/setup.sh --browser")
+    return path
+
+
 def require(script, browser=True, gallery=True, gallery_bench=False, images=True):
     """Refuses, in one line and before any work, a run that would fail on a missing tool."""
     if browser and not shutil.which("chromium"):
@@ -936,6 +953,9 @@ def main():
                     help="before the first visit, wait until the new browser window's own start-up work is done (Chromium "
                          "loads its omnibox popup, a WebUI of ~350 modules, in a renderer of its own for ~1 s of CPU "
                          "after a window opens): a first visit in a browser already running, instead of one just opened")
+    ap.add_argument("--browser", choices=sorted(BROWSERS), default="full",
+                    help="full: Debian's chromium (default); shell: chromium-headless-shell, the headless browser Playwright "
+                         "launches for headless runs (no new window's omnibox WebUI starting beside the first visit)")
     ap.add_argument("--chrome-trace", metavar="DIR",
                     help="write Chromium traces (every thread: main, compositor, raster, viz, GPU, network) of the first visit "
                          "(navigation → ready), of the reload and the fast scroll right after it, and of the later fast scroll "
@@ -993,7 +1013,7 @@ def main():
             warm(base, galleries[size], args.web)
         rows = []
         def launch(p):
-            return p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+            return p.chromium.launch(executable_path=browser_path(args.browser), args=["--no-sandbox"])
 
         extra = []
         measured = []  # --chrome-trace: the measurements so far (their files' numbers)

@@ -38,7 +38,9 @@ from playwright.sync_api import sync_playwright  # noqa: E402 (bench-page.py say
 PHASES = ("JSON.stringify({ touchedMB: window.loadTouchedMB, phases: Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)])), "
           "after: window.__frames.filter(([t, d]) => t - d >= window.readyAt && t - window.readyAt < 500 && d > 20).map(([t, d]) => [Math.round(t - window.readyAt), +d.toFixed(1)]) })")
 BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.getEntriesByType('navigation')[0].responseEnd, "
-        "dom: performance.getEntriesByType('navigation')[0].domInteractive, ...window.bootMarks, open: window.loadMarks.start, "
+        "dom: performance.getEntriesByType('navigation')[0].domInteractive, paint: performance.getEntriesByName('first-paint')[0]?.startTime, "
+        "pageJs: performance.getEntriesByName(location.origin + '/js/page.js')[0]?.responseEnd, "
+        "css: Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('/css/')).map((e) => e.responseEnd)), ...window.bootMarks, open: window.loadMarks.start, "
         "fetched: window.loadMarks.fetched, engineLoaded: window.loadMarks.engine, ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
 
 
@@ -50,6 +52,9 @@ def main():
     ap.add_argument("--settle", choices=["off", "on", "both"], default="both",
                     help="navigate at once after the window opens (off), after its own work is done (on), or both")
     ap.add_argument("--layout", default="waterfall", help="waterfall, grid or justified, or several separated by commas")
+    ap.add_argument("--browser", default="full",
+                    help="full (Debian's chromium, a new window of the whole browser), shell (chromium-headless-shell, the "
+                         "headless browser Playwright itself launches for headless), or both separated by a comma")
     args = ap.parse_args()
     bp.require("bench-visit", gallery_bench=args.size > 100000)
     pages = {}
@@ -64,7 +69,10 @@ def main():
     layouts = args.layout.split(",")
     if any(k not in ("waterfall", "grid", "justified") for k in layouts):
         sys.exit(f"bench-visit: --layout takes waterfall, grid or justified, not {args.layout}")
-    variants = [(name, settle, layout) for layout in layouts for name in pages for settle in modes]
+    browsers = args.browser.split(",")
+    for b in browsers:
+        bp.browser_path(b)  # a missing browser is said now, before the gallery is built
+    variants = [(name, settle, layout, b) for b in browsers for layout in layouts for name in pages for settle in modes]
     data = Path(tempfile.mkdtemp(prefix="bench-visit-"))
     live = data / "page"
     (live / "wasm").mkdir(parents=True)
@@ -114,9 +122,9 @@ def main():
         bp.warm(base, gid, str(live / "Web"))
         with sync_playwright() as p:
             for r in range(args.rounds):
-                for name, settle, layout in (variants if r % 2 == 0 else variants[::-1]):
+                for name, settle, layout, which in (variants if r % 2 == 0 else variants[::-1]):
                     use(name)
-                    browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
+                    browser = p.chromium.launch(executable_path=bp.browser_path(which), args=["--no-sandbox"])
                     ctx = browser.new_context(viewport={"width": 1200, "height": 800})
                     ctx.request.post(base + "/api/login", data={"name": bp.ADMIN[0], "password": bp.ADMIN[1]}, headers={"Origin": base})
                     page = ctx.new_page()
@@ -138,19 +146,19 @@ def main():
                     boot["waited_s"] = round(waited, 1)
                     boot["cpu_ms"] = {k: round(v) for k, v in cpu.items() if v}
                     browser.close()
-                    results[(name, settle, layout)].append(boot)
-                    print(f"{name}{' settled' if settle else ''} {layout} (load {os.getloadavg()[0]:.2f}): {json.dumps(boot)}", file=sys.stderr, flush=True)
+                    results[(name, settle, layout, which)].append(boot)
+                    print(f"{name}{' settled' if settle else ''} {layout} {which} (load {os.getloadavg()[0]:.2f}): {json.dumps(boot)}", file=sys.stderr, flush=True)
     finally:
         server.terminate()
         server.wait(10)
         shutil.rmtree(data, ignore_errors=True)
-    print(f"| page | layout | browser | ready median (range) | engine phase median (range) | a frame over 20 ms in the 500 ms after ready (longest) | the page's code running (modules) median | CPU of Chromium's own WebUI renderer during the visit |")
-    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
-    for (name, settle, layout), rows in results.items():
+    print(f"| page | layout | browser | window | ready median (range) | engine phase median (range) | a frame over 20 ms in the 500 ms after ready (longest) | the page's code running (modules) median | CPU of Chromium's own WebUI renderer during the visit |")
+    print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
+    for (name, settle, layout, which), rows in results.items():
         ready = sorted(x["ready"] for x in rows)
         webui = sorted(sum(v for k, v in x["cpu_ms"].items() if "WebUI" in k) for x in rows)
         engine = sorted(x["phases"]["engine"] - x["phases"]["model"] for x in rows)
-        print(f"| {name} | {layout} | {'settled' if settle else 'window just opened'} | {statistics.median(ready):.0f} ms ({ready[0]}–{ready[-1]}) | "
+        print(f"| {name} | {layout} | {which} | {'settled' if settle else 'window just opened'} | {statistics.median(ready):.0f} ms ({ready[0]}–{ready[-1]}) | "
               f"{statistics.median(engine):.0f} ms ({engine[0]}–{engine[-1]}) | "
               f"{sum(1 for x in rows if x['after'])} of {len(rows)} ({max((d for x in rows for _, d in x['after']), default=0)} ms) | "
               f"{statistics.median(x['modules'] for x in rows):.0f} ms | {webui[0]}–{webui[-1]} ms |")

@@ -23,8 +23,9 @@ command -v node >/dev/null || packages+=(nodejs)
 browser=0
 for arg in "$@"; do
   case "$arg" in
-    # python3-venv: Debian's python3 makes no venv without it.
-    --browser) browser=1; packages+=(chromium python3-venv) ;;
+    # python3-venv: Debian's python3 makes no venv without it. chromium-headless-shell: the headless
+    #   browser Playwright launches for headless runs (bench-page.py / bench-visit.py --browser shell).
+    --browser) browser=1; packages+=(chromium chromium-headless-shell python3-venv) ;;
     # linux-perf: `perf record` for PERF=1 scripts/profile-moves.sh.
     --bench) packages+=(wrk libvips-tools imagemagick time linux-perf) ;;
     *) echo "setup: unknown option $arg" >&2; exit 2 ;;
