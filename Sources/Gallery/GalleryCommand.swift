@@ -64,7 +64,7 @@ struct Serve: AsyncParsableCommand {
     var publicUrl: String?
     @Option(name: .long, help: "Seconds a graceful stop (SIGTERM, SIGINT) waits for requests in flight before it cancels what is left (a stalled upload).")
     var shutdownTimeout: Int = 15
-    @Option(name: .long, help: "Most items one batch may name (more is refused with 413 and the limit; the page sends a larger change in parts). Other writes to the gallery wait while a batch runs (a 1,000-item move in a 100k gallery: 15-35 ms). Past 500,000 items in a gallery the limit shrinks in proportion (1M items: half), never under 100.")
+    @Option(name: .long, help: "Most items one batch may name, a section deleted naming its items (more is refused with 413 and the limit; the page sends a larger change in parts). Other writes to the gallery wait while a batch runs (a 1,000-item move in a 100k gallery: 15-35 ms). Past 500,000 items in a gallery the limit shrinks in proportion (1M items: half), never under 100.")
     var maxBatchItems: Int = ServerConfiguration().maxBatchItems
 
     func run() async throws {

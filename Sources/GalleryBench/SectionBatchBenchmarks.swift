@@ -1,6 +1,7 @@
 import Foundation
 import GalleryCore
 import GalleryStore
+import GalleryServer
 import GridEngine
 
 /// `limits --section-ops` (session 18): batches that add, remove or move a section and restores, on
@@ -11,6 +12,12 @@ import GridEngine
 /// waits for the writer; 20 ms after the undo of a section delete, whose 20,000 ids take longer
 /// than 1 ms to reach the writer). Medians per case at the end. With `--postgres URL`, the same
 /// again on a new PostgreSQL database.
+/// Session 19: in the in-place runs, also what a client can send at this size since a section
+/// delete counts its items against the server's batch limit (`ServerConfiguration.batchLimit`,
+/// 500 at 1M): the one-batch delete of a big section refused (`maxItems`), then the section
+/// deleted as the page sends it (Web/js/parts.js: its items to the trash in parts of the limit,
+/// the delete with the last) and its undo as the page sends it (restores in parts, then moves in
+/// parts, each part after the one before) — each part with its probe move; the slowest part.
 /// `database`: a PostgreSQL database's URL, else SQLite.
 func runSectionBatchBenchmarks(_ o: BenchOptions, database: String? = nil) async throws {
     guard o.sections >= 20 + 2 * max(1, o.rounds) else { throw BenchFailure("--section-ops needs at least \(20 + 2 * max(1, o.rounds)) sections") }
@@ -47,6 +54,32 @@ func runSectionBatchBenchmarks(_ o: BenchOptions, database: String? = nil) async
         print("| \(inPlace ? "in place" : "baseline: copied, whole diff") | \(name) | \(ms(time)) | \(ms(single))\(delay == 1 ? "" : " (sent \(delay) ms after)") |")
         return result
     }
+    /// Batches sent one after another, as the page sends a change in parts, each with its probe:
+    /// the slowest part (batch / wait), and all of them.
+    func measureParts(_ name: String, _ parts: [[BatchEdit]], probeSection: Int64, probeItems: [Int64]) async throws {
+        var slowest = (0.0, 0.0), total = 0.0, which = 0
+        for (k, ops) in parts.enumerated() {
+            let big = Task { () -> Double in
+                let t = nowSeconds()
+                _ = try await store.apply(gallery: gid, ops)
+                return nowSeconds() - t
+            }
+            try await Task.sleep(for: .milliseconds(1))
+            probe += 1
+            let t = nowSeconds()
+            _ = try await store.apply(gallery: gid, [.move(items: [probeItems[probe % probeItems.count]], to: .index(section: probeSection, index: probe % 50))])
+            let single = nowSeconds() - t
+            let time = try await big.value
+            if time > slowest.0 { which = k }
+            slowest = (max(slowest.0, time), max(slowest.1, single))
+            total += time
+        }
+        if figures[name] == nil { order.append(name) }
+        figures[name, default: [:]][true, default: []].append(slowest)
+        let kind = parts[which].map { op in String(describing: op).prefix { $0 != "(" } }.joined(separator: " + ")
+        print("| in place | \(name) | slowest of \(parts.count): \(ms(slowest.0)) (part \(which + 1), \(kind); all \(ms(total))) | \(ms(slowest.1)) |")
+    }
+    let limit = ServerConfiguration().batchLimit(itemCount: o.items)
     let rounds = max(1, o.rounds)
     for run in 0..<(2 * rounds) {
         let inPlace = run % 2 == 1
@@ -74,6 +107,31 @@ func runSectionBatchBenchmarks(_ o: BenchOptions, database: String? = nil) async
         _ = try await measure("a section deleted with 100 of its items restored in the same batch",
                               [.deleteSection(revived), .restore(items: Array(items(revived).prefix(100)))],
                               inPlace: inPlace, probeSection: probeSection, probeItems: probeItems)
+        guard inPlace else { continue }
+        // What a client can send since session 19 (the server's limit at this size: `limit`).
+        let big = pick(80), bigItems = items(big)
+        let t = nowSeconds()
+        do {
+            _ = try await store.apply(gallery: gid, [.deleteSection(big)], maxItems: limit)
+            throw BenchFailure("a section of \(bigItems.count) items deleted in one batch over a limit of \(limit)")
+        } catch StoreError.tooManyItems(limit, bigItems.count) {}
+        let refused = nowSeconds() - t, refusal = "a section of \(bigItems.count) items deleted in one batch with the server's limit of \(limit): refused (413, `maxItems`)"
+        if figures[refusal] == nil { order.append(refusal) }
+        figures[refusal, default: [:]][true, default: []].append((refused, 0))
+        print("| in place | \(refusal) | \(ms(refused)) | – |")
+        func chunks(_ ids: [Int64]) -> [[Int64]] { stride(from: 0, to: ids.count, by: limit).map { Array(ids[$0..<min(ids.count, $0 + limit)]) } }
+        var deleteParts: [[BatchEdit]] = chunks(bigItems).map { [.trash(items: $0)] }
+        deleteParts[deleteParts.count - 1].append(.deleteSection(big))
+        try await measureParts("a section of \(bigItems.count) items deleted as the page sends it now: to the trash in parts of \(limit), the delete with the last",
+                               deleteParts, probeSection: probeSection, probeItems: probeItems)
+        let restoreParts: [[BatchEdit]] = chunks(bigItems).map { [.restore(items: $0)] }
+        let moveParts: [[BatchEdit]] = chunks(bigItems).enumerated().map { k, part in
+            [.move(items: part, to: k == 0 ? .index(section: big, index: 0) : .after(item: bigItems[k * limit - 1]))]
+        }
+        try await measureParts("its undo as the page sends it: restores in parts of \(limit), then moves in parts of \(limit)",
+                               restoreParts + moveParts, probeSection: probeSection, probeItems: probeItems)
+        let back = try await store.snapshot(gid).sections.first { $0.id == big }?.items.map(\.id)
+        guard back == bigItems else { throw BenchFailure("the undo in parts did not put section \(big) back as it was") }
     }
     print("")
     print("Medians over \(rounds) runs each way (batch / the single move's wait):")

@@ -36,6 +36,8 @@ public struct ServerConfiguration: Sendable {
     /// other write to the gallery waits while a batch runs: a move of 1,000 items in a 100k
     /// gallery holds the writer 15–35 ms, of 100,000 items 0.3–0.4 s on SQLite and 1–3 s on
     /// PostgreSQL (BENCHMARKS.md "Limits"), so the limit keeps the next request within 50 ms.
+    /// A section deleted names its live items (they go to the trash: at 1M on PostgreSQL a
+    /// section of 10,000 held the writer ~70 ms; the page deletes a bigger one in parts).
     public var maxBatchItems = 1_000
     /// Up to this many items in the gallery a batch may name `maxBatchItems`; beyond, the limit
     /// shrinks in proportion (at 1M items: 500, never under 100 or `maxBatchItems` if smaller).

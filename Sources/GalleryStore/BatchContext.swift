@@ -35,6 +35,11 @@ struct BatchContext {
     var changedWork = false
     /// `db.totalChanges` when the batch began (its rows written are counted from it).
     var startChanges = 0
+    /// With a batch limit (`GalleryStore.apply`'s `maxItems`): the limit, and how many items the
+    /// sections this batch deletes may still put in the trash (the limit less the items its
+    /// operations name and the sections deleted before). A section delete's rows are what it
+    /// holds the writer for (PostgreSQL: ~7 µs a row, 10,000 rows ~70 ms), as a trash's are.
+    var sectionItemsAllowed: (limit: Int, left: Int)?
 
     init(db: any SQLConnection, gallery: Int64, work: Snapshot, now: Double) {
         self.db = db; self.gallery = gallery; self.work = work; self.now = now
@@ -674,6 +679,13 @@ struct BatchContext {
 
     mutating func deleteSection(_ id: Int64) throws {
         let s = try sectionIndex(id)
+        if let allowed = sectionItemsAllowed {
+            let count = work.itemCount(inSection: s)
+            guard count <= allowed.left else {
+                throw StoreError.tooManyItems(limit: allowed.limit, named: allowed.limit - allowed.left + count)
+            }
+            sectionItemsAllowed = (allowed.limit, allowed.left - count)
+        }
         try db.execute("UPDATE item SET trashed = 1, trashedAt = ? WHERE sectionId = ? AND trashed = 0", [now, id])
         try db.execute("UPDATE section SET deleted = 1 WHERE id = ?", [id])
         try work.deleteSection(at: s)

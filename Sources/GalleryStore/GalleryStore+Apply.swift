@@ -5,8 +5,12 @@ import GalleryCore
 extension GalleryStore {
     /// Applies a batch atomically: all operations or none, one new version, one log row.
     /// With `baseVersion`, a gallery that moved on since throws `StoreError.stale`.
-    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [BatchEdit]) async throws -> BatchResult {
-        try await apply(gallery: gallery, baseVersion: baseVersion, ops.map(StoreWrite.client), payload: ops)
+    /// With `maxItems` (the server's batch limit), a batch whose operations name more items than
+    /// that, counting the live items of each section it deletes (a section delete puts them all in
+    /// the trash: its rows are what holds the writer), throws `StoreError.tooManyItems` and
+    /// nothing is written; the caller sends such a section's items to the trash in parts first.
+    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [BatchEdit], maxItems: Int? = nil) async throws -> BatchResult {
+        try await apply(gallery: gallery, baseVersion: baseVersion, ops.map(StoreWrite.client), payload: ops, maxItems: maxItems)
     }
 
     /// The log row's text of a batch: a drag's single move written directly (JSONEncoder's key
@@ -23,10 +27,11 @@ extension GalleryStore {
         return String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
     }
 
-    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreWrite], payload: some Encodable & Sendable) async throws -> BatchResult {
+    public func apply(gallery: Int64, baseVersion: Int64? = nil, _ ops: [StoreWrite], payload: some Encodable & Sendable,
+                      maxItems: Int? = nil) async throws -> BatchResult {
         guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
         let batch = PendingBatch(gallery: gallery, baseVersion: baseVersion, ops: ops,
-                                 payload: try Self.payloadText(payload))
+                                 payload: try Self.payloadText(payload), maxItems: maxItems)
         // One write transaction per batch. (Group commit — batches queued meanwhile sharing one
         // transaction, each in a savepoint — was built and measured for issue 15: with WAL and
         // synchronous=NORMAL a commit costs no fsync, so there was nothing to share, and answering
@@ -107,6 +112,11 @@ extension GalleryStore {
             ctx.soleOperation = !ctx.defersInPlace && Self.recordsStages
         }
         ctx.startChanges = db.totalChanges
+        if let maxItems = batch.maxItems {
+            let named = ops.reduce(0) { n, op in if case let .client(o) = op { n + o.itemCount } else { n } }
+            guard named <= maxItems else { throw StoreError.tooManyItems(limit: maxItems, named: named) }
+            ctx.sectionItemsAllowed = (limit: maxItems, left: maxItems - named)
+        }
         // PostgreSQL: the gallery's row is locked until the commit, so versions stay serial
         // whatever else writes (SQLite has one writer anyway).
         guard let current = try lockedVersion ?? db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
@@ -599,6 +609,8 @@ struct PendingBatch: Sendable {
     let baseVersion: Int64?
     let ops: [StoreWrite]
     let payload: String
+    /// The most items the batch may name, a section deleted naming its live items (`apply`); nil: no limit.
+    var maxItems: Int? = nil
 }
 
 /// A batch run inside its transaction, waiting for the commit to reach memory.

@@ -7,6 +7,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case invalid(String)
     /// The client's baseVersion is not the gallery's version.
     case stale(baseVersion: Int64, currentVersion: Int64)
+    /// A batch naming more items than it may (`GalleryStore.apply`'s `maxItems`), counting the
+    /// live items of each section it deletes (they go to the trash): a 413 with `maxItems`.
+    case tooManyItems(limit: Int, named: Int)
     case corrupt(String)
     /// The database cannot be reached (PostgreSQL down, a wrong URL): a 503, try again later.
     case unavailable(String)
@@ -20,6 +23,8 @@ public enum StoreError: Error, Equatable, Sendable {
         case let .sectionNotFound(id): return "unknown section \(id)"
         case let .invalid(text): return text
         case let .stale(base, current): return "baseVersion \(base) is stale: the gallery is at version \(current)"
+        case let .tooManyItems(limit, named):
+            return "a batch may name at most \(limit) items; this one names \(named) (a deleted section names the items it puts in the trash): send it in parts"
         case let .corrupt(text): return "store inconsistency: \(text)"
         case let .unavailable(text): return "database unavailable: \(text)"
         case let .database(text): return "database error: \(text)"

@@ -77,6 +77,40 @@ import StoreTestSupport
         }
     }
 
+    /// Issue 15's limits: a section deleted names its live items — it puts them all in the trash,
+    /// and its rows are what holds the writer (PostgreSQL at 1M: a section of 10,000 items ~70 ms,
+    /// over the 50 ms the next request may wait). Over the limit: 413 with `maxItems`, nothing
+    /// written, on both backends; the client sends the section's items to the trash in parts
+    /// first, and the (then empty) section's delete goes through. Items the batch names count too.
+    @Test(arguments: Backend.tested) func aSectionDeleteOverTheBatchLimitIsRefusedWholeWithWhatToDo(_ backend: Backend) async throws {
+        let server = try await makeServer(backend) { $0.maxBatchItems = 6 }
+        let start = try await seeded(server, n: 8)
+        let g = start.gallery.id
+        let (s0, s1) = (start.sections[0].id, start.sections[1].id)
+        let ids = start.sections[0].items.map(\.id), others = start.sections[1].items.map(\.id)
+        try await server.test(.router) { client in
+            let r = try await client.execute(uri: "/api/galleries/\(g)/batch", method: .post,
+                                             body: ByteBuffer(string: ops(#"{"op": "deleteSection", "section": \#(s0)}"#)))
+            #expect(r.status == .contentTooLarge)
+            #expect(String(buffer: r.body).contains("\"maxItems\":6"), "\(String(buffer: r.body))")
+            #expect(message(r) == "a batch may name at most 6 items; this one names 8 (a deleted section names the items it puts in the trash): send it in parts",
+                    "\(message(r))")
+            // Two of the other section's items trashed beside a delete of five: 7 over 6.
+            _ = try await client.error(.post, "/api/galleries/\(g)/batch",
+                                       ops(#"{"op": "trash", "items": [\#(others[0]), \#(others[1])]}, {"op": "trash", "items": [\#(ids[0])]}, {"op": "deleteSection", "section": \#(s0)}"#),
+                                       status: .contentTooLarge)
+            #expect(try await client.snapshot(g) == start, "nothing changed")
+            // In parts: two items to the trash, then the section with its six others (6 of 6).
+            let part: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", ops(#"{"op": "trash", "items": [\#(ids[0]), \#(ids[1])]}"#))
+            let done: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", ops(#"{"op": "deleteSection", "section": \#(s0)}"#))
+            #expect(part.version == start.version + 1 && done.version == start.version + 2)
+            let after = try await client.snapshot(g)
+            #expect(after.sections.map(\.id) == [s1] && after.sections[0].items.map(\.id) == others)
+            let trash: [ItemJSON] = try await client.json(.get, "/api/galleries/\(g)/trash")
+            #expect(Set(trash.map(\.id)) == Set(ids))
+        }
+    }
+
     /// Issue 15's limits at 1M: past `batchLimitFullUpTo` items the limit shrinks in proportion
     /// (a batch's writer time grows with the sections' size), never under 100; the 413 names the
     /// gallery's own limit, and a smaller gallery on the same server keeps the full one.

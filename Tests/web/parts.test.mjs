@@ -55,4 +55,22 @@ const mixed = [{ op: 'renameSection', section: 1, title: 'x' }, { op: 'move', it
 assert.deepEqual(splitOperations(mixed, 10), [mixed]);
 assert.deepEqual(splitOperations(mixed, 4).map((b) => b.map((o) => o.op)), [['renameSection', 'move'], ['trash'], ['swap']]);
 assert.throws(() => placeAfter([{ op: 'move', items: [1], to: { afterPart: true } }], null, null), /lost its place/);
-console.log('parts ok: a change in parts makes the order one batch makes (move, copy, trash; five kinds of place; six limits)');
+
+// A section deleted names its items (the server counts them: they go to the trash). Over the
+// limit, its items go to the trash in parts first and the delete with the last part; the ops sent
+// are plain JSON (the mark that the section is emptied is not). Within it, it stays one operation.
+const sectionItems = (id) => (id === 2 ? Array.from({ length: 7 }, (_, k) => k + 101) : []);
+const del = { op: 'deleteSection', section: 2 };
+assert.equal(namedItems(del, sectionItems), 7);
+assert.equal(namedItems(del), 0, 'without the items it takes, as before');
+assert.deepEqual(splitOperations([del], 7, sectionItems), [[del]]);
+const inParts = splitOperations([del], 3, sectionItems);
+assert.deepEqual(JSON.parse(JSON.stringify(inParts)), [[{ op: 'trash', items: [101, 102, 103] }], [{ op: 'trash', items: [104, 105, 106] }],
+  [{ op: 'trash', items: [107] }, del]]);
+for (const b of inParts) assert.ok(b.reduce((n, o) => n + namedItems(o, sectionItems), 0) <= 3, 'each part within the limit as the server counts it');
+// Split again (a smaller limit learnt from a 413 half way): the items are not trashed twice.
+const again = splitOperations(inParts.slice(1).flat(), 2, sectionItems);
+assert.deepEqual(JSON.parse(JSON.stringify(again)), [[{ op: 'trash', items: [104, 105] }], [{ op: 'trash', items: [106] }, { op: 'trash', items: [107] }, del]]);
+// Beside other operations it counts what it takes: a trash of 2 and the delete of 7 do not share a batch of 9.
+assert.deepEqual(splitOperations([{ op: 'trash', items: [1, 2] }, del], 8, sectionItems).map((b) => b.map((o) => o.op)), [['trash'], ['deleteSection']]);
+console.log('parts ok: a change in parts makes the order one batch makes (move, copy, trash; five kinds of place; six limits); a big section deleted in parts');

@@ -111,7 +111,7 @@ export const app = {
     this.drag = new Drag({ controller: this.controller, view: this.view, scroller: $('scroller'), trash: $('trash'), select: this.select,
       model: () => this.model, localItems: this.localItems, ingest: { load: (...a) => this.ingest.load(...a) },
       openDetail: (id) => this.detail.open(id), announce: (text) => this.announce(text), toast: (m) => this.toast(m),
-      historyChanged: (e) => this.toolbar.historyChanged(e), send: (ops) => this.commit(ops), reload: () => this.reload() });
+      historyChanged: (e) => this.toolbar.historyChanged(e), send: (ops, options) => this.commit(ops, options), reload: () => this.reload() });
     this.sectionEdits = new Sections({ controller: this.controller, view: this.view, scroller: $('scroller'), content: $('content'),
       run: (effects) => this.drag.run(effects), send: (ops) => this.commit(ops), model: () => this.model,
       announce: (text) => this.announce(text), toast, canEdit: () => this.access.can('edit') });
@@ -433,10 +433,12 @@ export const app = {
   },
 
   // ---- batches: every arrangement change goes to the server as one atomic batch
-  async commit(operations, { retry = true } = {}) {
+  /// `sectionItems(id)`: the items a section deleted by these operations had when the engine
+  /// took it away (they go to the trash with it, and count as named: parts.js).
+  async commit(operations, { retry = true, sectionItems } = {}) {
     clearTimeout(this._historyTimer);
     this._historyTimer = setTimeout(() => this.saveHistory(), 300);
-    if (operations.reduce((n, op) => n + namedItems(op), 0) > this.batchLimit) return this.commitInParts(operations);
+    if (operations.reduce((n, op) => n + namedItems(op, sectionItems), 0) > this.batchLimit) return this.commitInParts(operations, sectionItems);
     try {
       const answer = await api.batch(this.model.id, this.model.version, operations);
       const changes = answer.changes ?? answer;
@@ -447,12 +449,12 @@ export const app = {
       if (e instanceof ApiError && e.status === 413 && e.body?.error?.maxItems > 0) {
         // More than this server takes in one batch: in parts of its size.
         this.batchLimit = e.body.error.maxItems;
-        return this.commitInParts(operations);
+        return this.commitInParts(operations, sectionItems);
       }
       if (e instanceof ApiError && e.status === 409 && retry) {
         // Someone else changed the gallery first: catch up, then ask again (ops name ids).
         await this.catchUp();
-        return this.commit(operations, { retry: false });
+        return this.commit(operations, { retry: false, sectionItems });
       }
       this.toast(e.message);
       await this.catchUp();
@@ -466,9 +468,9 @@ export const app = {
   /// last part one reload makes the engine show what the server holds — the same whole reload
   /// one big batch's answer gets. A part refused leaves the parts before it done (each is
   /// atomic) and says how far it got.
-  async commitInParts(operations) {
+  async commitInParts(operations, sectionItems) {
     const id = this.model.id;
-    let batches = splitOperations(operations, this.batchLimit);
+    let batches = splitOperations(operations, this.batchLimit, sectionItems);
     let previous = null, answer = null, done = 0;
     this.inParts++;
     try {
@@ -481,7 +483,7 @@ export const app = {
           if (!(e instanceof ApiError && e.status === 413 && limit > 0 && limit < this.batchLimit)) throw e;
           // The server takes fewer than we thought: this part and the rest in smaller parts.
           this.batchLimit = limit;
-          batches = [...batches.slice(0, k), ...splitOperations(batches.slice(k).flat(), limit)];
+          batches = [...batches.slice(0, k), ...splitOperations(batches.slice(k).flat(), limit, sectionItems)];
           k--;
           continue;
         }

@@ -109,6 +109,9 @@ export class Drag {
     if (e.kind === 'undo' || e.kind === 'redo' || e.kind === 'liveUpdate') this.deps.historyChanged(e);
     const ops = e.operations;
     if (!ops.length) return;
+    // A section deleted takes its items to the trash: the ones the engine took away with it,
+    // which a big section's delete sends to the trash in parts first (parts.js).
+    const sectionItems = ops.some((op) => op.op === 'deleteSection') ? sectionsOf(e.removed) : undefined;
     // Until its answer is applied the engine shows this change and the server does not:
     // server changes meanwhile are checked against it, not applied on top (app.follow).
     const state = this.state;
@@ -116,7 +119,7 @@ export class Drag {
     state.queue = state.queue.then(async () => {
       try {
         // A refused batch: the user was told; the engine shows the server's arrangement again.
-        try { await this.deps.send(ops); } catch { await this.deps.reload(); }
+        try { await this.deps.send(ops, { sectionItems }); } catch { await this.deps.reload(); }
       } finally {
         state.inFlight--;
       }
@@ -162,4 +165,14 @@ export class Drag {
     this.state.pendingDrop = items;
     this.run(this.c.paste(items.map((i) => (i.file ? FILE : URL_ITEM))));
   }
+}
+
+/// Placements ({id, section, index}) as a lookup of each section's ids in their order.
+function sectionsOf(placements) {
+  const by = new Map();
+  for (const p of [...placements].sort((a, b) => a.index - b.index)) {
+    if (!by.has(p.section)) by.set(p.section, []);
+    by.get(p.section).push(p.id);
+  }
+  return (section) => by.get(section) ?? [];
 }

@@ -205,7 +205,7 @@ public enum OpenAPIDocument {
                       answers: [200: .binary(["application/zip"], "A zip of originals")]),
             Operation(method: "GET", path: gallery("/trash"), tag: "galleries", summary: "The trashed items, newest first", answers: [200: .jsonArray("Item")]),
             Operation(method: "POST", path: gallery("/batch"), tag: "galleries", summary: "Arrangement operations, all or none: one new version",
-                      description: "409 when baseVersion is stale (with what changed since); 413 over 100,000 items named; 422 when impossible.",
+                      description: "409 when baseVersion is stale (with what changed since); 413 over the batch limit, with maxItems (--max-batch-items, 1,000; fewer past 500,000 items in the gallery; a section deleted names its live items): send it in parts; 422 when impossible.",
                       body: .json("Batch"), answers: [200: .json("BatchResult")], refusals: [409, 422]),
             Operation(method: "GET", path: gallery("/sections/{section}/order"), tag: "galleries", summary: "A section's items sorted (nothing changes; commit it as a move)",
                       parameters: [param("section", in: "path", id),

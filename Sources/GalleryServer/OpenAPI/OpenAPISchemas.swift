@@ -20,7 +20,7 @@ enum OpenAPISchemas {
   },
   "schemas": {
     "Error": {
-      "description": "Every refusal (APIError). Extra fields where they help: a stale batch's baseVersion, currentVersion and changes; maxItems with a batch's 413 (the most items one batch may name); retryAfter with 429; codeRequired or passwordRequired with 401.",
+      "description": "Every refusal (APIError). Extra fields where they help: a stale batch's baseVersion, currentVersion and changes; maxItems with a batch's 413 (the most items one batch may name, a section deleted naming its live items); retryAfter with 429; codeRequired or passwordRequired with 401.",
       "type": "object", "required": ["error"],
       "properties": {
         "error": {

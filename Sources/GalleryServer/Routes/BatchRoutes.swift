@@ -20,10 +20,11 @@ struct BatchRoutes {
                                                fast: BatchFastPath.singleMove)
             let named = body.operations.reduce(0) { $0 + $1.itemCount }
             // Smaller in a very big gallery (its count from memory; looked at only when a batch
-            // names more than the smallest limit there is).
+            // names more than the smallest limit there is, or deletes a section).
             let configuration = server.configuration
             var limit = configuration.maxBatchItems
-            if named > configuration.batchLimit(itemCount: .max) {
+            let deletesSection = body.operations.contains { if case .deleteSection = $0 { true } else { false } }
+            if named > configuration.batchLimit(itemCount: .max) || deletesSection {
                 limit = configuration.batchLimit(itemCount: try await store.liveItemCount(gallery: gallery))
             }
             guard named <= limit else {
@@ -31,7 +32,11 @@ struct BatchRoutes {
                                extra: ["maxItems": .number(Double(limit))])
             }
             do {
-                let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations)
+                // A section deleted names its live items (they all go to the trash: at 1M items on
+                // PostgreSQL a section of 10,000 held the writer ~70 ms): counted by the store in
+                // the batch's transaction, from the live arrangement (O(1) a section).
+                let result = try await store.apply(gallery: gallery, baseVersion: body.baseVersion, body.operations,
+                                                   maxItems: deletesSection ? limit : nil)
                 GalleryMetrics.batches.increment()
                 // Copies of pending items load on their own; files nobody refers to any more go.
                 for id in result.createdItems {

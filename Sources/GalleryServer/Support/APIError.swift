@@ -36,6 +36,7 @@ public struct APIError: HTTPResponseError {
             case .invalid: return APIError(.unprocessableContent, e.message)
             case let .stale(base, current):
                 return APIError(.conflict, e.message, extra: ["baseVersion": .number(Double(base)), "currentVersion": .number(Double(current))])
+            case let .tooManyItems(limit, _): return APIError(.contentTooLarge, e.message, extra: ["maxItems": .number(Double(limit))])
             case .corrupt, .database: return APIError(.internalServerError, Self.internalMessage)
             case .unavailable:
                 // Anyone may meet an outage (sign-in, the session's state, a link): the answer says what
