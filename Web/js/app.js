@@ -145,7 +145,12 @@ export const app = {
     if (!document.hidden) await new Promise((done) => requestAnimationFrame(() => nextTask(done)));
     window.readyAt = performance.now();
     document.body.dataset.ready = '1';
-    for (const f of afterReady) nextTask(f); // the thumbnails first (open() puts them first), then the streams
+    // One a frame (the thumbnails first: open() puts them first; then the streams): started all
+    // at once right after ready, their work and the first answers made a frame of 33-50 ms there
+    // at 1M (BENCHMARKS.md, session 19).
+    const next = (f) => (document.hidden ? setTimeout(f, 0) : requestAnimationFrame(() => nextTask(f)));
+    const run = (i) => { if (i < afterReady.length) { afterReady[i](); next(() => run(i + 1)); } };
+    nextTask(() => run(0));
   },
 
   /// The grid's focused photo is its active descendant (the listbox's focus for screen readers).
