@@ -130,7 +130,7 @@ export const app = {
     if (!this._prefetch) await this._listed;
     // What the first gallery's open starts besides its grid (its thumbnails' loads, its live
     // stream, the trash count) and the gallery list's stream wait until the grid is on screen,
-    // each then in a task of its own: starting them (~10-25 ms of the main thread for the
+    // then start one a frame (below): starting them (~10-25 ms of the main thread for the
     // requests at 100k, traced) no longer delays the grid's first frame.
     const afterReady = (this._afterReady = []);
     if (!session.link || session.link.role !== 'uploader') afterReady.push(() => this.picker.listen());
@@ -149,7 +149,10 @@ export const app = {
     // at once right after ready, their work and the first answers made a frame of 33-50 ms there
     // at 1M (BENCHMARKS.md, session 19).
     const next = (f) => (document.hidden ? setTimeout(f, 0) : requestAnimationFrame(() => nextTask(f)));
-    const run = (i) => { if (i < afterReady.length) { afterReady[i](); next(() => run(i + 1)); } };
+    const run = (i) => {
+      if (i >= afterReady.length) return;
+      try { afterReady[i](); } finally { next(() => run(i + 1)); } // one failing does not stop the others
+    };
     nextTask(() => run(0));
   },
 
