@@ -155,13 +155,15 @@ int posix_memalign(void **out, size_t align, size_t n) {
     return 0;
 }
 
-// [heap in use by the allocator (bump pointer from the heap base), bytes handed out, bytes free on its lists]
-static double heap_stats[3];
+// [heap in use by the allocator (bump pointer from the heap base), bytes handed out, bytes free on its lists,
+//  the heap's top: the address from which memory is not the allocator's yet (Engine.reserve touches it)]
+static double heap_stats[4];
 __attribute__((export_name("engine_heap_stats")))
 double *engine_heap_stats(void) {
     heap_stats[0] = heap_top ? (double)(heap_top - (uintptr_t)&__heap_base) : 0;
     heap_stats[1] = (double)live_bytes;
     heap_stats[2] = (double)free_bytes;
+    heap_stats[3] = (double)(heap_top ? heap_top : (uintptr_t)&__heap_base);
     return heap_stats;
 }
 

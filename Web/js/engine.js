@@ -58,27 +58,30 @@ export class Engine {
     return new Float64Array(this.memory.buffer, this.exports.engine_output(), count).slice();
   }
 
-  /// Grows wasm memory so that about `bytes` more are free for the engine's allocator (which
-  /// takes memory the page grew before growing more: Wasm/runtime.c), ahead of a big load whose
-  /// size the page knows while its data still downloads. Answers the new range, whose pages
-  /// `touch` writes a slice at a time: a page's first write costs the system a fault and a
-  /// zeroed page (~1–3 µs; ~100 ms for the ~150 MB of a million-item gallery on this machine),
-  /// which then falls in the download's wait instead of the load. Null when nothing is needed.
+  /// Makes about `bytes` of wasm memory ready for the engine's allocator ahead of a big load whose
+  /// size the page knows while its data still downloads: grows the memory if less is free (the
+  /// allocator takes memory the page grew before growing more: Wasm/runtime.c) and answers the
+  /// range above the allocator's heap top — memory it has not used yet, grown now or before (it
+  /// grows in 16 MB steps) — for `touch` to write a slice at a time. A page's first write costs
+  /// the system a fault and a zeroed page (~1–3 µs; ~100 ms for the ~150 MB of a million-item
+  /// gallery on this machine, ~10 ms for 100k), which then falls in the download's wait instead of
+  /// the load. At most `bytes` from the top; null when no memory is left above it.
   reserve(bytes) {
+    const top = new Float64Array(this.memory.buffer, this.exports.engine_heap_stats(), 4)[3];
     const size = this.memory.buffer.byteLength;
-    const used = new Float64Array(this.memory.buffer, this.exports.engine_heap_stats(), 1)[0];
-    const pages = Math.ceil((bytes - (size - used)) / 65536);
-    if (!(pages > 0)) return null;
-    try { this.memory.grow(pages); } catch { return null; }
-    return { at: size, end: size + pages * 65536 };
+    const pages = Math.ceil((bytes - (size - top)) / 65536);
+    if (pages > 0) { try { this.memory.grow(pages); } catch { /* the load grows what it can */ } }
+    const range = { at: top - (top % 4096), end: Math.min(this.memory.buffer.byteLength, top + bytes) };
+    return range.at < range.end ? range : null;
   }
 
-  /// Writes one byte in each of the next pages of `range` (from `reserve`), `bytes` at most;
-  /// answers whether pages remain.
+  /// Writes each page of the next `bytes` of `range` (from `reserve`) with its own first byte;
+  /// answers whether pages remain. The byte written is the one read, so a page the engine took
+  /// meanwhile (a warm-up load between two slices) keeps what it holds.
   touch(range, bytes) {
     const u = new Uint8Array(this.memory.buffer);
     const end = Math.min(range.end, range.at + bytes);
-    for (let i = range.at; i < end; i += 4096) u[i] = 0;
+    for (let i = range.at; i < end; i += 4096) u[i] = u[i];
     range.at = end;
     return end < range.end;
   }
