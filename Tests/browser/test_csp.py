@@ -30,6 +30,11 @@ def test_the_page_is_served_with_the_strict_policy_and_the_guard_catches_an_inli
         early = page.evaluate("""() => performance.getEntriesByType('resource')
             .filter((e) => e.startTime < window.bootMarks.modules).map((e) => new URL(e.name).pathname)""")
         assert {"/engine.wasm", "/api/session", "/api/galleries"} <= set(early), early
+        # The engine the page runs is the one the first script compiled and warmed (engine_warm), once:
+        # engine.wasm was asked for once.
+        assert page.evaluate("app.engine.warmed") is True
+        assert [e for e in page.evaluate("performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname)")
+                if e == "/engine.wasm"] == ["/engine.wasm"]
         # Another inline script is refused.
         page.evaluate("""() => { const s = document.createElement('script'); s.textContent = 'window.injected = 1';
             document.body.append(s); }""")

@@ -176,3 +176,27 @@ test('a million-item gallery reloaded in parts stays within issue 15\'s memory',
   assert.ok(first <= 190 * MiB, `wasm memory after a reload: ${(first / MiB).toFixed(1)} MiB (after the load ${(loaded / MiB).toFixed(1)})`);
   assert.equal(second, first, 'a second reload grew wasm memory');
 });
+
+test('engine_warm makes small loads in each layout and leaves nothing behind: the load after it is the same as in a fresh engine', async () => {
+  const warmed = await Engine.load(bytes), fresh = await Engine.load(bytes);
+  const handed = () => new Float64Array(warmed.memory.buffer, warmed.exports.engine_heap_stats(), 3)[1];
+  const before = handed();
+  assert.equal(warmed.exports.engine_warm(2, 2000), 6, 'two rounds of waterfall, grid and justified');
+  assert.ok(handed() - before < 64 << 10, `the warm-up's memory went back to the allocator (${handed() - before} bytes kept)`);
+  assert.equal(warmed.exports.engine_warm(0, 2000), 0);
+  const input = gallery(30_000, 6);
+  const h = warmed.call(Op.controllerCreate, input)[1], hf = fresh.call(Op.controllerCreate, input)[1];
+  for (const y of [0, 12_000, 60_000]) {
+    assert.deepEqual(Array.from(warmed.call(Op.controllerRender, [h, 0, y, 1200, 800])),
+      Array.from(fresh.call(Op.controllerRender, [hf, 0, y, 1200, 800])));
+  }
+});
+
+test('the page takes an engine instantiated (and warmed) before its modules ran', async () => {
+  const made = await WebAssembly.instantiate(bytes, {});
+  made.instance.exports.engine_warm(1, 500);
+  const engine = await Engine.load(Promise.resolve(made));
+  assert.equal(engine.exports, made.instance.exports);
+  assert.equal(engine.warmed, true);
+  assert.equal((await Engine.load(bytes)).warmed, false);
+});

@@ -73,7 +73,7 @@ export const app = {
     }
     const galleries = (this._galleries = early.galleries ? early.galleries.then(answer) : api.galleries());
     galleries.catch(() => {});
-    this.engine = await Engine.load(early.wasm ?? fetch('/engine.wasm'));
+    this.engine = await Engine.load((early.engine && await early.engine) ?? fetch('/engine.wasm'));
     boot.engine = performance.now();
     this.model = new GalleryModel();
     this.controller = new Controller(this.engine);

@@ -5,6 +5,12 @@
 // page (/s/<token>) or the setup page (/setup) opens its session before it asks for them.
 {
   const early = (window.early = { wasm: fetch('/engine.wasm'), session: fetch('/api/session') });
+  // The engine is compiled as it downloads and warmed while the modules still download: a few
+  // small loads in each layout (engine_warm), so that the first gallery's load runs compiled,
+  // tiered-up code (a fresh engine's first 100k load: ~30 ms, a warm one ~6; issue 15.2).
+  // app.js takes the instance (Engine.load); on any failure it loads engine.wasm itself.
+  early.engine = WebAssembly.instantiateStreaming(early.wasm, {})
+    .then((made) => { made.instance.exports.engine_warm?.(2, 2000); return made; }, () => null);
   if (location.pathname === '/' || location.pathname === '/index.html') {
     early.galleries = fetch('/api/galleries');
     const named = location.hash.match(/^#\/g\/(\d+)/);
@@ -17,5 +23,5 @@
         .then((r) => (r.ok ? r.arrayBuffer() : r)) };
     }
   }
-  for (const p of [early.wasm, early.session, early.galleries, early.columns?.response]) p?.catch(() => {});
+  for (const p of [early.wasm, early.engine, early.session, early.galleries, early.columns?.response]) p?.catch(() => {});
 }

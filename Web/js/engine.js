@@ -20,12 +20,15 @@ export class Engine {
     const imports = {};
     let result;
     if (source instanceof Promise) source = await source;
-    if (typeof Response !== 'undefined' && source instanceof Response) {
+    if (source?.instance instanceof WebAssembly.Instance) {
+      result = source; // instantiated and warmed already (early.js: engine_warm)
+    } else if (typeof Response !== 'undefined' && source instanceof Response) {
       result = await WebAssembly.instantiateStreaming(source, imports);
     } else {
       result = await WebAssembly.instantiate(source, imports);
     }
     const engine = new Engine(result.instance);
+    engine.warmed = result === source; // loads before the first one need not warm it (Controller.warmLoad)
     if (engine.protocolVersion !== protocolVersion) {
       throw new Error(`engine.wasm speaks protocol ${engine.protocolVersion}, the page ${protocolVersion}: rebuild with scripts/build-wasm.sh`);
     }
