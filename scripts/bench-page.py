@@ -961,6 +961,8 @@ def main():
                          "(navigation → ready), of the reload and the fast scroll right after it, and of the later fast scroll "
                          "into DIR, for scripts/trace-frames.py")
     args = ap.parse_args()
+    if args.chrome_trace:
+        Path(args.chrome_trace).mkdir(parents=True, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",")]
     layouts = args.layout.split(",")
     if any(k not in ("waterfall", "grid", "justified") for k in layouts):

@@ -35,7 +35,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402 (bench-page.py say
 
 # The load's phases (ms from open(): the columns in hand, the model, the engine holding the gallery,
 # the first render) and the frames over 20 ms in the 500 ms after ready ([ms after ready, length]).
-PHASES = ("JSON.stringify({ touchedMB: window.loadTouchedMB, phases: Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)])), "
+PHASES = ("JSON.stringify({ touchedMB: window.loadTouchedMB, warm: window.warmMarks && Object.fromEntries(Object.entries(window.warmMarks).map(([k, v]) => [k, k === 'loads' ? v : Math.round(v - window.loadMarks.start)])), phases: Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)])), "
           "after: window.__frames.filter(([t, d]) => t - d >= window.readyAt && t - window.readyAt < 500 && d > 20).map(([t, d]) => [Math.round(t - window.readyAt), +d.toFixed(1)]) })")
 BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.getEntriesByType('navigation')[0].responseEnd, "
         "dom: performance.getEntriesByType('navigation')[0].domInteractive, paint: performance.getEntriesByName('first-paint')[0]?.startTime, "
