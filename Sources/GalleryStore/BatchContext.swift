@@ -348,13 +348,23 @@ struct BatchContext {
     /// order (the rowid ends every index entry); PostgreSQL seeks by rank and sorts only that
     /// rank's rows by id (an incremental sort under the LIMIT). O(log n) each, whatever the
     /// section's size; no new index.
-    static func restoreSeekSQL(_ condition: String) -> String {
-        """
+    ///
+    /// `bounded` (the ids of `restoreMany`, whose condition is `i.id IN ids`; the ids are bound
+    /// twice): each seek stops at the highest rank of the restored items of its section, and an
+    /// item with no live one up to there gets NULL (`restoreMany` seeks past that rank once a
+    /// section). Each seek walks past the index entries with `trashed = 0` that a section's
+    /// trashing left behind (dead row versions until a vacuum): unbounded, the first part of a
+    /// 10,000-item section restored in parts walked ~10,000 of them for each of its items, 15–28 ms
+    /// a part of 500 on PostgreSQL (BENCHMARKS.md, session 19).
+    static func restoreSeekSQL(_ condition: String, bounded ids: String? = nil) -> String {
+        let bound = ids == nil ? "" : " AND a.rank <= b.maxRank"
+        let join = ids.map { " JOIN (SELECT sectionId, MAX(rank) AS maxRank FROM item WHERE id IN \($0) GROUP BY sectionId) AS b ON b.sectionId = i.sectionId" } ?? ""
+        return """
         SELECT r.id, r.galleryId, r.sectionId, r.rank, r.trashed, r.contentVersion, r.tie, n.id AS nextId, n.rank AS nextRank FROM (
             SELECT i.id, i.galleryId, i.sectionId, i.rank, i.trashed, i.contentVersion,
                 CASE WHEN EXISTS (SELECT 1 FROM item t WHERE t.sectionId = i.sectionId AND t.trashed = 0 AND t.rank = i.rank) THEN 1 ELSE 0 END AS tie,
-                (SELECT a.id FROM item a WHERE a.sectionId = i.sectionId AND a.trashed = 0 AND a.rank > i.rank ORDER BY a.rank, a.id LIMIT 1) AS nextId
-            FROM item i WHERE \(condition)
+                (SELECT a.id FROM item a WHERE a.sectionId = i.sectionId AND a.trashed = 0 AND a.rank > i.rank\(bound) ORDER BY a.rank, a.id LIMIT 1) AS nextId
+            FROM item i\(join) WHERE \(condition)
         ) AS r LEFT JOIN item n ON n.id = r.nextId
         """
     }
@@ -436,7 +446,8 @@ struct BatchContext {
     /// (Until session 15 each touched section's live rows were read and the section laid out
     /// again: O(section) per section, ~0.5–1 s for 1,000 items over a 1M gallery's 100 sections.)
     mutating func restoreMany(_ ids: [Int64], revived: inout Set<Int64>) throws {
-        let rows = try db.fetchAll(Self.restoreSeekSQL("i.id IN \(db.dialect.ids)"), [Self.idList(ids)])
+        let list = Self.idList(ids)
+        let rows = try db.fetchAll(Self.restoreSeekSQL("i.id IN \(db.dialect.ids)", bounded: db.dialect.ids), [list, list])
         var byId: [Int64: SQLRow] = [:]
         for r in rows { byId[r["id"]] = r }
         typealias Restored = (id: Int64, rank: String, version: UInt32, tie: Bool, next: Int64?, nextRank: String?)
@@ -450,6 +461,17 @@ struct BatchContext {
                                                     r["tie"], r["nextId"], r["nextRank"]))
         }
         func less(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+        // The seeks stopped at each section's highest restored rank: the items with no live one up
+        // to there go before the first live item past it, sought once a section.
+        for sectionId in sectionOrder where bySection[sectionId]!.contains(where: { $0.next == nil }) {
+            let top = bySection[sectionId]!.map(\.rank).max(by: less)!
+            let past = try db.fetchOne("SELECT id, rank FROM item WHERE sectionId = ? AND trashed = 0 AND rank > ? ORDER BY rank, id LIMIT 1",
+                                       [sectionId, top])
+            guard let past else { continue }
+            bySection[sectionId] = bySection[sectionId]!.map { r in
+                r.next == nil ? (r.id, r.rank, r.version, r.tie, past["id"] as Int64, past["rank"] as String) : r
+            }
+        }
         var written: [Int64] = [], ranks: [String] = []
         written.reserveCapacity(ids.count)
         ranks.reserveCapacity(ids.count)

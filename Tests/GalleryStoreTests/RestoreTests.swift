@@ -39,6 +39,24 @@ import StoreTestSupport
         #expect(result.changes.stages.count == 1 && result.changes.stages[0].sectionInserts.count == 1, "the revived section inserted whole")
     }
 
+    /// A part of a section trashed whole, restored (the page's undo in parts): each item's seek stops
+    /// at the part's highest rank; those with no live item up to there go before the first live one
+    /// past it, sought once (`restoreMany`). A live item inside the part's ranks still leads the
+    /// items below it.
+    @Test(arguments: Backend.tested) func aPartOfATrashedSectionGoesBeforeTheFirstLiveItemPastIt(_ backend: Backend) async throws {
+        let (store, _) = try makeStore(backend)
+        let (g, _) = try await makeGallery(store, sections: 2, perSection: 40)
+        let a = try await store.snapshot(g.id).sections[0].items.map(\.id)
+        _ = try await store.apply(gallery: g.id, [.trash(items: Array(a[0..<5]) + Array(a[6..<30]))])
+        let part = Array(a[0..<5]) + Array(a[6..<17])
+        #expect(part.count >= BatchContext.manyRows)
+        _ = try await RestoreReference.restoreAndCheck(store, g.id, part.reversed())
+        #expect(try await store.snapshot(g.id).sections[0].items.map(\.id) == Array(a[0..<17]) + Array(a[30...]))
+        // The rest of the section, restored after: back in its place between the part and the live tail.
+        _ = try await RestoreReference.restoreAndCheck(store, g.id, Array(a[17..<30]))
+        #expect(try await store.snapshot(g.id).sections[0].items.map(\.id) == a)
+    }
+
     /// One item at a time (below manyRows): a tie goes after the live item, a restore after a move
     /// that took the item's key goes after the mover, an item restored into an empty section.
     @Test(arguments: Backend.tested) func oneByOneTiesMovesAndAnEmptySection(_ backend: Backend) async throws {
