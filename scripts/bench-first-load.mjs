@@ -17,16 +17,9 @@ const N = Number(option('--items', '100000')), kind = option('--kind', 'waterfal
 if (args[0] === '--child') {
   await import('../Tests/web/built-protocol.mjs');
   const { Engine } = await import('../Web/js/engine.js');
-  const { Op, LayoutKind } = await import('../Web/js/protocol.js');
-  const input = (n, sections) => {
-    const per = n / sections, out = new Float64Array(1 + 2 * sections + 3 * n + 18);
-    let k = 0, seed = 7;
-    out[k++] = sections;
-    for (let s = 0, id = 1; s < sections; s++) { out[k++] = s + 1; out[k++] = per; for (let i = 0; i < per; i++) out[k++] = id++; k += per; }
-    for (let i = 0; i < n; i++) out[k++] = 0.5 + ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 1.5;
-    out.set([...(kind === 'grid' ? [LayoutKind.grid, 4, 1] : [LayoutKind.waterfall, 4, 0]), 1200, 44, 8, 8, 8, 8, 6, 6, 0, 0.5, 1200, 800, 0, 1, 0], k);
-    return out;
-  };
+  const { Op } = await import('../Web/js/protocol.js');
+  const { galleryInput } = await import('./bench-gallery-input.mjs');
+  const input = (n, sections) => galleryInput(n, sections, kind);
   const steps = args[1].split('+');
   const engine = await Engine.load(readFileSync(new URL('../.build-wasm/engine.wasm', import.meta.url)));
   const big = input(N, N >= 1_000_000 ? 100 : 10);

@@ -11,24 +11,17 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import '../Tests/web/built-protocol.mjs';
 const { Engine } = await import('../Web/js/engine.js');
-const { Op, LayoutKind } = await import('../Web/js/protocol.js');
+const { Op } = await import('../Web/js/protocol.js');
+const { galleryInput } = await import('./bench-gallery-input.mjs');
 
 const N = 1_000_000, S = 100;
-function input(n, sections, kind) {
-  const per = n / sections, out = new Float64Array(1 + 2 * sections + 3 * n + 18);
-  let k = 0, seed = 7;
-  out[k++] = sections;
-  for (let s = 0, id = 1; s < sections; s++) { out[k++] = s + 1; out[k++] = per; for (let i = 0; i < per; i++) out[k++] = id++; k += per; }
-  for (let i = 0; i < n; i++) out[k++] = 0.5 + ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * 1.5;
-  out.set([...(kind === 'grid' ? [LayoutKind.grid, 4, 1] : [LayoutKind.waterfall, 4, 0]), 1200, 44, 8, 8, 8, 8, 6, 6, 0, 0.5, 1200, 800, 0, 1, 0], k);
-  return out;
-}
+
 const ms = (c) => (c.user + c.system) / 1000;
 
 if (process.argv[2] === '--child') {
   const [, , , wasm, kind, mode] = process.argv;
   const engine = await Engine.load(readFileSync(wasm));
-  const small = input(5000, 10, kind), big = input(N, S, kind);
+  const small = galleryInput(5000, 10, kind), big = galleryInput(N, S, kind);
   for (let r = 0; r < 10; r++) { const a = engine.callView(Op.controllerCreate, small); engine.callView(Op.controllerDestroy, [a[1]]); }
   if (mode === 'reserved' && engine.reserve) {
     const bytes = 16 * 2 ** Math.ceil(Math.log2(2 * N)) + N * (kind === 'waterfall' ? 124 : 116); // Controller's loadBytes
