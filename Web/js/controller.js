@@ -174,9 +174,10 @@ export class Controller {
     warmUp(this.engine);
   }
 
-  /// While a gallery's columns are on their way (`pending`), small throwaway loads of a
-  /// 5,000-item gallery in this layout, a macrotask apart, until they arrive (ten at most, once
-  /// per page; `kind`: the layout the gallery opens in): V8 runs wasm as baseline code first, and a million-item load in baseline code
+  /// While a gallery's columns are on their way (`pending`), unless the engine was warmed as it
+  /// was made (early.js), rounds of its throwaway loads (engine_warm: 2,000 items in each layout),
+  /// a macrotask apart, until they arrive (ten at most, once per page; `kind`: the layout the
+  /// gallery opens in, for its memory): V8 runs wasm as baseline code first, and a million-item load in baseline code
   /// took ~1.5–3× as long as in optimised code (BENCHMARKS.md, "The page at 1,000,000 items").
   /// The time is the download's, which the page waits for anyway. With `expected` (a promise of
   /// the gallery's item count, from the gallery list) the wasm memory the load will take is
@@ -195,26 +196,12 @@ export class Controller {
     }, () => {}).then(() => { counting = false; });
     await null; // a body already there settles first
     // The page's first engine was warmed as it was made (early.js, engine_warm): only memory here.
+    // Else a round of the engine's own warm-up loads a step (its three layouts, 2,000 items each).
     let loads = this.engine.warmed ? 10 : 0, touched = 0;
-    const n = 5000, sections = 10, per = n / sections;
-    const input = new Float64Array(loads < 10 ? 1 + 2 * sections + 3 * n + 18 : 0);
-    if (loads < 10) {
-      let k = 0;
-      input[k++] = sections;
-      for (let s = 0, id = 1; s < sections; s++) {
-        input[k++] = s + 1; input[k++] = per;
-        for (let i = 0; i < per; i++) input[k++] = id++;
-        k += per; // versions 0
-      }
-      for (let i = 0; i < n; i++) input[k++] = 0.5 + (i % 11) / 4;
-      input.set([...this.configuration(kind), this.width, this.height, this.mode, this.cadence, this.snapping], k);
-    }
     while (!arrived && (loads < 10 || memory || counting)) {
       const t = performance.now();
       if (loads < 10) {
-        const a = this.engine.callView(Op.controllerCreate, input);
-        if (a[0] !== 0) return;
-        this.engine.callView(Op.controllerDestroy, [a[1]]);
+        if (this.engine.exports.engine_warm(1, 2000) !== 3) return;
         loads++;
       }
       while (memory && performance.now() - t < TOUCH_BUDGET_MS) {
