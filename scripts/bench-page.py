@@ -33,14 +33,17 @@ GALLERY = Path(os.environ.get("GALLERY_BIN", ROOT / ".build" / "release" / "gall
 GALLERY_BENCH = Path(os.environ.get("GALLERY_BENCH_BIN", ROOT / ".build" / "release" / "gallery-bench"))
 
 
-# The browsers a benchmark can run in: `full` is Debian's chromium (the whole browser in headless
-# mode: each new window starts its own WebUI, the omnibox popup, ~1 s of CPU beside the page);
-# `shell` is Debian's chromium-headless-shell, the headless browser Playwright itself launches for
-# headless runs (no window UI). Both are Chromium 156 from the same Debian source.
+# The browsers a benchmark can run in: `shell` (the default) is Debian's chromium-headless-shell,
+# the headless Chromium Playwright itself launches for headless runs (no window UI), what issue
+# 15's targets name; `full` is Debian's chromium, the whole browser in headless mode: each new
+# window starts its own WebUI, the omnibox popup, 150-200 ms of CPU per 100 ms in its first
+# 600 ms beside the page on two cores (BENCHMARKS.md, session 20) — a browser just started, which
+# a person opening a gallery in a running browser does not wait for (`--settle` waits for it to
+# end). Both are Chromium 156 from the same Debian source.
 BROWSERS = {"full": "chromium", "shell": "chromium-headless-shell"}
 
 
-def browser_path(which="full"):
+def browser_path(which="shell"):
     """The executable of a browser of BROWSERS, or one clear line and exit when it is missing."""
     if which not in BROWSERS:
         sys.exit(f"--browser takes {' or '.join(BROWSERS)}, not {which}")
@@ -272,16 +275,20 @@ window.readyAt = performance.now(); document.body.dataset.ready = '1';
 # ids, fixed square tiles in 6 columns, a small pool of absolutely positioned elements moved onto
 # the visible rows on scroll, HTML5 drag reorder by moving ids in the array (copyWithin). No
 # sections, layouts, engine, server data or animation: what any real grid costs beyond it is its
-# own work, not the browser's.
+# own work, not the browser's. Its tiles show the thumbnails listed (a JSON array, tile of item k
+# the k-th modulo its length): bench-page.py gives one (every tile the same image), bench-visit.py
+# --minimal the gallery's own first thumbnails (each tile its own, as the page shows them). Ready is
+# stamped after the first frame (an animation frame, then a task), as the page stamps its own.
 MINIMAL = """<!doctype html><html><body style="margin:0"><div id="s" style="height:100vh;overflow:auto;position:relative">
 <div id="g" style="position:relative"></div></div><script>
 const s = document.getElementById('s'), g = document.getElementById('g'), n = %d, cols = 6, gap = 6, pad = 8;
 const order = new Int32Array(n); for (let i = 0; i < n; i++) order[i] = i;
+const thumbs = %s;
 let size = 0, pool = [];
 function metrics() { size = (s.clientWidth - 2 * pad - gap * (cols - 1)) / cols; g.style.height = (pad * 2 + Math.ceil(n / cols) * (size + gap)) + 'px'; }
 function tile() { const d = document.createElement('div'); d.className = 't'; d.draggable = true;
   d.style.cssText = 'position:absolute;left:0;top:0;border-radius:6px;overflow:hidden';
-  d.innerHTML = '<img src="%s" style="width:100%%;height:100%%;object-fit:cover" draggable="false"><span style="position:absolute;left:4px;bottom:2px"></span>';
+  d.innerHTML = '<img decoding="async" style="width:100%%;height:100%%;object-fit:cover" draggable="false"><span style="position:absolute;left:4px;bottom:2px"></span>';
   g.appendChild(d); return d; }
 function render() { const first = Math.max(0, Math.floor((s.scrollTop - pad) / (size + gap)) * cols);
   const last = Math.min(n, Math.ceil((s.scrollTop + s.clientHeight) / (size + gap) + 1) * cols);
@@ -290,7 +297,8 @@ function render() { const first = Math.max(0, Math.floor((s.scrollTop - pad) / (
     if (i >= last) { d.hidden = true; continue; } d.hidden = false; d.dataset.i = i;
     const id = order[i]; d.style.width = d.style.height = size + 'px';
     d.style.transform = 'translate(' + (pad + (i %% cols) * (size + gap)) + 'px,' + (pad + Math.floor(i / cols) * (size + gap)) + 'px)';
-    d.style.background = 'hsl(' + (id * 37 %% 360) + ',50%%,60%%)'; d.lastChild.textContent = id; } }
+    d.style.background = 'hsl(' + (id * 37 %% 360) + ',50%%,60%%)'; d.lastChild.textContent = id;
+    const u = thumbs[id %% thumbs.length]; if (d.firstChild.getAttribute('src') !== u) d.firstChild.src = u; } }
 metrics(); render(); s.addEventListener('scroll', render, { passive: true });
 let from = -1;
 g.addEventListener('dragstart', (e) => { from = +e.target.closest('.t').dataset.i; });
@@ -298,7 +306,7 @@ g.addEventListener('dragover', (e) => { e.preventDefault(); const t = e.target.c
   const to = +t.dataset.i; if (to === from) return; const id = order[from];
   if (to > from) order.copyWithin(from, from + 1, to + 1); else order.copyWithin(to + 1, to, from);
   order[to] = id; from = to; render(); });
-window.readyAt = performance.now(); document.body.dataset.ready = '1';
+requestAnimationFrame(() => setTimeout(() => { window.readyAt = performance.now(); document.body.dataset.ready = '1'; }));
 </script></body></html>"""
 
 
@@ -953,9 +961,10 @@ def main():
                     help="before the first visit, wait until the new browser window's own start-up work is done (Chromium "
                          "loads its omnibox popup, a WebUI of ~350 modules, in a renderer of its own for ~1 s of CPU "
                          "after a window opens): a first visit in a browser already running, instead of one just opened")
-    ap.add_argument("--browser", choices=sorted(BROWSERS), default="full",
-                    help="full: Debian's chromium (default); shell: chromium-headless-shell, the headless browser Playwright "
-                         "launches for headless runs (no new window's omnibox WebUI starting beside the first visit)")
+    ap.add_argument("--browser", choices=sorted(BROWSERS), default="shell",
+                    help="shell: chromium-headless-shell (default), the headless Chromium Playwright launches for headless runs; "
+                         "full: Debian's chromium, the whole browser, whose new window starts its omnibox WebUI beside the first "
+                         "visit (add --settle for a first visit in a browser already running)")
     ap.add_argument("--chrome-trace", metavar="DIR",
                     help="write Chromium traces (every thread: main, compositor, raster, viz, GPU, network) of the first visit "
                          "(navigation → ready), of the reload and the fast scroll right after it, and of the later fast scroll "
@@ -969,6 +978,8 @@ def main():
         sys.exit(f"bench-page: --layout takes waterfall, grid or justified (or several, separated by commas), not {args.layout}")
     require("bench-page", browser=not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page),
             gallery_bench=any(size > args.seed_above for size in sizes))
+    if not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page):
+        browser_path(args.browser)  # the browser chosen is there (one line and exit when not)
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -1175,7 +1186,7 @@ def main():
                             gallery_id=galleries[size], layout=layout)
                 if args.minimal:
                     measure(p, "minimal virtualised grid (physical limit)", size, f"{base}/minimal", ".t:not([hidden])",
-                            "document.getElementById('s')", route=plain_page(MINIMAL % (size, base + sample_thumb)))
+                            "document.getElementById('s')", route=plain_page(MINIMAL % (size, json.dumps([base + sample_thumb]))))
                 if args.no_plain or size > args.plain_max:
                     continue
                 measure(p, "plain DOM grid (all tiles, node moves)", size, f"{base}/plain", ".t",

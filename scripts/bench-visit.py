@@ -44,6 +44,32 @@ BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.ge
         "fetched: window.loadMarks.fetched, engineLoaded: window.loadMarks.engine, ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
 
 
+# Thumbnails the page asked for by the end of the 500 ms after ready (resource timing).
+THUMBNAILS = "performance.getEntriesByType('resource').filter((e) => e.name.includes('/image/grid.jpg') && e.startTime < window.readyAt + 500).length"
+AFTER = ("window.__frames.filter(([t, d]) => t - d >= window.readyAt && t - window.readyAt < 500 && d > 20)"
+         ".map(([t, d]) => [Math.round(t - window.readyAt), +d.toFixed(1)])")
+
+
+def visit_minimal(p, base, body, settle, which):
+    """A first visit of the minimal virtualised grid showing the gallery's own thumbnails: ready,
+    the frames over 20 ms in the 500 ms after it, and how many thumbnails it loaded meanwhile."""
+    browser = p.chromium.launch(executable_path=bp.browser_path(which), args=["--no-sandbox"])
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+    ctx.request.post(base + "/api/login", data={"name": bp.ADMIN[0], "password": bp.ADMIN[1]}, headers={"Origin": base})
+    page = ctx.new_page()
+    page.set_default_timeout(120000)
+    page.route(base + "/minimal", bp.plain_page(body))
+    page.add_init_script("""window.__frames = []; (() => { let last = 0; const f = (t) => {
+      if (last) window.__frames.push([t, t - last]); last = t; requestAnimationFrame(f); }; requestAnimationFrame(f); })();""")
+    waited = bp.wait_browser_quiet() if settle else 0
+    page.goto(base + "/minimal", wait_until="commit")
+    ready = page.evaluate(bp.READY_WAIT)
+    page.wait_for_timeout(600)
+    out = {"ready": round(ready), "after": page.evaluate(AFTER), "thumbnails": page.evaluate(THUMBNAILS), "waited_s": round(waited, 1)}
+    browser.close()
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=100000)
@@ -52,9 +78,13 @@ def main():
     ap.add_argument("--settle", choices=["off", "on", "both"], default="both",
                     help="navigate at once after the window opens (off), after its own work is done (on), or both")
     ap.add_argument("--layout", default="waterfall", help="waterfall, grid or justified, or several separated by commas")
-    ap.add_argument("--browser", default="full",
-                    help="full (Debian's chromium, a new window of the whole browser), shell (chromium-headless-shell, the "
-                         "headless browser Playwright itself launches for headless), or both separated by a comma")
+    ap.add_argument("--minimal", action="store_true",
+                    help="also visit the minimal virtualised grid (bench-page.py's physical-limit probe) with each tile showing its "
+                         "own item's thumbnail, alternating with the pages: the frames after ready when the first screen's "
+                         "thumbnails arrive, without any page's work")
+    ap.add_argument("--browser", default="shell",
+                    help="shell (chromium-headless-shell, the headless Chromium Playwright itself launches for headless; the "
+                         "default), full (Debian's chromium, a new window of the whole browser), or both separated by a comma")
     args = ap.parse_args()
     bp.require("bench-visit", gallery_bench=args.size > 100000)
     pages = {}
@@ -73,6 +103,8 @@ def main():
     for b in browsers:
         bp.browser_path(b)  # a missing browser is said now, before the gallery is built
     variants = [(name, settle, layout, b) for b in browsers for layout in layouts for name in pages for settle in modes]
+    if args.minimal:
+        variants += [("minimal", settle, "grid", b) for b in browsers for settle in modes]
     data = Path(tempfile.mkdtemp(prefix="bench-visit-"))
     live = data / "page"
     (live / "wasm").mkdir(parents=True)
@@ -120,9 +152,19 @@ def main():
             gid = int(out.stdout.decode().split()[-1])
             server = start()
         bp.warm(base, gid, str(live / "Web"))
+        minimal = None
+        if args.minimal:
+            # The gallery's first items' thumbnails, each tile its own (the page's URLs: seeded items are at version 0).
+            first = bp.columns(base, gid)["id"][:2000]
+            minimal = bp.MINIMAL % (args.size, json.dumps([f"{base}/api/items/{i}/image/grid.jpg?v=0" for i in first]))
         with sync_playwright() as p:
             for r in range(args.rounds):
                 for name, settle, layout, which in (variants if r % 2 == 0 else variants[::-1]):
+                    if name == "minimal":
+                        results[(name, settle, layout, which)].append(visit_minimal(p, base, minimal, settle, which))
+                        print(f"minimal{' settled' if settle else ''} {which} (load {os.getloadavg()[0]:.2f}): {json.dumps(results[(name, settle, layout, which)][-1])}",
+                              file=sys.stderr, flush=True)
+                        continue
                     use(name)
                     browser = p.chromium.launch(executable_path=bp.browser_path(which), args=["--no-sandbox"])
                     ctx = browser.new_context(viewport={"width": 1200, "height": 800})
@@ -143,6 +185,7 @@ def main():
                     page.wait_for_timeout(600)
                     boot = json.loads(page.evaluate(BOOT))
                     boot.update(json.loads(page.evaluate(PHASES)))
+                    boot["thumbnails"] = page.evaluate(THUMBNAILS)
                     boot["waited_s"] = round(waited, 1)
                     boot["cpu_ms"] = {k: round(v) for k, v in cpu.items() if v}
                     browser.close()
@@ -156,9 +199,14 @@ def main():
     print("| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |")
     for (name, settle, layout, which), rows in results.items():
         ready = sorted(x["ready"] for x in rows)
+        if name == "minimal":
+            print(f"| minimal grid, own thumbnails ({statistics.median(x['thumbnails'] for x in rows):.0f} on its first screen) | 6 columns | {which} | "
+                  f"{'settled' if settle else 'window just opened'} | {statistics.median(ready):.0f} ms ({ready[0]}–{ready[-1]}) | – | "
+                  f"{sum(1 for x in rows if x['after'])} of {len(rows)} ({max((d for x in rows for _, d in x['after']), default=0)} ms) | – | – |")
+            continue
         webui = sorted(sum(v for k, v in x["cpu_ms"].items() if "WebUI" in k) for x in rows)
         engine = sorted(x["phases"]["engine"] - x["phases"]["model"] for x in rows)
-        print(f"| {name} | {layout} | {which} | {'settled' if settle else 'window just opened'} | {statistics.median(ready):.0f} ms ({ready[0]}–{ready[-1]}) | "
+        print(f"| {name} ({statistics.median(x['thumbnails'] for x in rows):.0f} thumbnails in the 500 ms after ready) | {layout} | {which} | {'settled' if settle else 'window just opened'} | {statistics.median(ready):.0f} ms ({ready[0]}–{ready[-1]}) | "
               f"{statistics.median(engine):.0f} ms ({engine[0]}–{engine[-1]}) | "
               f"{sum(1 for x in rows if x['after'])} of {len(rows)} ({max((d for x in rows for _, d in x['after']), default=0)} ms) | "
               f"{statistics.median(x['modules'] for x in rows):.0f} ms | {webui[0]}–{webui[-1]} ms |")

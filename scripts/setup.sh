@@ -24,7 +24,7 @@ browser=0
 for arg in "$@"; do
   case "$arg" in
     # python3-venv: Debian's python3 makes no venv without it. chromium-headless-shell: the headless
-    #   browser Playwright launches for headless runs (bench-page.py / bench-visit.py --browser shell).
+    #   browser Playwright launches for headless runs (bench-page.py and bench-visit.py run in it unless --browser full).
     --browser) browser=1; packages+=(chromium chromium-headless-shell python3-venv) ;;
     # linux-perf: `perf record` for PERF=1 scripts/profile-moves.sh.
     --bench) packages+=(wrk libvips-tools imagemagick time linux-perf) ;;
