@@ -351,6 +351,18 @@ def rss_mb(pid):
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
+def steal_ms():
+    """CPU time the machine's hypervisor took from this virtual machine so far (all CPUs, ms:
+    /proc/stat's steal, 0 on a machine of its own). Bursts of it made single frames of 100-470 ms
+    here (BENCHMARKS.md, session 21): a measurement is read beside the steal during it."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+        return int(fields[8]) * 1000 // os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def browser_cpu_ms():
     """CPU time (user + system, ms) used so far by this script's Chromium processes, by kind
     (browser, renderer, gpu-process, utility…): every descendant of this process whose command
@@ -1033,6 +1045,7 @@ def main():
 
         def measure(p, name, size, url, selector, scroller_js, route=None, gallery_id=None, layout="waterfall"):
             # A fresh browser per measurement: nothing left over from the previous drag.
+            stolen0 = steal_ms()
             browser = launch(p)
             ctx = browser.new_context(viewport={"width": 1200, "height": 800})
             signed_in = ctx.request.post(base + "/api/login", data={"name": ADMIN[0], "password": ADMIN[1]}, headers={"Origin": base})
@@ -1063,6 +1076,15 @@ def main():
                         const ms = performance.now() - t; if (ms > 8) window.__slow.push(`idle ${f.toString().slice(0, 40).replace(/\\s+/g, ' ')} ${ms.toFixed(0)} ms at ${t.toFixed(0)}`); } }, o);
                       new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__slow.push(`long task ${e.duration.toFixed(0)} ms at ${e.startTime.toFixed(0)}`); })
                         .observe({ type: 'longtask', buffered: true }); })();""")
+                    # Every animation frame over 50 ms (Long Animation Frames): when, how long, its
+                    # main-thread parts (scripts, style and layout) — a long frame with none of them
+                    # was the compositor's, the raster's or the machine's, not the page's script.
+                    page.add_init_script("""window.__loaf = []; try { new PerformanceObserver((l) => { for (const e of l.getEntries())
+                      window.__loaf.push({ at: e.startTime, ms: e.duration, blocking: e.blockingDuration,
+                        render: e.renderStart ? e.startTime + e.duration - e.renderStart : 0,
+                        layout: e.styleAndLayoutStart ? e.startTime + e.duration - e.styleAndLayoutStart : 0,
+                        scripts: e.scripts.map((x) => `${x.invoker || x.name} ${x.duration.toFixed(0)} ms`) }); })
+                      .observe({ type: 'long-animation-frame', buffered: true }); } catch {}""")
             tag = f"{'gallery' if route is None else name.split()[0]}-{size}"
             if args.chrome_trace and (args.runs > 1 or len(layouts) > 1):
                 # One file per measurement: the layout and a running number in the name.
@@ -1165,6 +1187,10 @@ def main():
                 live = live_change(page, base, gallery_id)
                 if args.trace:
                     print(f"{name} at {size}: live change {page.evaluate(TRACE_TAKE)}", file=sys.stderr)
+                    loaf = page.evaluate("""() => (window.__loaf ?? []).filter((f) => f.at >= window.readyAt).map((f) =>
+                      `${f.ms.toFixed(0)} ms at ready + ${(f.at - window.readyAt).toFixed(0)} (wall ${((performance.timeOrigin + f.at) / 1000).toFixed(2)} s; blocking ${f.blocking.toFixed(0)}, render ${f.render.toFixed(0)}, `
+                      + `style and layout ${f.layout.toFixed(0)}; ${f.scripts.join(', ') || 'no script'})`).join('; ')""")
+                    print(f"{name} at {size}: long animation frames after ready: {loaf or 'none'}", file=sys.stderr)
                 # Memory after all of it (the idle-time work done), after a garbage collection:
                 # the JS heap in use and the engine's wasm memory.
                 cdp = ctx.new_cdp_session(page)
@@ -1175,7 +1201,8 @@ def main():
                 extra.append((f"engine.wasm{'' if layouts == ['waterfall'] else ', ' + layout}", size, early, drop, live, heap, wasm))
             browser.close()
             rows.append((name, size, load, wall, reload, sweep, scroll, nodes))
-            print(f"measured {name} at {size} (load average {os.getloadavg()[0]:.2f})", file=sys.stderr)
+            print(f"measured {name} at {size} (load average {os.getloadavg()[0]:.2f}; CPU taken by the hypervisor meanwhile "
+                  f"{steal_ms() - stolen0} ms)", file=sys.stderr)
 
         rows = []
         with sync_playwright() as p:
