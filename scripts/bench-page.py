@@ -53,10 +53,14 @@ def browser_path(which="shell"):
     return path
 
 
-def require(script, browser=True, gallery=True, gallery_bench=False, images=True):
-    """Refuses, in one line and before any work, a run that would fail on a missing tool."""
-    if browser and not shutil.which("chromium"):
-        sys.exit(f"{script}: chromium is missing: install it with scripts/setup.sh --browser")
+def require(script, browser="shell", gallery=True, gallery_bench=False, images=True):
+    """Refuses, in one line and before any work, a run that would fail on a missing tool.
+    `browser`: the kind of BROWSERS the run launches (or several, a list), None for none."""
+    for which in ([browser] if isinstance(browser, str) else browser or []):
+        if which not in BROWSERS:
+            sys.exit(f"{script}: --browser takes {' or '.join(BROWSERS)}, not {which}")
+        if not shutil.which(BROWSERS[which]):
+            sys.exit(f"{script}: {BROWSERS[which]} is missing: install it with scripts/setup.sh --browser")
     if gallery and not GALLERY.exists():
         sys.exit(f"{script}: {GALLERY} is missing: swift build -c release --product gallery")
     if gallery_bench and not GALLERY_BENCH.exists():
@@ -988,10 +992,8 @@ def main():
     layouts = args.layout.split(",")
     if any(k not in ("waterfall", "grid", "justified") for k in layouts):
         sys.exit(f"bench-page: --layout takes waterfall, grid or justified (or several, separated by commas), not {args.layout}")
-    require("bench-page", browser=not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page),
+    require("bench-page", browser=args.browser if not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page) else None,
             gallery_bench=any(size > args.seed_above for size in sizes))
-    if not args.no_page or (args.reconnect_after > 0 and not args.reconnect_no_page):
-        browser_path(args.browser)  # the browser chosen is there (one line and exit when not)
     data = Path(tempfile.mkdtemp(prefix="bench-page-"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"

@@ -35,7 +35,7 @@ def main():
     ap.add_argument("--items", type=int, default=1_000_000)
     ap.add_argument("--windows", type=int, default=10)
     args = ap.parse_args()
-    bp.require("bench-server-memory", browser=False, gallery_bench=True, images=False)
+    bp.require("bench-server-memory", browser=None, gallery_bench=True, images=False)
     tmp = Path(tempfile.mkdtemp(prefix="gallery-mem-"))
     data = tmp / "data"
     port = bp.free_port()

@@ -33,10 +33,15 @@ bp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bp)
 from playwright.sync_api import sync_playwright  # noqa: E402 (bench-page.py says how to install it)
 
+# Thumbnails the page asked for by the end of the 500 ms after ready (resource timing), and the
+# frames over 20 ms in the 500 ms after ready ([ms after ready, length]).
+THUMBNAILS = "performance.getEntriesByType('resource').filter((e) => e.name.includes('/image/grid.jpg') && e.startTime < window.readyAt + 500).length"
+AFTER = ("window.__frames.filter(([t, d]) => t - d >= window.readyAt && t - window.readyAt < 500 && d > 20)"
+         ".map(([t, d]) => [Math.round(t - window.readyAt), +d.toFixed(1)])")
 # The load's phases (ms from open(): the columns in hand, the model, the engine holding the gallery,
 # the first render) and the frames over 20 ms in the 500 ms after ready ([ms after ready, length]).
 PHASES = ("JSON.stringify({ touchedMB: window.loadTouchedMB, warm: window.warmMarks && Object.fromEntries(Object.entries(window.warmMarks).map(([k, v]) => [k, k === 'loads' ? v : Math.round(v - window.loadMarks.start)])), phases: Object.fromEntries(Object.entries(window.loadMarks).map(([k, v]) => [k, Math.round(v - window.loadMarks.start)])), "
-          "after: window.__frames.filter(([t, d]) => t - d >= window.readyAt && t - window.readyAt < 500 && d > 20).map(([t, d]) => [Math.round(t - window.readyAt), +d.toFixed(1)]) })")
+          "after: " + AFTER + " })")
 BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.getEntriesByType('navigation')[0].responseEnd, "
         "dom: performance.getEntriesByType('navigation')[0].domInteractive, paint: performance.getEntriesByName('first-paint')[0]?.startTime, "
         "pageJs: performance.getEntriesByName(location.origin + '/js/page.js')[0]?.responseEnd, "
@@ -44,23 +49,24 @@ BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.ge
         "fetched: window.loadMarks.fetched, engineLoaded: window.loadMarks.engine, ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
 
 
-# Thumbnails the page asked for by the end of the 500 ms after ready (resource timing).
-THUMBNAILS = "performance.getEntriesByType('resource').filter((e) => e.name.includes('/image/grid.jpg') && e.startTime < window.readyAt + 500).length"
-AFTER = ("window.__frames.filter(([t, d]) => t - d >= window.readyAt && t - window.readyAt < 500 && d > 20)"
-         ".map(([t, d]) => [Math.round(t - window.readyAt), +d.toFixed(1)])")
-
-
-def visit_minimal(p, base, body, settle, which):
-    """A first visit of the minimal virtualised grid showing the gallery's own thumbnails: ready,
-    the frames over 20 ms in the 500 ms after it, and how many thumbnails it loaded meanwhile."""
+def fresh_page(p, base, which):
+    """A fresh browser of kind `which`, signed in, and a page in it recording every animation
+    frame from its start ([end, length] in window.__frames)."""
     browser = p.chromium.launch(executable_path=bp.browser_path(which), args=["--no-sandbox"])
     ctx = browser.new_context(viewport={"width": 1200, "height": 800})
     ctx.request.post(base + "/api/login", data={"name": bp.ADMIN[0], "password": bp.ADMIN[1]}, headers={"Origin": base})
     page = ctx.new_page()
     page.set_default_timeout(120000)
-    page.route(base + "/minimal", bp.plain_page(body))
     page.add_init_script("""window.__frames = []; (() => { let last = 0; const f = (t) => {
       if (last) window.__frames.push([t, t - last]); last = t; requestAnimationFrame(f); }; requestAnimationFrame(f); })();""")
+    return browser, ctx, page
+
+
+def visit_minimal(p, base, body, settle, which):
+    """A first visit of the minimal virtualised grid showing the gallery's own thumbnails: ready,
+    the frames over 20 ms in the 500 ms after it, and how many thumbnails it loaded meanwhile."""
+    browser, _, page = fresh_page(p, base, which)
+    page.route(base + "/minimal", bp.plain_page(body))
     waited = bp.wait_browser_quiet() if settle else 0
     page.goto(base + "/minimal", wait_until="commit")
     ready = page.evaluate(bp.READY_WAIT)
@@ -86,7 +92,8 @@ def main():
                     help="shell (chromium-headless-shell, the headless Chromium Playwright itself launches for headless; the "
                          "default), full (Debian's chromium, a new window of the whole browser), or both separated by a comma")
     args = ap.parse_args()
-    bp.require("bench-visit", gallery_bench=args.size > 100000)
+    browsers = args.browser.split(",")
+    bp.require("bench-visit", browser=browsers, gallery_bench=args.size > 100000)  # a missing browser is said now, before the gallery is built
     pages = {}
     for spec_ in args.page:
         name, _, paths = spec_.partition("=")
@@ -99,9 +106,6 @@ def main():
     layouts = args.layout.split(",")
     if any(k not in ("waterfall", "grid", "justified") for k in layouts):
         sys.exit(f"bench-visit: --layout takes waterfall, grid or justified, not {args.layout}")
-    browsers = args.browser.split(",")
-    for b in browsers:
-        bp.browser_path(b)  # a missing browser is said now, before the gallery is built
     variants = [(name, settle, layout, b) for b in browsers for layout in layouts for name in pages for settle in modes]
     if args.minimal:
         variants += [("minimal", settle, "grid", b) for b in browsers for settle in modes]
@@ -166,17 +170,11 @@ def main():
                               file=sys.stderr, flush=True)
                         continue
                     use(name)
-                    browser = p.chromium.launch(executable_path=bp.browser_path(which), args=["--no-sandbox"])
-                    ctx = browser.new_context(viewport={"width": 1200, "height": 800})
-                    ctx.request.post(base + "/api/login", data={"name": bp.ADMIN[0], "password": bp.ADMIN[1]}, headers={"Origin": base})
-                    page = ctx.new_page()
-                    page.set_default_timeout(120000)
+                    browser, ctx, page = fresh_page(p, base, which)
                     if layout != "waterfall":
                         who = ctx.request.get(base + "/api/session").json()["user"]["id"]
                         key = f"gallery.view.u{who}.{gid}"
                         page.add_init_script(f"localStorage.setItem({json.dumps(key)}, {json.dumps(json.dumps({'kind': layout}))});")
-                    page.add_init_script("""window.__frames = []; (() => { let last = 0; const f = (t) => {
-                      if (last) window.__frames.push([t, t - last]); last = t; requestAnimationFrame(f); }; requestAnimationFrame(f); })();""")
                     waited = bp.wait_browser_quiet() if settle else 0
                     cpu0 = bp.browser_cpu_ms()
                     page.goto(f"{base}/#/g/{gid}", wait_until="commit")
