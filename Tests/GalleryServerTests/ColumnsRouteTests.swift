@@ -272,6 +272,47 @@ import StoreTestSupport
         }
     }
 
+    /// A steady stream of changes rebuilds nothing while it lasts; once the gallery has been quiet
+    /// for the quiet moment after the last change, its body is rebuilt once (session 22: one wait
+    /// per quiet moment, each change only noting when it came).
+    @Test func aBurstOfChangesIsRebuiltOnceAfterItsLastChange() async throws {
+        let quiet = Duration.milliseconds(600)
+        let server = try await makeServer { $0.prewarmColumns = false; $0.columnsQuiet = quiet }
+        let start = try await seeded(server, n: 20)
+        let g = start.gallery.id
+        try await server.test(.router) { client in
+            #expect(try await client.execute(uri: "/api/galleries/\(g)/columns?format=binary", method: .get).status == .ok)
+            let built = server.columnsCache.builds.load(ordering: .relaxed)
+            let clock = ContinuousClock()
+            let items = start.sections[0].items.map(\.id), sections = start.sections.map(\.id)
+            var last = clock.now, longestGap = Duration.zero, duringBurst = 0
+            let burstEnd = clock.now + quiet * 3
+            var n = 0
+            while clock.now < burstEnd {
+                _ = try await server.store.apply(gallery: g, [.move(items: [items[n % items.count]], to: .index(section: sections[n % 2], index: 0))])
+                n += 1
+                let now = clock.now
+                longestGap = max(longestGap, now - last)
+                last = now
+                duringBurst = max(duringBurst, server.columnsCache.builds.load(ordering: .relaxed) - built)
+                try await Task.sleep(for: .milliseconds(40))
+            }
+            // A pause of a quiet moment between two changes (a very loaded machine) would be a quiet moment.
+            if longestGap < quiet { #expect(duringBurst == 0, "rebuilt during the burst (longest pause \(longestGap))") }
+            let version = try await server.store.gallery(g).version
+            let key = ColumnsCache.Key(gallery: g, binary: true)
+            let deadline = clock.now + .seconds(60)
+            while server.columnsCache.body(key, version: version, name: start.gallery.name) == nil && clock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(server.columnsCache.body(key, version: version, name: start.gallery.name) != nil, "rebuilt at the last version once quiet")
+            let afterQuiet = server.columnsCache.builds.load(ordering: .relaxed)
+            try await Task.sleep(for: quiet * 2)
+            #expect(server.columnsCache.builds.load(ordering: .relaxed) == afterQuiet, "one rebuild for the burst")
+            #expect(afterQuiet - built == (longestGap < quiet ? 1 : afterQuiet - built))
+        }
+    }
+
     /// Session 17: the columns' long synchronous work (at 1M items ~0.1–0.2 s to build, ~1 s to
     /// gzip) runs on threads of its own, never on Swift's shared threads that serve requests: a
     /// page's build on "columns-build" at the requests' priority; what nobody waits for at nice 10:

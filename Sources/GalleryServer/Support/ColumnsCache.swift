@@ -246,6 +246,11 @@ final class ColumnsCache: Sendable {
     }
 
     /// Follows the gallery's live stream; after each burst of changes, once quiet, rebuilds.
+    ///
+    /// One wait per quiet moment, not one per change: each change only notes when it came, and
+    /// the one waiting task sleeps again until `quiet` after the last. (A task and a timer per
+    /// change, each cancelled by the next, was ~4 % of the server's CPU under 50 clients moving,
+    /// with a wake-up of the dispatch timer thread per move: BENCHMARKS.md, session 22.)
     private func watch(gallery: Int64, since version: Int64, store: GalleryStore) {
         let quiet = self.quiet
         let token = clock.add(1, ordering: .relaxed).newValue
@@ -253,13 +258,20 @@ final class ColumnsCache: Sendable {
             guard w[gallery] == nil else { return }
             w[gallery] = (token, Task { [weak self] in
                 guard let (stream, cancel) = try? await store.subscribe(gallery: gallery, since: version) else { return }
+                let changes = LastChange()
                 var rebuild: Task<Void, Never>?
                 for await event in stream {
                     if case .deleted = event { break }
-                    rebuild?.cancel()
+                    guard changes.noteStartsWait() else { continue }
                     rebuild = Task { [weak self] in
-                        try? await Task.sleep(for: quiet)
-                        guard !Task.isCancelled, let self else { return }
+                        var deadline = ContinuousClock.now + quiet
+                        while true {
+                            try? await Task.sleep(until: deadline, clock: .continuous)
+                            if Task.isCancelled { return }
+                            guard let later = changes.quietUntil(quiet) else { break }
+                            deadline = later
+                        }
+                        guard let self else { return }
                         // A page load may have built this version meanwhile: not built (and compressed) again.
                         let now = try? await store.gallery(gallery)
                         for key in self.cachedForms(gallery) {
@@ -272,6 +284,30 @@ final class ColumnsCache: Sendable {
                 cancel()
                 self?.watchers.withLock { w in if w[gallery]?.token == token { w[gallery] = nil } }
             })
+        }
+    }
+
+    /// When a watched gallery last changed, and whether a wait for its quiet moment is under way.
+    private final class LastChange: Sendable {
+        private let state = Mutex<(last: ContinuousClock.Instant, waiting: Bool)>((ContinuousClock.now, false))
+
+        /// Notes a change now; true when no wait is under way (the caller starts one).
+        func noteStartsWait() -> Bool {
+            state.withLock { s in
+                s.last = ContinuousClock.now
+                if s.waiting { return false }
+                s.waiting = true
+                return true
+            }
+        }
+
+        /// Nil when `quiet` has passed since the last change (the wait ends); otherwise when it will have.
+        func quietUntil(_ quiet: Duration) -> ContinuousClock.Instant? {
+            state.withLock { s in
+                let due = s.last + quiet
+                if due <= ContinuousClock.now { s.waiting = false; return nil }
+                return due
+            }
         }
     }
 
