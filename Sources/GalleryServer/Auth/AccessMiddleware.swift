@@ -103,15 +103,28 @@ struct AccessMiddleware: RouterMiddleware {
         guard let value = request.headers[.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
+        return trimmed(parts[1])
+    }
+
+    /// `trimmingCharacters(in: .whitespaces)` without Foundation when the value's ends are ASCII
+    /// (its only ASCII whitespace is space and tab); other ends go to Foundation. (Foundation's
+    /// was ~2 % of the server's CPU under 50 clients moving with bearer tokens, session 22.)
+    static func trimmed(_ value: Substring) -> String {
+        let u = value.utf8
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
+        var a = u.startIndex, b = u.endIndex
+        while a < b, isSpace(u[a]) { a = u.index(after: a) }
+        while b > a, isSpace(u[u.index(before: b)]) { b = u.index(before: b) }
+        guard a == b || (u[a] < 0x80 && u[u.index(before: b)] < 0x80) else { return value.trimmingCharacters(in: .whitespaces) }
+        return String(value[a..<b])
     }
 
     static func cookie(_ request: Request, _ name: String) -> String? {
         for header in request.headers[values: .cookie] {
             for pair in header.split(separator: ";") {
                 let kv = pair.split(separator: "=", maxSplits: 1)
-                if kv.count == 2, kv[0].trimmingCharacters(in: .whitespaces) == name {
-                    let v = kv[1].trimmingCharacters(in: .whitespaces)
+                if kv.count == 2, trimmed(kv[0]) == name {
+                    let v = trimmed(kv[1])
                     return v.isEmpty ? nil : v
                 }
             }

@@ -58,3 +58,15 @@ import GalleryStore
         #expect(client("192.0.2.9", ["203.0.113.5"]) == "192.0.2.9", "an untrusted peer is the client")
     }
 }
+
+/// The bearer token's and the cookie's values are trimmed as Foundation's `.whitespaces` trims
+/// them (the fast ASCII path gives way to Foundation at any other end).
+@Suite struct HeaderValueTrimTests {
+    @Test(arguments: ["", " ", "\t \t", "gat_abc", "  gat_abc\t", "\tvalue with inner space ", "\u{00A0}gat_abc",
+                      "gat_abc\u{3000}", " \u{2003} gat_abc \u{2003}", "é", " é ", "\u{00A0}", "x\u{00A0}y"])
+    func trimsAsFoundationDoes(_ value: String) {
+        let whole = Substring("k" + value + "k").dropFirst().dropLast()
+        #expect(AccessMiddleware.trimmed(whole) == value.trimmingCharacters(in: .whitespaces))
+        #expect(AccessMiddleware.trimmed(Substring(value)) == value.trimmingCharacters(in: .whitespaces))
+    }
+}
