@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import GalleryStore
+
+/// Reads on SQLite are bound and stepped through SQLite's C API (session 22): every kind of value
+/// comes back as GRDB reads it, arguments of every kind bind, a wrong count is an error, and a
+/// statement that writes (`… RETURNING`) still goes through GRDB.
+@Suite struct SQLiteReadTests {
+    func withDatabase(_ body: @escaping @Sendable (GRDBConnection) throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-read-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase(path: folder.appendingPathComponent("t.sqlite").path)
+        try await database.writeWithoutTransaction { c in try body(c as! GRDBConnection) }
+        try database.close()
+    }
+
+    @Test func everyKindOfValueReadsAsGRDBReadsIt() async throws {
+        try await withDatabase { c in
+            _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, d REAL, s TEXT, b BLOB, n TEXT)", [])
+            let rows: [SQLArguments] = [
+                [1, Int64.max, 0.5, "plain", Data([0, 1, 255]), nil],
+                [2, Int64.min, -1e300, "", Data(), "ünïcödé 🙂"],
+                [3, 0, Double.greatestFiniteMagnitude, "a\u{00A0}b", Data(repeating: 7, count: 5000), "x"],
+            ]
+            for r in rows { _ = try c.execute("INSERT INTO t (id, i, d, s, b, n) VALUES (?, ?, ?, ?, ?, ?)", r) }
+            let sql = "SELECT id, i, d, s, b, n, i + 1 AS computed FROM t WHERE id >= ? AND s != ? ORDER BY id"
+            let args: SQLArguments = [1, "nothing"]
+            let direct = try c.fetchAll(sql, args, cached: true)
+            #expect(direct.count == 3)
+            #expect(direct.map(\.values) == (try c.fetchAllThroughGRDB(sql, args)).map(\.values))
+            #expect(direct[0].names == ["id", "i", "d", "s", "b", "n", "computed"])
+            #expect(direct[1].values[4] == .blob(Data()))
+            #expect(direct[0].values[5] == .null)
+            // The cached statement read again with other arguments: the earlier ones are gone.
+            #expect(try c.fetchAll(sql, [3, "a\u{00A0}b"], cached: true).isEmpty)
+            #expect(try c.fetchAll(sql, [2, ""], cached: true).map { $0["id"] as Int64 } == [3])
+            #expect(try c.value("SELECT n FROM t WHERE id = ?", [2], as: String.self) == "ünïcödé 🙂")
+            #expect(try c.value("SELECT s FROM t WHERE b = ?", [Data([0, 1, 255])], as: String.self) == "plain")
+            #expect(try c.value("SELECT id FROM t WHERE d = ?", [-1e300], as: Int64.self) == 2)
+            #expect(try c.value("SELECT count(*) FROM t WHERE n IS ?", [nil], as: Int64.self) == 1)
+        }
+    }
+
+    @Test func aWrongNumberOfArgumentsIsAnError() async throws {
+        try await withDatabase { c in
+            _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)", [])
+            #expect(throws: (any Error).self) { try c.fetchAll("SELECT id FROM t WHERE id = ?", [], cached: true) }
+            #expect(throws: (any Error).self) { try c.fetchAll("SELECT id FROM t WHERE id = ?", [1, 2], cached: true) }
+            #expect(try c.fetchAll("SELECT id FROM t WHERE id = ?", [1], cached: true).isEmpty) // the statement still works
+        }
+    }
+
+    @Test func aStatementThatWritesStillWrites() async throws {
+        try await withDatabase { c in
+            _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)", [])
+            _ = try c.execute("INSERT INTO t (id, v) VALUES (1, 'a'), (2, 'b')", [])
+            let before = c.totalChanges
+            let rows = try c.fetchAll("UPDATE t SET v = ? WHERE id = ? RETURNING id, v", ["z", 2], cached: true)
+            #expect(rows.map(\.values) == [[.int(2), .text("z")]])
+            #expect(c.totalChanges == before + 1)
+            #expect(try c.value("SELECT v FROM t WHERE id = 2", [], as: String.self) == "z")
+        }
+    }
+}
