@@ -51,6 +51,19 @@ import Testing
         }
     }
 
+    /// GRDB interrupts the statement of a cancelled task; an interrupted read is a cancellation, as through GRDB.
+    @Test func anInterruptedReadIsACancellation() async throws {
+        try await withDatabase { c in
+            struct Unchecked: @unchecked Sendable { let c: GRDBConnection }
+            let box = Unchecked(c: c)
+            DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { box.c.interruptForTests() }
+            let endless = "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < ?) SELECT count(*) FROM n"
+            #expect(throws: CancellationError.self) { try c.fetchAll(endless, [Int64.max], cached: true) }
+            let again = try c.value(endless, [3], as: Int64.self)
+            #expect(again == 3) // the statement reads again afterwards
+        }
+    }
+
     @Test func aStatementThatWritesStillWrites() async throws {
         try await withDatabase { c in
             _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)", [])
@@ -60,6 +73,12 @@ import Testing
             #expect(rows.map(\.values) == [[.int(2), .text("z")]])
             #expect(c.totalChanges == before + 1)
             #expect(try c.value("SELECT v FROM t WHERE id = 2", [], as: String.self) == "z")
+            // Statements without columns that SQLite counts as read-only (a savepoint) go through GRDB too.
+            #expect(try c.fetchAll("SAVEPOINT s", [], cached: false).isEmpty)
+            _ = try c.execute("UPDATE t SET v = 'y' WHERE id = 1", [])
+            #expect(try c.fetchAll("ROLLBACK TO SAVEPOINT s", [], cached: false).isEmpty)
+            #expect(try c.fetchAll("RELEASE SAVEPOINT s", [], cached: false).isEmpty)
+            #expect(try c.value("SELECT v FROM t WHERE id = 1", [], as: String.self) == "a")
         }
     }
 }

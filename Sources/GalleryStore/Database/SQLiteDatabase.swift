@@ -86,8 +86,12 @@ final class GRDBConnection: SQLConnection {
         let statement = cached ? try db.cachedStatement(sql: sql) : try db.makeStatement(sql: sql)
         let names = statement.columnNames
         let handle = statement.sqliteStatement
-        // A statement that writes (`… RETURNING`) goes through GRDB, which follows every write.
-        guard sqlite3_stmt_readonly(handle) != 0 else { return try Self.rowsThroughGRDB(statement, arguments) }
+        // A statement that writes (`… RETURNING`) goes through GRDB, which follows every write;
+        // so does one that returns no columns (BEGIN, COMMIT, SAVEPOINT, ATTACH count as read-only
+        // for SQLite, and GRDB tracks transactions).
+        guard sqlite3_stmt_readonly(handle) != 0, sqlite3_column_count(handle) > 0 else {
+            return try Self.rowsThroughGRDB(statement, arguments)
+        }
         // A read is bound and stepped through SQLite's C API, as `forEach` does: through GRDB's
         // `Row` and `StatementArguments` the few reads of a single move were ~8 % of the
         // server's CPU under 50 clients moving (session 22).
@@ -100,9 +104,7 @@ final class GRDBConnection: SQLConnection {
         while true {
             let rc = sqlite3_step(handle)
             if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
-            }
+            guard rc == SQLITE_ROW else { throw Self.stepError(rc, db, sql: sql) }
             var values: [SQLValue] = []
             values.reserveCapacity(Int(columns))
             for c in 0..<columns { values.append(Self.column(handle, c)) }
@@ -118,9 +120,19 @@ final class GRDBConnection: SQLConnection {
         }
     }
 
+    /// Interrupts the statement running on this connection (SQLite allows it from any thread), for tests.
+    func interruptForTests() { sqlite3_interrupt(db.sqliteConnection) }
+
     /// The rows as GRDB reads them, for tests to compare with `fetchAll`'s own reading.
     func fetchAllThroughGRDB(_ sql: String, _ arguments: SQLArguments) throws -> [SQLRow] {
         try Self.rowsThroughGRDB(db.makeStatement(sql: sql), arguments)
+    }
+
+    /// A failed step as GRDB reports it: interrupted (GRDB interrupts the statement of a
+    /// cancelled task) as `CancellationError`, anything else as a `DatabaseError`.
+    static func stepError(_ rc: Int32, _ db: Database, sql: String) -> any Error {
+        if rc == SQLITE_INTERRUPT { return CancellationError() }
+        return DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
     }
 
     /// SQLite's own copy of each value (`SQLITE_TRANSIENT`).
@@ -151,7 +163,7 @@ final class GRDBConnection: SQLConnection {
         switch sqlite3_column_type(handle, c) {
         case SQLITE_INTEGER: return .int(sqlite3_column_int64(handle, c))
         case SQLITE_FLOAT: return .double(sqlite3_column_double(handle, c))
-        case SQLITE_TEXT:
+        case SQLITE_TEXT: // its whole length (GRDB's `String(cString:)` stops at a NUL, which only text made in SQL can hold)
             guard let p = sqlite3_column_text(handle, c) else { return .text("") }
             return .text(String(decoding: UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(handle, c))), as: UTF8.self))
         case SQLITE_BLOB:
@@ -189,9 +201,7 @@ final class GRDBConnection: SQLConnection {
         while true {
             let rc = sqlite3_step(handle)
             if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
-            }
+            guard rc == SQLITE_ROW else { throw Self.stepError(rc, db, sql: sql) }
             try body(view)
         }
     }
