@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Moves under 50 clients, two or more builds side by side: each build in turn serves a fresh copy
+# of one seeded gallery (`gallery-bench serve-moves`, 100k items in 10 sections), takes 3 s of
+# wrk to warm up, then `wrk -t2 -c50` of single moves (random item, random section, index in its
+# first half, a bearer token: the move benchmark's requests) for SECONDS; ROUNDS rounds,
+# alternating, so that each round's rows compare on a machine whose speed drifts. Prints one line
+# per run: moves/s, wrk's p50/p90/p99/max and the CPU the hypervisor took meanwhile (steal, in
+# jiffies of /proc/stat).
+#
+# Usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]
+#   e.g. scripts/ab-moves.sh 3 /tmp/old/gallery-bench .build/release/gallery-bench
+# ITEMS, SECTIONS and RUN_SECONDS (environment) change the gallery (100000 in 10) and the run (10 s).
+set -euo pipefail
+[[ $# -ge 2 ]] || { echo "usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]" >&2; exit 2; }
+rounds=$1; shift
+for bin in "$@"; do
+  [[ -x $bin ]] || { echo "ab-moves: $bin is missing: swift build -c release --product gallery-bench" >&2; exit 2; }
+done
+command -v wrk >/dev/null || { echo "ab-moves: wrk is missing: install it with scripts/setup.sh --bench" >&2; exit 2; }
+items=${ITEMS:-100000}; sections=${SECTIONS:-10}; seconds=${RUN_SECONDS:-10}
+template=${TMPDIR:-/tmp}/profile-moves-template-$items-$sections   # the same template as profile-moves.sh
+if [[ ! -f $template/.seeded ]]; then
+  rm -rf "$template"
+  "$1" serve-moves --data "$template" --items "$items" --sections "$sections" --seed-only
+  touch "$template/.seeded"
+fi
+work=$(mktemp -d); pid=
+cleanup() { [[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"; }
+trap cleanup EXIT
+steal() { awk '/^cpu /{print $9}' /proc/stat; }
+for round in $(seq "$rounds"); do
+  for bin in "$@"; do
+    rm -rf "$work/data"; cp -a "$template" "$work/data"
+    port=$((20000 + RANDOM % 1000))
+    "$bin" serve-moves --data "$work/data" --items "$items" --sections "$sections" --port "$port" >"$work/log" 2>&1 &
+    pid=$!
+    for _ in $(seq 1 240); do grep -q '^base=' "$work/log" && break; kill -0 "$pid" || { cat "$work/log" >&2; exit 1; }; sleep 0.5; done
+    line=$(grep '^base=' "$work/log") || { echo "ab-moves: $bin did not start" >&2; exit 1; }
+    field() { echo "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+    base=$(field base); gallery=$(field gallery); first=$(field first); count=$(field count); per=$(field per); section_ids=$(field sections)
+    cat >"$work/moves.lua" <<EOF
+math.randomseed(42)
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Authorization"] = "Bearer gat_bench_token"
+local first, count, sections = $first, $count, {$section_ids}
+request = function()
+  local id = first + math.random(0, count - 1)
+  local s = sections[math.random(1, #sections)]
+  local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, $((per / 2))))
+  return wrk.format(nil, "/api/galleries/$gallery/batch", nil, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("p50=%.3f p90=%.3f p99=%.3f max=%.3f requests=%d non200=%d\n",
+    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+    summary.requests, summary.errors.status))
+end
+EOF
+    wrk -t2 -c50 -d3s -s "$work/moves.lua" "$base" >/dev/null
+    s0=$(steal)
+    out=$(wrk -t2 -c50 -d"${seconds}s" -s "$work/moves.lua" "$base")
+    s1=$(steal)
+    echo "round $round $bin: $(echo "$out" | awk '/Requests\/sec/{print $2}') moves/s $(echo "$out" | tail -1) steal $((s1 - s0)) load $(cut -d' ' -f1 /proc/loadavg)"
+    kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
+  done
+done
