@@ -108,7 +108,7 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
             }
             let c = server.store.walCheckpointStats
             for (side, x) in [("on the writer", c.onWriter), ("in the background", c.background)] where x.count > 0 {
-                print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms")
+                print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms, at most \(x.mostFrames) frames in one")
             }
             let h = server.store.historyCheckpointStats
             print("catch-up checkpoints written by batches: \(h.count), \(String(format: "%.1f", h.seconds * 1000)) ms in all, "

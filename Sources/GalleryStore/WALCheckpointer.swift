@@ -25,11 +25,15 @@ public struct WALCheckpointStats: Sendable, Equatable {
         public var count = 0
         public var seconds = 0.0
         public var longest = 0.0
+        /// The most frames one checkpoint on this side copied back.
+        public var mostFrames: Int32 = 0
     }
     public var onWriter = Side()
     public var background = Side()
     /// Times the log started over from its beginning (seen at the commit after).
     public var restarts = 0
+    /// The most frames the log held at a commit.
+    public var longestLog: Int32 = 0
 }
 
 final class WALCheckpointer: Sendable {
@@ -43,6 +47,8 @@ final class WALCheckpointer: Sendable {
     /// transactions, and its next one starts the log over: one short stall every 10,000 frames
     /// instead of a full copy (two fsyncs) every 1,000. `WALCheckpointTests` holds the bound.
     static let restartPages: Int32 = 10_000
+    /// Frames the writer's finishing copy leaves to itself at most (short of the bound).
+    static let restartTail: Int32 = 200
     // Tried and measured (BENCHMARKS.md, "WAL checkpoints off the writer"): a restart at 30,000
     // frames, and background passes every 4,000 (fewer, cheaper in all) — neither lowered p99:
     // the writer's finishing copy grows with the pass interval.
@@ -93,22 +99,34 @@ final class WALCheckpointer: Sendable {
             // What SQLite's default hook does, timed.
             if pages >= Self.pages { _ = checkpoint(writer, side: \.onWriter) }
         case .background:
-            if pages < lastLength.exchange(pages, ordering: .relaxed) {
+            let previous = lastLength.exchange(pages, ordering: .relaxed)
+            if pages < previous {
                 backfilled.store(0, ordering: .relaxed)
                 statsBox.withLock { $0.restarts += 1 }
+            } else if pages >= Self.restartPages {
+                statsBox.withLock { $0.longestLog = max($0.longestLog, pages) }
             }
+            let behind = pages - backfilled.load(ordering: .relaxed)
             if pages >= Self.restartPages {
-                // No new background pass from here: once the current one ends (until then this
-                // one is refused at once, busy) the writer finishes the copy and starts over.
-                if let copied = checkpoint(writer, side: \.onWriter) { backfilled.store(copied, ordering: .relaxed) }
-                return
+                // The writer finishes the copy (and the log starts over at its next transaction)
+                // once the background has brought it within `restartTail` frames of the end: every
+                // batch queued meanwhile waits for that copy, so it is kept short (~1,000 frames
+                // and ~10 ms when it took whatever the last pass had left: the tail of the move
+                // latency under 50 clients, session 22). Until then passes go on back to back;
+                // past twice the bound (a reader holding an old snapshot keeps the background from
+                // the end) the writer copies what it can anyway. While a pass runs the writer's copy
+                // is refused at once (busy) and asked again at the next commit.
+                if behind <= Self.restartTail || pages >= 2 * Self.restartPages {
+                    if let copied = checkpoint(writer, side: \.onWriter, from: pages - behind) { backfilled.store(copied, ordering: .relaxed) }
+                    return
+                }
             }
-            guard pages - backfilled.load(ordering: .relaxed) >= Self.pages,
+            guard behind >= (pages >= Self.restartPages ? Self.restartTail : Self.pages),
                   !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
             queue.async { [weak self] in
                 guard let self else { return }
                 self.scheduled.store(false, ordering: .releasing)
-                if let c = self.ownConnection(), let copied = self.checkpoint(c, side: \.background) {
+                if let c = self.ownConnection(), let copied = self.checkpoint(c, side: \.background, from: self.backfilled.load(ordering: .relaxed)) {
                     self.backfilled.store(copied, ordering: .relaxed)
                 }
             }
@@ -135,7 +153,8 @@ final class WALCheckpointer: Sendable {
 
     /// A passive checkpoint; answers the frames of the log now copied back, nil when it could not
     /// run (another checkpoint held the lock, or the connection is not in WAL mode).
-    private func checkpoint(_ c: OpaquePointer?, side: WritableKeyPath<WALCheckpointStats, WALCheckpointStats.Side>) -> Int32? {
+    /// `from`: the frames already copied back before it (for the stats' `mostFrames`).
+    private func checkpoint(_ c: OpaquePointer?, side: WritableKeyPath<WALCheckpointStats, WALCheckpointStats.Side>, from: Int32 = 0) -> Int32? {
         var log: Int32 = 0, copied: Int32 = 0
         let t = DispatchTime.now().uptimeNanoseconds
         let code = sqlite3_wal_checkpoint_v2(c, nil, SQLITE_CHECKPOINT_PASSIVE, &log, &copied)
@@ -145,6 +164,7 @@ final class WALCheckpointer: Sendable {
             s[keyPath: side].count += 1
             s[keyPath: side].seconds += seconds
             s[keyPath: side].longest = max(s[keyPath: side].longest, seconds)
+            s[keyPath: side].mostFrames = max(s[keyPath: side].mostFrames, copied - min(from, copied))
         }
         return copied
     }
