@@ -43,15 +43,18 @@ final class WALCheckpointer: Sendable {
     /// The log starts over only when a write transaction begins with every frame copied back.
     /// Under a steady stream of commits a background checkpoint never gets there (each commit
     /// adds frames while it copies; measured: the log grew past 100 MB), so past this many frames
-    /// (~40 MB) the writer copies back what the background has not yet, between two of its
-    /// transactions, and its next one starts the log over: one short stall every 10,000 frames
-    /// instead of a full copy (two fsyncs) every 1,000. `WALCheckpointTests` holds the bound.
+    /// (~40 MB) the writer copies back what the background has not yet (once that is at most
+    /// `restartTail` frames), between two of its transactions, and its next one starts the log
+    /// over: one short stall every ~10,000 frames instead of a full copy (two fsyncs) every 1,000.
+    /// `WALCheckpointTests` holds the bound.
     static let restartPages: Int32 = 10_000
     /// Frames the writer's finishing copy leaves to itself at most (short of the bound).
     static let restartTail: Int32 = 200
     // Tried and measured (BENCHMARKS.md, "WAL checkpoints off the writer"): a restart at 30,000
     // frames, and background passes every 4,000 (fewer, cheaper in all) — neither lowered p99:
-    // the writer's finishing copy grows with the pass interval.
+    // the writer's finishing copy grows with the pass interval. With `restartTail` (session 22),
+    // 30,000 again: a third as many finishing copies but longer ones (longest 22–24 ms against
+    // 13–15), p99 no better; and a log file three times the size.
 
     let mode: WALCheckpoints
     let path: String
