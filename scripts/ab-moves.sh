@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Moves under 50 clients, two or more builds side by side: each build in turn serves a fresh copy
 # of one seeded gallery (`gallery-bench serve-moves`, 100k items in 10 sections), takes 3 s of
-# wrk to warm up, then `wrk -t2 -c50` of single moves (random item, random section, index in its
-# first half, a bearer token: the move benchmark's requests) for SECONDS; ROUNDS rounds,
-# alternating, so that each round's rows compare on a machine whose speed drifts. Prints one line
-# per run: moves/s, wrk's p50/p90/p99/max and the CPU the hypervisor took meanwhile (steal, in
-# jiffies of /proc/stat).
+# wrk to warm up, then `wrk -t2 -c50` of single moves (the move benchmark's wrk script, with a
+# bearer token, written by the last build given: random item, random section, index in its first
+# half) for RUN_SECONDS; ROUNDS rounds, alternating, so that each round's rows compare on a machine
+# whose speed drifts. Prints one line per run: moves/s, wrk's p50/p90/p99/max and the CPU the
+# hypervisor took meanwhile (steal, in jiffies of /proc/stat).
 #
 # Usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]
 #   e.g. scripts/ab-moves.sh 3 /tmp/old/gallery-bench .build/release/gallery-bench
@@ -27,6 +27,10 @@ fi
 work=$(mktemp -d); pid=
 cleanup() { [[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"; }
 trap cleanup EXIT
+# The move benchmark's wrk script for the seeded gallery, from the last build given (the same
+# gallery and ids for every build: they all serve copies of one template).
+cp -a "$template" "$work/data"
+"${@: -1}" serve-moves --data "$work/data" --items "$items" --sections "$sections" --wrk-script "$work/moves.lua"
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
 for round in $(seq "$rounds"); do
   for bin in "$@"; do
@@ -36,26 +40,7 @@ for round in $(seq "$rounds"); do
     pid=$!
     for _ in $(seq 1 240); do grep -q '^base=' "$work/log" && break; kill -0 "$pid" || { cat "$work/log" >&2; exit 1; }; sleep 0.5; done
     line=$(grep '^base=' "$work/log") || { echo "ab-moves: $bin did not start" >&2; exit 1; }
-    field() { echo "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-    base=$(field base); gallery=$(field gallery); first=$(field first); count=$(field count); per=$(field per); section_ids=$(field sections)
-    cat >"$work/moves.lua" <<EOF
-math.randomseed(42)
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer gat_bench_token"
-local first, count, sections = $first, $count, {$section_ids}
-request = function()
-  local id = first + math.random(0, count - 1)
-  local s = sections[math.random(1, #sections)]
-  local body = string.format('{"operations":[{"op":"move","items":[%d],"to":{"section":%d,"index":%d}}]}', id, s, math.random(0, $((per / 2))))
-  return wrk.format(nil, "/api/galleries/$gallery/batch", nil, body)
-end
-done = function(summary, latency, requests)
-  io.write(string.format("p50=%.3f p90=%.3f p99=%.3f max=%.3f requests=%d non200=%d\n",
-    latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
-    summary.requests, summary.errors.status))
-end
-EOF
+    base=$(echo "$line" | tr ' ' '\n' | sed -n 's/^base=//p')
     wrk -t2 -c50 -d3s -s "$work/moves.lua" "$base" >/dev/null
     s0=$(steal)
     out=$(wrk -t2 -c50 -d"${seconds}s" -s "$work/moves.lua" "$base")

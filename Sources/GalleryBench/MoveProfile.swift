@@ -3,13 +3,14 @@ import GalleryCore
 import GalleryStore
 import GalleryServer
 
-/// `gallery-bench serve-moves --data DIR [--items N --sections S] [--port P] [--seed-only]`: the
+/// `gallery-bench serve-moves --data DIR [--items N --sections S] [--port P] [--seed-only | --wrk-script FILE]`: the
 /// move benchmark's gallery and server, for profiling one move at a time (`scripts/profile-moves.sh`
 /// runs it, drives sequential moves from another process and reads the server's CPU time per move).
 ///
 /// An empty `DIR` is seeded first (N items in S sections, an admin "bench" with the API token
 /// `gat_bench_token` and the session cookie value `bench-session`); with `--seed-only` it stops
-/// there. Otherwise the real server (the same `BenchServer` as `move`) serves `DIR` on
+/// there; with `--wrk-script FILE` it writes the move benchmark's wrk script for that gallery (bearer
+/// token) to FILE and stops. Otherwise the real server (the same `BenchServer` as `move`) serves `DIR` on
 /// 127.0.0.1:P, prints one line `base=URL gallery=G first=ID count=N sections=A,B,…` when it
 /// listens, and runs until the process is killed.
 func runServeMoves(_ o: BenchOptions) async throws {
@@ -35,6 +36,19 @@ func runServeMoves(_ o: BenchOptions) async throws {
         try store.close()
     }
     if o.has("--seed-only") { return }
+    if let path = o.text("--wrk-script") {
+        // The move benchmark's wrk script for this gallery (bearer token), written and done: for
+        // scripts/ab-moves.sh, which serves the same seeded gallery with several builds.
+        let store = try GalleryStore(folder: folder)
+        guard let gallery = try await store.listGalleries().first else { throw BenchFailure("no gallery in \(data)") }
+        let snapshot = try await store.snapshot(gallery.id)
+        let itemIds = snapshot.sections.flatMap { $0.items.map(\.id) }
+        let script = movesScript(headers: ["Authorization": "Bearer gat_bench_token"], first: itemIds.min()!, count: itemIds.count,
+                                 sections: snapshot.sections.map(\.id), per: o.items / o.sections, gallery: gallery.id)
+        try store.close()
+        try Data(script.utf8).write(to: URL(fileURLWithPath: path))
+        return
+    }
     let port = o.number("--port") ?? 18_500
     let running = try await BenchServer.start(folder: folder, portBase: port, randomPort: false)
     let store = running.server.store

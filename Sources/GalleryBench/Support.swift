@@ -33,7 +33,7 @@ struct BenchOptions {
         "--windows": .number, "--baseline-windows": .number, "--in-place-windows": .number, "--moving": .number,
         "--port": .number, "--like": .number,
         "--history-items": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
-        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text,
+        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text,
         "--restore": .flag, "--copy-baseline": .flag, "--http": .flag, "--flat-limit-baseline": .flag,
         "--diff-stages": .flag, "--scattered": .flag, "--whole-diff-baseline": .flag, "--seed-only": .flag,
         "--section-ops": .flag,

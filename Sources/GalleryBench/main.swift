@@ -6,7 +6,7 @@
 //     PostgreSQL × 2 instances (real `gallery serve` processes beside this binary): moves under wrk and the columnar read
 //   fanout --database postgres://… --moves M: a move on one `gallery serve` reaching a live stream on a second one
 //     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
-//   serve-moves --data DIR [--items N --sections S --port P --seed-only]: the move benchmark's gallery served for
+//   serve-moves --data DIR [--items N --sections S --port P --seed-only | --wrk-script FILE]: the move benchmark's gallery served for
 //     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
 //   limits --restore [--restore-sizes 100000,1000000 --sections 100 --rounds R --postgres URL]: 1,000 items spread over
 //     every section trashed and restored, the index seeks beside the code before session 15, a probe move's wait meanwhile
