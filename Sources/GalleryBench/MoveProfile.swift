@@ -40,11 +40,9 @@ func runServeMoves(_ o: BenchOptions) async throws {
         // The move benchmark's wrk script for this gallery (bearer token), written and done: for
         // scripts/ab-moves.sh, which serves the same seeded gallery with several builds.
         let store = try GalleryStore(folder: folder)
-        guard let gallery = try await store.listGalleries().first else { throw BenchFailure("no gallery in \(data)") }
-        let snapshot = try await store.snapshot(gallery.id)
-        let itemIds = snapshot.sections.flatMap { $0.items.map(\.id) }
-        let script = movesScript(headers: ["Authorization": "Bearer gat_bench_token"], first: itemIds.min()!, count: itemIds.count,
-                                 sections: snapshot.sections.map(\.id), per: o.items / o.sections, gallery: gallery.id)
+        let (gallery, first, count, sections) = try await servedGallery(store, data)
+        let script = movesScript(headers: ["Authorization": "Bearer gat_bench_token"], first: first, count: count,
+                                 sections: sections, per: o.items / o.sections, gallery: gallery)
         try store.close()
         try Data(script.utf8).write(to: URL(fileURLWithPath: path))
         return
@@ -52,11 +50,17 @@ func runServeMoves(_ o: BenchOptions) async throws {
     let port = o.number("--port") ?? 18_500
     let running = try await BenchServer.start(folder: folder, portBase: port, randomPort: false)
     let store = running.server.store
+    let (gallery, first, count, sections) = try await servedGallery(store, data)
+    let line = "base=\(running.base) gallery=\(gallery) first=\(first) count=\(count) per=\(o.items / o.sections) "
+        + "sections=\(sections.map(String.init).joined(separator: ","))\n"
+    FileHandle.standardOutput.write(Data(line.utf8))
+    while true { try await Task.sleep(for: .seconds(3600)) }
+}
+
+/// The seeded gallery as the move benchmark's requests name it: its id, its first item id, its item count, its sections.
+private func servedGallery(_ store: GalleryStore, _ data: String) async throws -> (gallery: Int64, first: Int64, count: Int, sections: [Int64]) {
     guard let gallery = try await store.listGalleries().first else { throw BenchFailure("no gallery in \(data)") }
     let snapshot = try await store.snapshot(gallery.id)
     let itemIds = snapshot.sections.flatMap { $0.items.map(\.id) }
-    let line = "base=\(running.base) gallery=\(gallery.id) first=\(itemIds.min()!) count=\(itemIds.count) per=\(o.items / o.sections) "
-        + "sections=\(snapshot.sections.map { String($0.id) }.joined(separator: ","))\n"
-    FileHandle.standardOutput.write(Data(line.utf8))
-    while true { try await Task.sleep(for: .seconds(3600)) }
+    return (gallery.id, itemIds.min()!, itemIds.count, snapshot.sections.map(\.id))
 }

@@ -89,7 +89,8 @@ final class GRDBConnection: SQLConnection {
         // A statement that writes (`… RETURNING`) goes through GRDB, which follows every write;
         // so does one that returns no columns (BEGIN, COMMIT, SAVEPOINT, ATTACH count as read-only
         // for SQLite, and GRDB tracks transactions).
-        guard sqlite3_stmt_readonly(handle) != 0, sqlite3_column_count(handle) > 0 else {
+        let columns = sqlite3_column_count(handle)
+        guard sqlite3_stmt_readonly(handle) != 0, columns > 0 else {
             return try Self.rowsThroughGRDB(statement, arguments)
         }
         // A read is bound and stepped through SQLite's C API, as `forEach` does: through GRDB's
@@ -99,7 +100,6 @@ final class GRDBConnection: SQLConnection {
         sqlite3_clear_bindings(handle)
         defer { sqlite3_reset(handle) }
         try Self.bind(arguments, to: handle, sql: sql)
-        let columns = sqlite3_column_count(handle)
         var rows: [SQLRow] = []
         while true {
             let rc = sqlite3_step(handle)
