@@ -4,11 +4,18 @@
 # wrk to warm up, then `wrk -t2 -c50` of single moves (the move benchmark's wrk script, with a
 # bearer token, written by the last build given: random item, random section, index in its first
 # half) for RUN_SECONDS; ROUNDS rounds, alternating, so that each round's rows compare on a machine
-# whose speed drifts. Prints one line per run: moves/s, wrk's p50/p90/p99/max and the CPU the
-# hypervisor took meanwhile (steal, in jiffies of /proc/stat).
+# whose speed drifts. Prints one line per run: moves/s, wrk's p50/p90/p99/max, the server's CPU
+# time per move (user + system, from /proc) and the CPU the hypervisor took meanwhile (steal, in
+# jiffies of /proc/stat).
+#
+# With RATE=R the load is open instead of wrk's closed loop: `gallery-bench open-moves` (of the last
+# build given, for every build) posts the same kind of moves at R a second over 50 connections, each
+# move's latency counted from when it was due (3 s of it to warm up, then RUN_SECONDS measured);
+# `late` counts the moves still waiting for a connection at the end (the server did not keep up).
 #
 # Usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]
 #   e.g. scripts/ab-moves.sh 3 /tmp/old/gallery-bench .build/release/gallery-bench
+#        RATE=3000 scripts/ab-moves.sh 2 .build/release/gallery-bench
 # ITEMS, SECTIONS and RUN_SECONDS (environment) change the gallery (100000 in 10) and the run (10 s).
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]" >&2; exit 2; }
@@ -41,11 +48,22 @@ for round in $(seq "$rounds"); do
     for _ in $(seq 1 240); do grep -q '^base=' "$work/log" && break; kill -0 "$pid" || { cat "$work/log" >&2; exit 1; }; sleep 0.5; done
     line=$(grep '^base=' "$work/log") || { echo "ab-moves: $bin did not start" >&2; exit 1; }
     base=$(echo "$line" | tr ' ' '\n' | sed -n 's/^base=//p')
-    wrk -t2 -c50 -d3s -s "$work/moves.lua" "$base" >/dev/null
-    s0=$(steal)
-    out=$(wrk -t2 -c50 -d"${seconds}s" -s "$work/moves.lua" "$base")
-    s1=$(steal)
-    echo "round $round $bin: $(echo "$out" | awk '/Requests\/sec/{print $2}') moves/s $(echo "$out" | tail -1) steal $((s1 - s0)) load $(cut -d' ' -f1 /proc/loadavg)"
+    cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }   # the server's user + system time, in 1/100 s
+    if [[ -n ${RATE:-} ]]; then
+      s0=$(steal); c0=$(cpu)
+      out=$("${@: -1}" open-moves --serve-line "$work/log" --rate "$RATE" --clients 50 --seconds "$seconds" --warmup 3)
+      s1=$(steal); c1=$(cpu)
+      rate="offered $RATE/s"
+      sent=$((RATE * (3 + seconds)))   # the warm-up's moves too: the CPU was read around both
+    else
+      wrk -t2 -c50 -d3s -s "$work/moves.lua" "$base" >/dev/null
+      s0=$(steal); c0=$(cpu)
+      out=$(wrk -t2 -c50 -d"${seconds}s" -s "$work/moves.lua" "$base")
+      s1=$(steal); c1=$(cpu)
+      rate="$(echo "$out" | awk '/Requests\/sec/{print $2}') moves/s"
+      sent=$(echo "$out" | tail -1 | tr ' ' '\n' | sed -n 's/^requests=//p')
+    fi
+    echo "round $round $bin: $rate $(echo "$out" | tail -1) cpu/move $(( (c1 - c0) * 10000 / (sent > 0 ? sent : 1) )) us steal $((s1 - s0)) load $(cut -d' ' -f1 /proc/loadavg)"
     kill "$pid"; wait "$pid" 2>/dev/null || true; pid=
   done
 done

@@ -23,7 +23,7 @@ struct BenchOptions {
     var batchItems: [Int] = []
 
     static let subcommands = ["move", "backends", "access", "hash", "thumbs", "snapshot", "catchup", "limits", "import", "fanout", "history",
-                              "restart-catchup", "all", "seed", "serve-moves"]
+                              "restart-catchup", "all", "seed", "serve-moves", "open-moves"]
     /// Every option any subcommand reads (each reads its own; the others are accepted and unused):
     /// a whole number, whole numbers separated by commas, text, or a switch without a value.
     enum Kind { case number, numbers, text, flag }
@@ -31,9 +31,9 @@ struct BenchOptions {
         "--items": .number, "--sections": .number, "--clients": .number, "--seconds": .number, "--moves": .number,
         "--images": .number, "--photos": .number, "--hashes": .number, "--rounds": .number, "--versions": .number,
         "--windows": .number, "--baseline-windows": .number, "--in-place-windows": .number, "--moving": .number,
-        "--port": .number, "--like": .number,
+        "--port": .number, "--like": .number, "--rate": .number, "--warmup": .number,
         "--history-items": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
-        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text,
+        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text, "--serve-line": .text,
         "--restore": .flag, "--copy-baseline": .flag, "--http": .flag, "--flat-limit-baseline": .flag,
         "--diff-stages": .flag, "--scattered": .flag, "--whole-diff-baseline": .flag, "--seed-only": .flag,
         "--section-ops": .flag,
