@@ -16,6 +16,12 @@
 # Usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]
 #   e.g. scripts/ab-moves.sh 3 /tmp/old/gallery-bench .build/release/gallery-bench
 #        RATE=3000 scripts/ab-moves.sh 2 .build/release/gallery-bench
+#        TOGETHER=1 scripts/ab-moves.sh 3 /tmp/old/gallery-bench .build/release/gallery-bench
+# With TOGETHER=1 the builds are served at the same time (each its own copy of the gallery), each
+# under its own `wrk -t1` with 50 / (number of builds) connections: both meet the same machine in
+# the same seconds, so their CPU per move compares even while the machine's speed drifts (one build
+# against itself, run in turn: 3,100–4,700 moves/s and 425–512 µs per move within 20 minutes;
+# together: within 3 %). Their latencies are those of a shared machine, not the target's.
 # ITEMS, SECTIONS and RUN_SECONDS (environment) change the gallery (100000 in 10) and the run (10 s).
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]" >&2; exit 2; }
@@ -39,6 +45,36 @@ trap cleanup EXIT
 cp -a "$template" "$work/data"
 "${@: -1}" serve-moves --data "$work/data" --items "$items" --sections "$sections" --wrk-script "$work/moves.lua"
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
+if [[ -n ${TOGETHER:-} ]]; then
+  n=$#; pids=(); trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
+  for round in $(seq "$rounds"); do
+    pids=(); bases=(); k=0
+    for bin in "$@"; do
+      k=$((k + 1)); rm -rf "$work/data$k"; cp -a "$template" "$work/data$k"
+      "$bin" serve-moves --data "$work/data$k" --items "$items" --sections "$sections" --port $((21000 + 10 * k + RANDOM % 10)) >"$work/log$k" 2>&1 &
+      pids+=($!)
+    done
+    for k in $(seq "$n"); do
+      for _ in $(seq 1 240); do grep -q '^base=' "$work/log$k" && break; kill -0 "${pids[k-1]}" || { cat "$work/log$k" >&2; exit 1; }; sleep 0.5; done
+      bases+=("$(grep '^base=' "$work/log$k" | tr ' ' '\n' | sed -n 's/^base=//p')")
+    done
+    clients=$((50 / n)); ws=()
+    for k in $(seq "$n"); do wrk -t1 -c"$clients" -d3s -s "$work/moves.lua" "${bases[k-1]}" >/dev/null & ws+=($!); done
+    wait "${ws[@]}"; ws=(); c0=()
+    s0=$(steal)
+    for k in $(seq "$n"); do c0+=("$(awk '{print $14 + $15}' "/proc/${pids[k-1]}/stat")"); done
+    for k in $(seq "$n"); do wrk -t1 -c"$clients" -d"${seconds}s" -s "$work/moves.lua" "${bases[k-1]}" >"$work/out$k" & ws+=($!); done
+    wait "${ws[@]}"
+    s1=$(steal); k=0
+    for bin in "$@"; do
+      k=$((k + 1)); c1=$(awk '{print $14 + $15}' "/proc/${pids[k-1]}/stat")
+      sent=$(tail -1 "$work/out$k" | tr ' ' '\n' | sed -n 's/^requests=//p')
+      echo "round $round together $bin: $(awk '/Requests\/sec/{print $2}' "$work/out$k") moves/s $(tail -1 "$work/out$k") cpu/move $(( (c1 - c0[k-1]) * 10000 / (sent > 0 ? sent : 1) )) us steal $((s1 - s0))"
+    done
+    kill "${pids[@]}"; wait "${pids[@]}" 2>/dev/null || true; pids=()
+  done
+  exit 0
+fi
 for round in $(seq "$rounds"); do
   for bin in "$@"; do
     rm -rf "$work/data"; cp -a "$template" "$work/data"
