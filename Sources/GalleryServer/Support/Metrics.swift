@@ -3,6 +3,7 @@ import Hummingbird
 import Metrics
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// The server's metrics in Prometheus' text format (B14), through swift-metrics: requests by
 /// route, method and status with latency histograms (Hummingbird's MetricsMiddleware), batches
@@ -53,18 +54,47 @@ public enum GalleryMetrics {
 /// database outage's 503…) in `hb_requests` but records no duration for it, so the latency
 /// histogram held successes only (its error series stayed at count 0). Placed just outside it,
 /// this records the refusal's duration in the same series (same name and labels).
+///
+/// Its timers are kept, one per route, method and status: making one goes through the Prometheus
+/// factory (names sanitised, the registry looked up under its lock), which made a refusal cost about
+/// twice a `GET /healthz` under load (BENCHMARKS.md, session 23) — what a flood of refused requests
+/// costs the server.
 struct ErrorDurationMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = DispatchTime.now().uptimeNanoseconds
         do { return try await next(request, context) } catch {
             let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
-            CoreMetrics.Timer(label: "http.server.request.duration", dimensions: [
-                ("http.route", context.endpointPath ?? "NotFound"),
-                ("http.request.method", request.method.description),
-                ("http.response.status_code", status.code.description),
-            ], preferredDisplayUnit: .seconds).recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
+            ErrorTimers.timer(route: context.endpointPath ?? "NotFound", method: request.method, status: status.code)
+                .recordNanoseconds(DispatchTime.now().uptimeNanoseconds - start)
             throw error
         }
+    }
+}
+
+/// The refusals' timers, made once each (routes are the router's templates or "NotFound", so there
+/// are few; past `limit` a new one is made each time instead of kept).
+enum ErrorTimers {
+    struct Key: Hashable {
+        var route: String
+        var method: HTTPRequest.Method
+        var status: Int
+    }
+    static let limit = 4096
+    private static let timers = Mutex<[Key: CoreMetrics.Timer]>([:])
+
+    static func timer(route: String, method: HTTPRequest.Method, status: Int) -> CoreMetrics.Timer {
+        let key = Key(route: route, method: method, status: status)
+        if let timer = timers.withLock({ $0[key] }) { return timer }
+        let timer = CoreMetrics.Timer(label: "http.server.request.duration", dimensions: [
+            ("http.route", route), ("http.request.method", method.description), ("http.response.status_code", status.description),
+        ], preferredDisplayUnit: .seconds)
+        timers.withLock { if $0.count < limit { $0[key] = timer } }
+        return timer
+    }
+
+    /// Whether the timer of this route, method and status is kept (for tests).
+    static func isKept(route: String, method: HTTPRequest.Method, status: Int) -> Bool {
+        timers.withLock { $0[Key(route: route, method: method, status: status)] != nil }
     }
 }
 
