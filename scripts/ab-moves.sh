@@ -46,6 +46,7 @@ cp -a "$template" "$work/data"
 "${@: -1}" serve-moves --data "$work/data" --items "$items" --sections "$sections" --wrk-script "$work/moves.lua"
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
 if [[ -n ${TOGETHER:-} ]]; then
+  [[ -z ${RATE:-} ]] || { echo "ab-moves: TOGETHER=1 runs wrk's closed loop only (unset RATE)" >&2; exit 2; }
   n=$#; pids=(); trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
   for round in $(seq "$rounds"); do
     pids=(); bases=(); k=0
@@ -56,7 +57,8 @@ if [[ -n ${TOGETHER:-} ]]; then
     done
     for k in $(seq "$n"); do
       for _ in $(seq 1 240); do grep -q '^base=' "$work/log$k" && break; kill -0 "${pids[k-1]}" || { cat "$work/log$k" >&2; exit 1; }; sleep 0.5; done
-      bases+=("$(grep '^base=' "$work/log$k" | tr ' ' '\n' | sed -n 's/^base=//p')")
+      line=$(grep '^base=' "$work/log$k") || { echo "ab-moves: ${!k} did not start" >&2; exit 1; }
+      bases+=("$(echo "$line" | tr ' ' '\n' | sed -n 's/^base=//p')")
     done
     clients=$((50 / n)); ws=()
     for k in $(seq "$n"); do wrk -t1 -c"$clients" -d3s -s "$work/moves.lua" "${bases[k-1]}" >/dev/null & ws+=($!); done
@@ -90,7 +92,7 @@ for round in $(seq "$rounds"); do
       out=$("${@: -1}" open-moves --serve-line "$work/log" --rate "$RATE" --clients 50 --seconds "$seconds" --warmup 3)
       s1=$(steal); c1=$(cpu)
       rate="offered $RATE/s"
-      sent=$((RATE * (3 + seconds)))   # the warm-up's moves too: the CPU was read around both
+      sent=$(echo "$out" | tail -1 | tr ' ' '\n' | sed -n 's/^answered=//p')   # the warm-up's too: the CPU was read around both
     else
       wrk -t2 -c50 -d3s -s "$work/moves.lua" "$base" >/dev/null
       s0=$(steal); c0=$(cpu)
