@@ -11,7 +11,8 @@
 # With RATE=R the load is open instead of wrk's closed loop: `gallery-bench open-moves` (of the last
 # build given, for every build) posts the same kind of moves at R a second over 50 connections, each
 # move's latency counted from when it was due (3 s of it to warm up, then RUN_SECONDS measured);
-# `late` counts the moves still waiting for a connection at the end (the server did not keep up).
+# `late` counts the measured moves still unanswered at the end (the server did not keep up), each in
+# the percentiles with what it had waited by then.
 #
 # Usage: scripts/ab-moves.sh ROUNDS GALLERY_BENCH [GALLERY_BENCH…]
 #   e.g. scripts/ab-moves.sh 3 /tmp/old/gallery-bench .build/release/gallery-bench
@@ -45,31 +46,40 @@ trap cleanup EXIT
 cp -a "$template" "$work/data"
 "${@: -1}" serve-moves --data "$work/data" --items "$items" --sections "$sections" --wrk-script "$work/moves.lua"
 steal() { awk '/^cpu /{print $9}' /proc/stat; }
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }   # a process's user + system time, in 1/100 s
+# serve BIN DATA LOG K: a fresh copy of the template in DATA served by BIN on a random port of its
+# own (K: the build's place, so that builds served together never share one; its pid in $served);
+# then `base LOG PID BIN` waits for its `base=` line and prints the URL.
+serve() {
+  rm -rf "$2"; cp -a "$template" "$2"
+  "$1" serve-moves --data "$2" --items "$items" --sections "$sections" --port $((20000 + 100 * $4 + RANDOM % 100)) >"$3" 2>&1 &
+  served=$!
+}
+base() {
+  for _ in $(seq 1 240); do grep -q '^base=' "$1" && break; kill -0 "$2" || { cat "$1" >&2; exit 1; }; sleep 0.5; done
+  local line
+  line=$(grep '^base=' "$1") || { echo "ab-moves: $3 did not start" >&2; exit 1; }
+  echo "$line" | tr ' ' '\n' | sed -n 's/^base=//p'
+}
 if [[ -n ${TOGETHER:-} ]]; then
   [[ -z ${RATE:-} ]] || { echo "ab-moves: TOGETHER=1 runs wrk's closed loop only (unset RATE)" >&2; exit 2; }
   n=$#; pids=(); trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
   for round in $(seq "$rounds"); do
     pids=(); bases=(); k=0
     for bin in "$@"; do
-      k=$((k + 1)); rm -rf "$work/data$k"; cp -a "$template" "$work/data$k"
-      "$bin" serve-moves --data "$work/data$k" --items "$items" --sections "$sections" --port $((21000 + 10 * k + RANDOM % 10)) >"$work/log$k" 2>&1 &
-      pids+=($!)
+      k=$((k + 1)); serve "$bin" "$work/data$k" "$work/log$k" "$k"; pids+=("$served")
     done
-    for k in $(seq "$n"); do
-      for _ in $(seq 1 240); do grep -q '^base=' "$work/log$k" && break; kill -0 "${pids[k-1]}" || { cat "$work/log$k" >&2; exit 1; }; sleep 0.5; done
-      line=$(grep '^base=' "$work/log$k") || { echo "ab-moves: ${!k} did not start" >&2; exit 1; }
-      bases+=("$(echo "$line" | tr ' ' '\n' | sed -n 's/^base=//p')")
-    done
+    for k in $(seq "$n"); do url=$(base "$work/log$k" "${pids[k-1]}" "${!k}"); bases+=("$url"); done
     clients=$((50 / n)); ws=()
     for k in $(seq "$n"); do wrk -t1 -c"$clients" -d3s -s "$work/moves.lua" "${bases[k-1]}" >/dev/null & ws+=($!); done
     wait "${ws[@]}"; ws=(); c0=()
     s0=$(steal)
-    for k in $(seq "$n"); do c0+=("$(awk '{print $14 + $15}' "/proc/${pids[k-1]}/stat")"); done
+    for k in $(seq "$n"); do c0+=("$(cpu "${pids[k-1]}")"); done
     for k in $(seq "$n"); do wrk -t1 -c"$clients" -d"${seconds}s" -s "$work/moves.lua" "${bases[k-1]}" >"$work/out$k" & ws+=($!); done
     wait "${ws[@]}"
     s1=$(steal); k=0
     for bin in "$@"; do
-      k=$((k + 1)); c1=$(awk '{print $14 + $15}' "/proc/${pids[k-1]}/stat")
+      k=$((k + 1)); c1=$(cpu "${pids[k-1]}")
       sent=$(tail -1 "$work/out$k" | tr ' ' '\n' | sed -n 's/^requests=//p')
       echo "round $round together $bin: $(awk '/Requests\/sec/{print $2}' "$work/out$k") moves/s $(tail -1 "$work/out$k") cpu/move $(( (c1 - c0[k-1]) * 10000 / (sent > 0 ? sent : 1) )) us steal $((s1 - s0))"
     done
@@ -79,25 +89,19 @@ if [[ -n ${TOGETHER:-} ]]; then
 fi
 for round in $(seq "$rounds"); do
   for bin in "$@"; do
-    rm -rf "$work/data"; cp -a "$template" "$work/data"
-    port=$((20000 + RANDOM % 1000))
-    "$bin" serve-moves --data "$work/data" --items "$items" --sections "$sections" --port "$port" >"$work/log" 2>&1 &
-    pid=$!
-    for _ in $(seq 1 240); do grep -q '^base=' "$work/log" && break; kill -0 "$pid" || { cat "$work/log" >&2; exit 1; }; sleep 0.5; done
-    line=$(grep '^base=' "$work/log") || { echo "ab-moves: $bin did not start" >&2; exit 1; }
-    base=$(echo "$line" | tr ' ' '\n' | sed -n 's/^base=//p')
-    cpu() { awk '{print $14 + $15}' "/proc/$pid/stat"; }   # the server's user + system time, in 1/100 s
+    serve "$bin" "$work/data" "$work/log" 0; pid=$served
+    url=$(base "$work/log" "$pid" "$bin")
     if [[ -n ${RATE:-} ]]; then
-      s0=$(steal); c0=$(cpu)
+      s0=$(steal); c0=$(cpu "$pid")
       out=$("${@: -1}" open-moves --serve-line "$work/log" --rate "$RATE" --clients 50 --seconds "$seconds" --warmup 3)
-      s1=$(steal); c1=$(cpu)
+      s1=$(steal); c1=$(cpu "$pid")
       rate="offered $RATE/s"
       sent=$(echo "$out" | tail -1 | tr ' ' '\n' | sed -n 's/^answered=//p')   # the warm-up's too: the CPU was read around both
     else
-      wrk -t2 -c50 -d3s -s "$work/moves.lua" "$base" >/dev/null
-      s0=$(steal); c0=$(cpu)
-      out=$(wrk -t2 -c50 -d"${seconds}s" -s "$work/moves.lua" "$base")
-      s1=$(steal); c1=$(cpu)
+      wrk -t2 -c50 -d3s -s "$work/moves.lua" "$url" >/dev/null
+      s0=$(steal); c0=$(cpu "$pid")
+      out=$(wrk -t2 -c50 -d"${seconds}s" -s "$work/moves.lua" "$url")
+      s1=$(steal); c1=$(cpu "$pid")
       rate="$(echo "$out" | awk '/Requests\/sec/{print $2}') moves/s"
       sent=$(echo "$out" | tail -1 | tr ' ' '\n' | sed -n 's/^requests=//p')
     fi

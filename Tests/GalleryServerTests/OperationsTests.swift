@@ -127,6 +127,11 @@ import GalleryStore
 }
 
 @Suite struct MetricsTests {
+    /// The value of the first line of Prometheus text starting with `prefix`.
+    static func value(_ prefix: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.split(separator: " ").last!) }
+    }
+
     @Test func metricsCountRequestsBatchesAndStreamsForAnAdminOnly() async throws {
         let f = try await AccessFixture.make()
         let owner = f.headers[.owner]! + [HTTPField(name: .origin, value: "http://localhost"), HTTPField(name: .contentType, value: "application/json")]
@@ -138,11 +143,8 @@ import GalleryStore
             // Two refusals of one route, method and status: one timer kept, both recorded in its series
             // (counted before and after: the registry is the process's, shared with tests running beside).
             let refusedSeries = #"http_server_request_duration_count{http_route="/api/galleries/{gallery}/batch",http_request_method="POST",http_response_status_code="403"}"#
-            func refusals() async throws -> Double {
-                let text = String(buffer: try await client.execute(uri: "/metrics", method: .get, headers: f.headers[.owner]!).body)
-                return text.split(separator: "\n").first { $0.hasPrefix(refusedSeries) }.flatMap { Double($0.split(separator: " ").last!) } ?? 0
-            }
-            let refusedBefore = try await refusals()
+            let before = String(buffer: try await client.execute(uri: "/metrics", method: .get, headers: f.headers[.owner]!).body)
+            let refusedBefore = Self.value(refusedSeries, in: before) ?? 0
             for _ in 0..<2 {
                 let refused = try await client.execute(uri: "/api/galleries/\(f.gallery)/batch", method: .post, headers: f.headers[.viewer]! + [HTTPField(name: .origin, value: "http://localhost"), HTTPField(name: .contentType, value: "application/json")],
                                                        body: ByteBuffer(string: ops(#"{"op": "trash", "items": [\#(f.item)]}"#)))
@@ -152,9 +154,7 @@ import GalleryStore
             let r = try await client.execute(uri: "/metrics", method: .get, headers: f.headers[.owner]!)
             #expect(r.status == .ok && r.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
             let text = String(buffer: r.body)
-            func value(_ prefix: String) -> Double? {
-                text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Double($0.split(separator: " ").last!) }
-            }
+            func value(_ prefix: String) -> Double? { Self.value(prefix, in: text) }
             #expect((value("gallery_batches_total") ?? 0) >= 1, "\(text.prefix(2000))")
             #expect(text.contains("gallery_ingest_queue") && text.contains("gallery_live_streams"))
             // Requests by route, method and status, with a latency histogram.
