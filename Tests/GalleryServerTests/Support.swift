@@ -42,7 +42,7 @@ func testConfiguration(allowPrivate: Bool = true) -> ServerConfiguration {
     c.maxFetchBytes = 1 << 20
     c.maxUploadBytes = 2 << 20
     c.maxPixels = 10_000_000
-    c.fetchTimeout = .seconds(3)
+    c.fetchTimeout = .seconds(60) // a loaded parallel run can take seconds over ten redirects; the timeout case sets its own
     return c
 }
 
@@ -85,8 +85,9 @@ extension TestClientProtocol {
         return try await snapshot(g.id)
     }
 
-    /// Waits until ingestion has settled the item (ready or failed).
-    func settled(_ item: Int64, timeout: Duration = .seconds(20)) async throws -> ItemJSON {
+    /// Waits until ingestion has settled the item (ready or failed); 60 s by default: ingestion runs
+    /// niced, and a loaded parallel run on two cores can hold it back for a long while.
+    func settled(_ item: Int64, timeout: Duration = .seconds(60)) async throws -> ItemJSON {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {

@@ -23,12 +23,49 @@ final class TestImageServer: Sendable {
     /// How many times `counted.jpg?key=` was asked for.
     func hits(_ key: String) -> Int { counts.byKey.withLock { $0[key] ?? 0 } }
 
+    /// `gated.jpg?key=K` answers once the test opens gate K: "before the image arrived" is then a
+    /// fact of the test, not a race against a delay on a loaded machine.
+    final class Gates: Sendable {
+        private struct State { var open: Set<String> = []; var waiting: [String: [CheckedContinuation<Void, Never>]] = [:]; var asked: Set<String> = []; var allOpen = false }
+        private let state = Mutex(State())
+        func pass(_ key: String) async {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { s -> Bool in
+                    s.asked.insert(key)
+                    if s.allOpen || s.open.contains(key) { return true }
+                    s.waiting[key, default: []].append(c)
+                    return false
+                }
+                if now { c.resume() }
+            }
+        }
+        func open(_ key: String) {
+            for c in state.withLock({ s in s.open.insert(key); return s.waiting.removeValue(forKey: key) ?? [] }) { c.resume() }
+        }
+        func asked(_ key: String) -> Bool { state.withLock { $0.asked.contains(key) } }
+        /// Every gate open (stopping: no request is left hanging).
+        func openAll() {
+            for c in state.withLock({ s in s.allOpen = true; defer { s.waiting = [:] }; return s.waiting.values.flatMap { $0 } }) { c.resume() }
+        }
+    }
+    private let gates: Gates
+
+    /// Lets `gated.jpg?key=` answer (now, or at once when it is asked later).
+    func open(_ key: String) { gates.open(key) }
+    /// Whether `gated.jpg?key=` was asked for (the fetch reached the image server).
+    func asked(_ key: String) -> Bool { gates.asked(key) }
+
     var base: String { "http://127.0.0.1:\(port)" }
 
     static func start() async throws -> TestImageServer {
         let router = Router()
         let jpeg = good
         let counts = Counts()
+        let gates = Gates()
+        router.get("gated.jpg") { request, _ in
+            await gates.pass(request.uri.queryParameters.get("key") ?? "")
+            return Response(status: .ok, headers: [.contentType: "image/jpeg"], body: .init(byteBuffer: ByteBuffer(bytes: jpeg)))
+        }
         // Counts its requests by `key` (a fetch made once or twice), after `ms` of delay.
         router.get("counted.jpg") { request, _ in
             let key = request.uri.queryParameters.get("key") ?? ""
@@ -108,14 +145,15 @@ final class TestImageServer: Sendable {
         let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })))
         let task = Task { try await group.run() }
         let port = await portBox.wait()
-        return TestImageServer(port: port, group: group, task: task, counts: counts)
+        return TestImageServer(port: port, group: group, task: task, counts: counts, gates: gates)
     }
 
-    private init(port: Int, group: ServiceGroup, task: Task<Void, Error>, counts: Counts) {
-        self.port = port; self.group = group; self.task = task; self.counts = counts
+    private init(port: Int, group: ServiceGroup, task: Task<Void, Error>, counts: Counts, gates: Gates) {
+        self.port = port; self.group = group; self.task = task; self.counts = counts; self.gates = gates
     }
 
     func stop() async {
+        gates.openAll()
         await group.triggerGracefulShutdown()
         _ = try? await task.value
     }

@@ -21,7 +21,9 @@ import StoreTestSupport
         return (a, b)
     }
 
-    static func eventually(_ timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    /// 120 s: at the start of a parallel run on two cores every suite sets up at once (stores made,
+    /// databases created, blocking on the pool); CI once waited more than 30 s for B's first listen.
+    static func eventually(_ timeout: Duration = .seconds(120), _ condition: () async throws -> Bool) async rethrows -> Bool {
         let clock = ContinuousClock(), deadline = clock.now + timeout
         while clock.now < deadline {
             if try await condition() { return true }
