@@ -42,7 +42,7 @@ func testConfiguration(allowPrivate: Bool = true) -> ServerConfiguration {
     c.maxFetchBytes = 1 << 20
     c.maxUploadBytes = 2 << 20
     c.maxPixels = 10_000_000
-    c.fetchTimeout = .seconds(60) // a loaded parallel run can take seconds over ten redirects; the timeout case sets its own
+    c.fetchTimeout = .seconds(60) // a loaded parallel run took over 3 s for a redirect loop; the timeout case sets its own
     return c
 }
 

@@ -85,7 +85,7 @@ import Imaging
     func badSourcesBecomeFailedSquareTilesWithTheReason(path: String, reason: String) async throws {
         let images = try await TestImageServer.start()
         defer { Task { await images.stop() } }
-        // 3 s only where the timeout is the point: ten redirects on a loaded machine took longer than that.
+        // 3 s only where the timeout is the point: the six hops of a redirect loop took longer than that on a loaded machine.
         let server = try await makeServer { $0.fetchTimeout = reason.hasPrefix("timed out") ? .seconds(3) : .seconds(60) }
         try await server.test(.router) { client in
             let g = try await client.newGallery()
