@@ -12,6 +12,7 @@ export, or a cycle, fails the build with the module and line. Only code is read:
 
     scripts/bundle-page.py [Web/js] [.build-wasm/protocol.js] [.build-wasm/page.js]
 """
+import os
 import re
 import sys
 from pathlib import Path
@@ -283,7 +284,9 @@ for name in order:
     parts.append(f"return {{ {fields} }};")
     parts.append("})();")
     parts.append("")
-tmp = out.with_suffix(".tmp")
+# A temporary file of this process's own, renamed over the bundle: two builders at once (the browser tests'
+# two workers each build it as they start) never write into one file, and a reader sees one whole bundle.
+tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
 tmp.write_text("\n".join(parts))
 tmp.replace(out)
 print(f"built {out.relative_to(root) if out.is_relative_to(root) else out} ({len(order)} modules, {out.stat().st_size} bytes)")
