@@ -27,8 +27,8 @@ public struct GalleryServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         columnsCache = ColumnsCache(quiet: configuration.columnsQuiet)
-        store = try GalleryStore(folder: configuration.dataFolder, databaseURL: configuration.databaseURL,
-                                 checkpoints: configuration.walCheckpoints)
+        store = try await GalleryStore.open(folder: configuration.dataFolder, databaseURL: configuration.databaseURL,
+                                            checkpoints: configuration.walCheckpoints)
         ingestor = Ingestor(store: store, configuration: configuration, logger: logger)
         access = AccessControl(store: store, configuration: configuration)
         // PostgreSQL: several instances may share the database; each follows the others' versions,

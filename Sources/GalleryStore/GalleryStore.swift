@@ -79,6 +79,17 @@ public final class GalleryStore: Sendable {
         try self.init(folder: folder, database: PostgresDatabase(url: databaseURL))
     }
 
+    /// The same, opened on a thread of its own rather than Swift's cooperative pool: on PostgreSQL
+    /// opening connects and migrates, waiting for the server's answers, and a process starting
+    /// many servers or stores at once (the test suite) would hold the pool's few threads meanwhile.
+    public static func open(folder: URL, databaseURL: String?, checkpoints: WALCheckpoints = .background) async throws -> GalleryStore {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try GalleryStore(folder: folder, databaseURL: databaseURL, checkpoints: checkpoints) })
+            }
+        }
+    }
+
     /// The SQLite pool (SQLite only: backups, benchmarks and tests that read SQLite itself).
     public var pool: DatabasePool {
         guard let sqlite = database as? SQLiteDatabase else { preconditionFailure("the store is on \(database.kind), not SQLite") }

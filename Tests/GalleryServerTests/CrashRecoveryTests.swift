@@ -78,7 +78,7 @@ import Glibc
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
         let port = Self.freePort()
-        let database = try backend.databaseURL()
+        let database = try await backend.databaseURL()
         try await seedOwner(folder: data, database: database)
         var child = try Self.spawn(data: data, port: port, database: database)
         try await Self.waitReady(port)
@@ -173,7 +173,7 @@ import Glibc
     @Test(.enabled(if: Backend.tested.contains(.postgres), "GALLERY_TEST_POSTGRES=skip"))
     func theDatabaseURLCanComeFromTheEnvironmentAndStaysOutOfTheProcessList() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
-        let url = try Backend.postgres.databaseURL()!
+        let url = try await Backend.postgres.databaseURL()!
         let data = testFolder("envdb")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let port = Self.freePort()

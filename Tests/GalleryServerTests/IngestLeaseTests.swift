@@ -87,7 +87,7 @@ import Glibc
         defer { Task { await images.stop() } }
         let data = testFolder("two-instances")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let database = try backend.databaseURL()
+        let database = try await backend.databaseURL()
         try await seedOwner(folder: data, database: database)
         let lease = 4.0
         let leaseOptions = ["--ingest-lease", "\(Int(lease))", "--ingest-poll", "0.5"]
@@ -178,7 +178,7 @@ import Glibc
         defer { Task { await images.stop() } }
         let data = testFolder("kill-ingest")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let database = try backend.databaseURL()
+        let database = try await backend.databaseURL()
         try await seedOwner(folder: data, database: database)
         let port = Crash.freePort()
         let options = ["--ingest-lease", "120", "--ingest-poll", "1"]

@@ -140,7 +140,7 @@ struct MigrateTests {
     @Test func migrateCopiesEverythingAndTheSameGalleriesSessionsTokensAndLinksWorkOnPostgreSQL() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let seed = try await Self.seed()
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         // What SQLite serves, read before the copy.
         let sqlite = try GalleryStore(folder: seed.data)
         let list = try await sqlite.listGalleries()
@@ -223,7 +223,7 @@ struct MigrateTests {
     @Test func checkNamesAMovedItemAChangedHashAndAMissingRowOnEitherSideAndNeverPrintsSecrets() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let seed = try await Self.seed()
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         #expect(try Self.gallery(["migrate", "--data", seed.data.path, "--to", url, "--no-verify"]).status == 0)
         #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
         let pg = try PostgresDatabase(url: url)
@@ -279,7 +279,7 @@ struct MigrateTests {
     @Test func migrateRefusesANonEmptyTargetABadURLAndARunningServerAndReplaceEmptiesTheTarget() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let seed = try await Self.seed()
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         #expect(try Self.gallery(["migrate", "--data", seed.data.path, "--to", url]).status == 0)
         // A second copy into the same database: refused, nothing changed.
         let again = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
@@ -311,7 +311,7 @@ struct MigrateTests {
         let port = CrashRecoveryTests.freePort()
         let server = try CrashRecoveryTests.spawn(data: seed.data, port: port)
         try await CrashRecoveryTests.waitReady(port)
-        let running = try Self.gallery(["migrate", "--data", seed.data.path, "--to", try Backend.makePostgresDatabase()])
+        let running = try Self.gallery(["migrate", "--data", seed.data.path, "--to", try await Backend.makePostgresDatabase()])
         server.terminate()
         server.waitUntilExit()
         #expect(running.status != 0 && running.output.contains("is running on") && running.output.contains("stop it first"), "\(running.output)")
@@ -333,7 +333,7 @@ struct MigrateTests {
                 """)
         }
         try sqlite.close()
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         let refused = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
         #expect(refused.status != 0)
         #expect(refused.output.contains("a table later_table that PostgreSQL's schema does not have"), "\(refused.output)")
@@ -368,7 +368,7 @@ struct MigrateTests {
         let store = try GalleryStore(folder: data)
         _ = try await store.importGallery(name: "Big", sections: [("All", (0..<40_000).map { NewItem(title: "i\($0)", fileHash: nil, state: .pending) })])
         try store.close()
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         let p = Process()
         p.executableURL = CrashRecoveryTests.binary
         p.arguments = ["migrate", "--data", data.path, "--to", url, "--batch-rows", "50"]
@@ -412,7 +412,7 @@ struct MigrateTests {
         let data = testFolder("pgbackup")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: data.appendingPathComponent("server.log").path, contents: nil)
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         try await seedOwner(folder: data, database: url)
         let store = try GalleryStore(folder: data, databaseURL: url)
         let hashes = try (0..<4).map { k in try store.files.storeOriginal(Array("backup image \(k)".utf8)) }
@@ -524,7 +524,7 @@ struct MigrateTests {
     @Test func aPgDumpBackupFromAFolderWithoutTheImagesOrIntoAFileIsRefused() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let data = testFolder("pgbackup-images")
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         let store = try GalleryStore(folder: data, databaseURL: url)
         let hashes = try (0..<2).map { k in try store.files.storeOriginal(Array("backup image \(k)".utf8)) }
         _ = try await store.importGallery(name: "Kept", sections: [("One", hashes.map { NewItem(title: $0, fileHash: $0, width: 10, height: 10, state: .ready) })])
@@ -562,7 +562,7 @@ struct MigrateTests {
         let sqlite = try GalleryStore(folder: data)
         _ = try await sqlite.createGallery(name: "Mine")
         try sqlite.close()
-        let url = try Backend.makePostgresDatabase()
+        let url = try await Backend.makePostgresDatabase()
         let pg = try PGConnection.open(url)
         try pg.runScript("CREATE TABLE invoices (id integer PRIMARY KEY, amount integer); INSERT INTO invoices VALUES (1, 100);")
         for extra in [[], ["--replace"], ["--replace", "--no-verify"]] {
@@ -576,6 +576,6 @@ struct MigrateTests {
         #expect(try pg.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()", as: Int.self) == 1)
         pg.close()
         // A database of its own: copied.
-        #expect(try Self.gallery(["migrate", "--data", data.path, "--to", try Backend.makePostgresDatabase()]).status == 0)
+        #expect(try Self.gallery(["migrate", "--data", data.path, "--to", try await Backend.makePostgresDatabase()]).status == 0)
     }
 }

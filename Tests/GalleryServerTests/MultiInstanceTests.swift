@@ -31,7 +31,7 @@ import Glibc
             try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
             data = testFolder("instances")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            self.database = try database ?? Backend.makePostgresDatabase()
+            if let database { self.database = database } else { self.database = try await Backend.makePostgresDatabase() }
             try await seedOwner(folder: data, database: self.database)
         }
 
@@ -282,7 +282,7 @@ import Glibc
     /// listening connection lived on — reconnecting once a second to a cluster a test had stopped.
     @Test func aServerThatIsGoneClosesItsListeningConnection() async throws {
         guard Self.enabled else { return }
-        let database = try Backend.makePostgresDatabase()
+        let database = try await Backend.makePostgresDatabase()
         weak var store: GalleryStore?
         do {
             let server = try await makeServer { $0.databaseURL = database }
@@ -297,7 +297,7 @@ import Glibc
     /// own only every 10 minutes — what B's streams learn, they learn from A through the database.
     @Test func listAndAccessChangesOnOneInstanceWakeTheOthersStreams() async throws {
         guard Self.enabled else { return }
-        let database = try Backend.makePostgresDatabase()
+        let database = try await Backend.makePostgresDatabase()
         let a = try await makeServer { $0.databaseURL = database; $0.streamAccessRecheck = .seconds(600) }
         let b = try await makeServer { $0.databaseURL = database; $0.streamAccessRecheck = .seconds(600) }
         let owner = try await a.owner()

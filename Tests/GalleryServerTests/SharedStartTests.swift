@@ -20,7 +20,7 @@ import Glibc
         try #require(FileManager.default.isExecutableFile(atPath: Crash.binary.path), "build the gallery product first (swift build)")
         let data = testFolder("shared-start")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        let database = try backend.databaseURL()
+        let database = try await backend.databaseURL()
         let (portA, portB) = (Crash.freePort(), Crash.freePort())
         // At once, each making the sample gallery if the database has none (notice: the setup link is logged).
         let a = try Crash.spawn(data: data, port: portA, database: database, extra: ["--log-level", "notice"], log: "a.log", sample: true)

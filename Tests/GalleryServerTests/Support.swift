@@ -55,7 +55,7 @@ let quietLogger: Logger = {
 /// A server on a fresh data folder; its rows in SQLite there, or in a new PostgreSQL database.
 func makeServer(_ backend: Backend = .sqlite, _ configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> GalleryServer {
     var c = testConfiguration()
-    c.databaseURL = try backend.databaseURL()
+    c.databaseURL = try await backend.databaseURL()
     configure(&c)
     return try await GalleryServer(configuration: c, logger: quietLogger)
 }

@@ -13,7 +13,7 @@ import StoreTestSupport
 /// goes, booleans as 0/1, ids from `INSERT … RETURNING`, and the rows after a reopen.
 @Suite struct AccountStoreTests {
     @Test(arguments: Backend.tested) func accountsMembersSessionsTokensAndLinksBehaveTheSame(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let ana = try await store.createAccount(name: "Ana", passwordHash: "hash-a", admin: true)
         let bob = try await store.createAccount(name: "bob", passwordHash: "hash-b", admin: false)
         await #expect(throws: (any Error).self, "a second Ana, whatever the case") {
@@ -43,7 +43,7 @@ import StoreTestSupport
 
         // The same rows after a reopen (another process on the same database).
         try store.close()
-        let again = try place.open()
+        let again = try await place.open()
         #expect(try await again.session(idHash: "session-b")?.owner == .account(bob.id))
         #expect(try await again.session(idHash: "session-link")?.owner == .link(link.id))
         #expect(try await again.link(tokenHash: "link-g").map { [$0.link.id] } == [link.id])

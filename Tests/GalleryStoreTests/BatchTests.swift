@@ -7,7 +7,7 @@ import StoreTestSupport
 
 @Suite struct BatchTests {
     @Test(arguments: Backend.tested) func moveOneItemWritesOneItemRowPlusVersionAndLog(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 50)
         let snap = try await store.snapshot(g.id)
         let moved = snap.sections[0].items[3].id
@@ -24,7 +24,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func moveSeveralBeforeAndAfterAnAnchorKeepsTheirOrder(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 1, perSection: 10)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.move(items: [ids[8], ids[1]], to: .before(item: ids[5]))])
@@ -37,7 +37,7 @@ import StoreTestSupport
     /// `.ids`): the rows, read again by a new store, agree with memory and the answer's stages —
     /// on both backends, whose SQL for it differs.
     @Test(arguments: Backend.tested) func manyItemsMovedAndTrashedAtOnceAgreeWithTheRows(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 30)
         let before = try await store.snapshot(g.id)
         let all = before.sections.flatMap { $0.items.map(\.id) }
@@ -79,7 +79,7 @@ import StoreTestSupport
 
         // The rows say the same after a restart; a restore puts the 20 back where they were.
         try store.close()
-        let reopened = try place.open()
+        let reopened = try await place.open()
         #expect(try await reopened.snapshot(g.id) == end)
         _ = try await reopened.apply(gallery: g.id, [.restore(items: trashed)])
         #expect(titles(try await reopened.snapshot(g.id)) == titles(after))
@@ -91,7 +91,7 @@ import StoreTestSupport
     /// get fresh keys just after them; a deleted section comes back at its place; purging many
     /// deletes their rows. The rows, read again after a restart, agree with memory.
     @Test(arguments: Backend.tested) func manyItemsRestoredAtOnceFindTheirPlacesAndFreshKeys(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 40)
         let before = try await store.snapshot(g.id)
         let first = before.sections[0].items.map(\.id)
@@ -129,7 +129,7 @@ import StoreTestSupport
         }
         #expect(shared == 0)
         try store.close()
-        let reopened = try place.open()
+        let reopened = try await place.open()
         #expect(try await reopened.snapshot(g.id) == after)
 
         // Many purged at once: trashed first; a live item among them refuses the whole batch.
@@ -143,7 +143,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func swapExchangesPlacesAcrossSections(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 3)
         let snap = try await store.snapshot(g.id)
         let r = try await store.apply(gallery: g.id, [.swap(snap.sections[0].items[0].id, snap.sections[1].items[2].id)])
@@ -152,7 +152,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func copyMakesNewItemsInOrderAndLeavesOriginals(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 3)
         let snap = try await store.snapshot(g.id)
         let r = try await store.apply(gallery: g.id, [.copy(items: [snap.sections[0].items[2].id, snap.sections[0].items[0].id], to: .index(section: sections[1], index: 1))])
@@ -164,7 +164,7 @@ import StoreTestSupport
     /// count of its live snapshot: every change of the count — insert, copy, trash, restore, a
     /// section trashed — is a new version.
     @Test(arguments: Backend.tested) func theListedItemCountFollowsEveryVersion(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 4)
         func listed() async throws -> Int {
             let n = try #require(try await store.listGalleries().first { $0.id == g.id }).itemCount
@@ -188,7 +188,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func trashRestoreAndPurgeKeepThePlace(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 1, perSection: 5)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.trash(items: [ids[1], ids[3]])])
@@ -205,7 +205,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func deletedSectionComesBackWithARestoredItem(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 2)
         let middle = try await store.snapshot(g.id).sections[1].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.deleteSection(sections[1])])
@@ -217,7 +217,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aFailingOperationLeavesTheWholeBatchUnapplied(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 1, perSection: 4)
         let before = try await store.snapshot(g.id)
         let ids = before.sections[0].items.map(\.id)
@@ -239,7 +239,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func randomBatchesKeepMemoryRowsAndCatchUpInStep(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 3, perSection: 20)
         var rng = SeededGenerator(seed: 7)
         let start = try await store.snapshot(g.id)
@@ -261,7 +261,7 @@ import StoreTestSupport
         try replay(try #require(try await store.changes(gallery: g.id, since: start.version)), on: &caught)
         #expect(caught == shown)
         // A second store on the same file (a restart) reads the same gallery.
-        let reopened = try place.open()
+        let reopened = try await place.open()
         #expect(try Snapshot(gallery: try await reopened.snapshot(g.id)) == shown)
         // …and still catches up from a version of the first run (CatchUpLog), to the same state.
         var afterRestart = try Snapshot(gallery: start)
@@ -309,7 +309,7 @@ extension BatchEdit {
 
 @Suite struct CatchUpWindowTests {
     @Test(arguments: Backend.tested) func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap { $0.items.map(\.id) }
@@ -337,7 +337,7 @@ extension BatchEdit {
         // After a restart the window is rebuilt from SQLite: it starts at a persisted checkpoint
         // (every 250th version) no older than the window, and answers the same way.
         try store.close()
-        let reopened = try place.open()
+        let reopened = try await place.open()
         #expect(try await reopened.changes(gallery: g.id, since: start.version) == nil)
         let rebuilt = reopened.live.withLock { $0[g.id]!.oldestVersion }
         let version = try await reopened.gallery(g.id).version

@@ -11,7 +11,7 @@ import StoreTestSupport
 @Suite struct CatchUpTests {
     /// Opens a store on `place` (a restart), runs `body`, and lets the store go.
     func withStore<T>(_ place: StorePlace, _ body: (GalleryStore) async throws -> T) async throws -> T {
-        let store = try place.open()
+        let store = try await place.open()
         return try await body(store)
     }
 
@@ -32,7 +32,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aReopenedStoreAnswersCatchUpWithTheStagedDiff(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
         let old = try await first.snapshot(g.id)
         try await mixedBatches(first, g.id)
@@ -60,7 +60,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func catchUpReachesAcrossTwoRestarts(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
         let early = try await first.snapshot(g.id)
         let ids = early.sections[0].items.map(\.id)
@@ -81,7 +81,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aHoleInTheLogOrABadCheckpointGivesTheSnapshotNeverAWrongDiff(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 8)
         let old = try await first.snapshot(g.id)
         try await mixedBatches(first, g.id)
@@ -114,7 +114,7 @@ import StoreTestSupport
 
         // Stages that do not lead where the checkpoints say (tampered). Run 1 makes versions from
         // its load checkpoint (v0); run 2 loads at old + 10 (a checkpoint) and adds one version.
-        let (other, place2) = try makeStore(backend)
+        let (other, place2) = try await makeStore(backend)
         let (g2, _) = try await makeGallery(other, sections: 2, perSection: 8)
         let old2 = try await other.snapshot(g2.id)
         try await mixedBatches(other, g2.id)
@@ -142,7 +142,7 @@ import StoreTestSupport
             #expect(again.toVersion == now.version)
         }
         // Untampered, the same older stretch is checked once and then serves catch-up.
-        let (third, place3) = try makeStore(backend)
+        let (third, place3) = try await makeStore(backend)
         let (g3, _) = try await makeGallery(third, sections: 2, perSection: 8)
         let old3 = try await third.snapshot(g3.id)
         try await mixedBatches(third, g3.id)
@@ -163,7 +163,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func checkpointsEvery250VersionsAndTheWindowAfterRestart(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         var snapshots: [Int64: GallerySnapshotJSON] = [:]
@@ -192,7 +192,7 @@ import StoreTestSupport
     /// Issue 15: the log is compacted behind the checkpoints — bounded on disk however many
     /// versions a gallery sees — and catch-up inside the window still replays exactly, after a restart too.
     @Test(arguments: Backend.tested) func theLogStaysBoundedBehindTheWindow(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         var kept: GallerySnapshotJSON?
@@ -226,7 +226,7 @@ import StoreTestSupport
     /// The hot path (one item moved, made on the live snapshot in place after the commit) across
     /// sections and checkpoints: the live snapshot, the rows, the checkpoints and catch-up agree.
     @Test(arguments: Backend.tested) func changesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 3, perSection: 5)
         var rng = SystemRandomNumberGenerator()
         var at: [Int64: GallerySnapshotJSON] = [:]
@@ -293,7 +293,7 @@ import StoreTestSupport
         #expect(LiveGallery.checkpointInterval(itemCount: 1_000_000) == 2_000)
         #expect(LiveGallery.checkpointInterval(itemCount: 1_600_000) == 2_000)
 
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         func versions(_ store: GalleryStore) async throws -> [Int64] {

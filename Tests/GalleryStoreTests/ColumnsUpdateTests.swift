@@ -10,7 +10,7 @@ import StoreTestSupport
 /// the whole gallery gives — after every kind of change.
 @Suite struct ColumnsUpdateTests {
     @Test(arguments: Backend.tested) func updatedColumnsEqualAFullReadAfterEveryKindOfChange(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 6)
         var rng = SeededGenerator(seed: 15)
         var old = try await store.columns(g.id)
@@ -64,7 +64,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func columnsOutsideTheWindowAreNotUpdated(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 4)
         let old = try await store.columns(g.id)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)

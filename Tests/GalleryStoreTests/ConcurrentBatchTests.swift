@@ -10,7 +10,7 @@ import StoreTestSupport
 /// and catch-up agree afterwards.
 @Suite struct ConcurrentBatchTests {
     @Test(arguments: Backend.tested) func concurrentBatchesEachGetTheirOwnVersionAndAnswer(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 3, perSection: 40)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap(\.items).map(\.id)

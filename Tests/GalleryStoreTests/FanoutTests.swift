@@ -14,10 +14,10 @@ import StoreTestSupport
     static var enabled: Bool { Backend.tested.contains(.postgres) }
 
     /// Two stores on one new database, each with its own data folder (images are not used here).
-    static func twoStores() throws -> (GalleryStore, GalleryStore) {
-        let url = try Backend.makePostgresDatabase()
-        let a = try GalleryStore(folder: storeTestRoot.appendingPathComponent(UUID().uuidString), databaseURL: url)
-        let b = try GalleryStore(folder: storeTestRoot.appendingPathComponent(UUID().uuidString), databaseURL: url)
+    static func twoStores() async throws -> (GalleryStore, GalleryStore) {
+        let url = try await Backend.makePostgresDatabase()
+        let a = try await GalleryStore.open(folder: storeTestRoot.appendingPathComponent(UUID().uuidString), databaseURL: url)
+        let b = try await GalleryStore.open(folder: storeTestRoot.appendingPathComponent(UUID().uuidString), databaseURL: url)
         return (a, b)
     }
 
@@ -63,7 +63,7 @@ import StoreTestSupport
 
     @Test func aSubscriberOnAnotherInstanceGetsEveryBatchInOrderWithTheSameChanges() async throws {
         guard Self.enabled else { return }
-        let (a, b) = try Self.twoStores()
+        let (a, b) = try await Self.twoStores()
         defer { try? a.close(); try? b.close() }
         b.startFollowing()
         #expect(await Self.eventually { b.followingSessions >= 1 }, "B listens")
@@ -120,7 +120,7 @@ import StoreTestSupport
     /// its stream no longer matched the rows.
     @Test func aBatchOnAnInstanceBehindTheRowBringsMemoryUpFirst() async throws {
         guard Self.enabled else { return }
-        let (a, b) = try Self.twoStores()
+        let (a, b) = try await Self.twoStores()
         defer { try? a.close(); try? b.close() }
         let (g, sections) = try await makeGallery(a, sections: 2, perSection: 12)
         let start = try await b.snapshot(g.id)
@@ -153,7 +153,7 @@ import StoreTestSupport
     /// the rebuilt window cannot serve, is told to reload.
     @Test func aGapInTheLogReloadsFromTheRowsAndTellsSubscribersToReload() async throws {
         guard Self.enabled else { return }
-        let (a, b) = try Self.twoStores()
+        let (a, b) = try await Self.twoStores()
         defer { try? a.close(); try? b.close() }
         let (g, sections) = try await makeGallery(a, sections: 2, perSection: 5)
         let start = try await b.snapshot(g.id)
@@ -178,7 +178,7 @@ import StoreTestSupport
 
     @Test func aGalleryDeletedOnOneInstanceEndsTheOthersStreamsWithDeleted() async throws {
         guard Self.enabled else { return }
-        let (a, b) = try Self.twoStores()
+        let (a, b) = try await Self.twoStores()
         defer { try? a.close(); try? b.close() }
         b.startFollowing()
         #expect(await Self.eventually { b.followingSessions >= 1 })
@@ -195,7 +195,7 @@ import StoreTestSupport
     /// gallery-list streams and access checks with them); a store's own are not echoed to it.
     @Test func listAndAccessSignalsReachTheOtherInstanceOnly() async throws {
         guard Self.enabled else { return }
-        let (a, b) = try Self.twoStores()
+        let (a, b) = try await Self.twoStores()
         defer { try? a.close(); try? b.close() }
         let onA = Collector.Signals(), onB = Collector.Signals()
         a.startFollowing { onA.append($0) }

@@ -13,7 +13,7 @@ import StoreTestSupport
     /// A gallery of two sections with `versions` versions of swaps and cross-section moves after
     /// `old` (returned with the snapshot at `old`), then a restart.
     func galleryWithHistory(_ backend: Backend, versions: Int) async throws -> (StorePlace, Int64, GallerySnapshotJSON) {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(first, sections: 2, perSection: 10)
         // Some versions first, so that `old` is inside the oldest stretch but not at its checkpoint.
         let start = try await first.snapshot(g.id)
@@ -74,7 +74,7 @@ import StoreTestSupport
 
     @Test(arguments: Backend.tested) func tenWindowsAtAnOldVersionAfterARestartShareOneCheck(_ backend: Backend) async throws {
         let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
-        let store = try place.open()
+        let store = try await place.open()
         let now = try await store.snapshot(g)
         #expect(now.version >= old.version + 1_000)
         let nowSnapshot = try Snapshot(gallery: now)
@@ -95,7 +95,7 @@ import StoreTestSupport
     @Test(arguments: Backend.tested) func aBrokenStretchStillCutsTheWindowForAllTen(_ backend: Backend) async throws {
         let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
         // Version old + 1 gets the stages of old + 2 (each valid alone, not where the checkpoint after them says).
-        let store = try place.open()
+        let store = try await place.open()
         try await store.database.write { db in
             let stages = try db.value("SELECT stages FROM operation WHERE galleryId = ? AND version = ?", [g, old.version + 2], as: String.self)!
             try db.execute("UPDATE operation SET stages = ? WHERE galleryId = ? AND version = ?", [stages, g, old.version + 1])
@@ -124,7 +124,7 @@ import StoreTestSupport
     @Test(arguments: Backend.tested) func aCheckpointChangedOnDiskCutsTheWindow(_ backend: Backend) async throws {
         for damage in ["swap", "version", "duplicate", "truncate"] {
             let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
-            let store = try place.open()
+            let store = try await place.open()
             let versions = try await store.database.read { db in
                 try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g], as: Int64.self)
             }

@@ -125,7 +125,7 @@ import StoreTestSupport
 
     @Test(arguments: Backend.tested) func randomHistoriesWithRefusedBatchesAgreeWithTheRowsAndTheirStages(_ backend: Backend) async throws {
         for seed in [15, 16] as [UInt64] {
-            let (store, place) = try makeStore(backend)
+            let (store, place) = try await makeStore(backend)
             let (g, _) = try await makeGallery(store, sections: 6, perSection: 30)
             _ = try await store.apply(gallery: g.id, [.createSection(title: "empty", index: 3)])
             var rng = SeededGenerator(seed: seed)
@@ -142,7 +142,7 @@ import StoreTestSupport
             // A new store reads the same gallery from the rows.
             let memory = Self.memory(store, g.id)
             try store.close()
-            #expect(try await Self.fromRows(try place.open(), g.id) == memory)
+            #expect(try await Self.fromRows(try await place.open(), g.id) == memory)
         }
     }
 
@@ -151,7 +151,7 @@ import StoreTestSupport
     /// changed, and a refusal anywhere in them — after operations that changed the snapshot, or a
     /// new section — puts the snapshot back without reading the rows.
     @Test(arguments: Backend.tested) func batchesOfSeveralOperationsAgreeWithTheRowsAndArePutBackWhenRefused(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 6, perSection: 30)
         var rng = SeededGenerator(seed: 17)
         var tally = (accepted: 0, refused: 0)
@@ -204,7 +204,7 @@ import StoreTestSupport
     /// very path of a big one): memory, rows and stages agree, and a refusal last — after the
     /// sections changed — puts the snapshot back exactly (its tables too) without reading the rows.
     @Test(arguments: Backend.tested) func batchesThatAddRemoveOrMoveSectionsAgreeWithTheRowsAndArePutBackWhenRefused(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 6, perSection: 30)
         var rng = SeededGenerator(seed: 18)
         var tally = (accepted: 0, refused: 0, sectionsChanged: 0)
@@ -239,14 +239,14 @@ import StoreTestSupport
         #expect(store.batchRereadCount == 0)
         let memory = Self.memory(store, g.id)
         try store.close()
-        #expect(try await Self.fromRows(try place.open(), g.id) == memory)
+        #expect(try await Self.fromRows(try await place.open(), g.id) == memory)
     }
 
     /// A refused batch of each in-place kind whose bad id comes after good ones: memory as it was,
     /// the rows not read again (a client sending bad batches must not make the writer read a 1M
     /// gallery each time), and the next good batch made in place.
     @Test(arguments: Backend.tested) func refusedBatchesLeaveMemoryAsItWasWithoutARead(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 40)
         let start = try await store.snapshot(g.id)
         let a = start.sections[0].items.map(\.id), b = start.sections[1].items.map(\.id)
@@ -278,7 +278,7 @@ import StoreTestSupport
     /// the transaction rolls back, the live snapshot is read again from the rows, and the next
     /// batch goes on from there.
     @Test(arguments: Backend.tested) func aDatabaseFailureAfterTheChangeReadsTheRowsAgain(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 30)
         let a = try await store.snapshot(g.id).sections[0].items.map(\.id)
         try await store.database.write { db in

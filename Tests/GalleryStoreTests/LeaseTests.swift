@@ -19,11 +19,11 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func claimersAtOnceNeverGetTheSameItem(_ backend: Backend) async throws {
-        let (first, place) = try makeStore(backend)
+        let (first, place) = try await makeStore(backend)
         let (_, _) = try await makeGallery(first, sections: 2, perSection: 60)
         let all = Set(try await first.pendingItems().map(\.id))
         #expect(all.count == 120)
-        let stores = [first, try place.open(), try place.open(), try place.open()]
+        let stores = [first, try await place.open(), try await place.open(), try await place.open()]
         let got = try await withThrowingTaskGroup(of: (Int, [Int64]).self) { group in
             for (i, s) in stores.enumerated() { group.addTask { (i, try await Self.drain(s, "instance-\(i)/1")) } }
             var out: [Int: [Int64]] = [:]
@@ -42,8 +42,8 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aLeaseThatRanOutIsClaimedAgainAndARenewedOneIsNot(_ backend: Backend) async throws {
-        let (a, place) = try makeStore(backend)
-        let b = try place.open()
+        let (a, place) = try await makeStore(backend)
+        let b = try await place.open()
         let (_, _) = try await makeGallery(a, sections: 1, perSection: 3)
         let ids = try await a.pendingItems().map(\.id)
         // A holds all three: 0.5 s on the first two, 60 s on the third.
@@ -69,8 +69,8 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aFinishWithoutTheLeaseChangesNothing(_ backend: Backend) async throws {
-        let (a, place) = try makeStore(backend)
-        let b = try place.open()
+        let (a, place) = try await makeStore(backend)
+        let b = try await place.open()
         let (g, _) = try await makeGallery(a, sections: 1, perSection: 1)
         let id = try #require(try await a.pendingItems().first?.id)
         #expect(try await a.claim(item: id, owner: "A/1", lease: 0.3) != nil)
@@ -103,8 +103,8 @@ import StoreTestSupport
     /// One fetch settles the copies of a dropped URL that nobody holds, but not a copy another
     /// instance claimed to fetch itself.
     @Test(arguments: Backend.tested) func aURLsFinishSettlesFreeCopiesNotAnotherInstancesClaim(_ backend: Backend) async throws {
-        let (a, place) = try makeStore(backend)
-        let b = try place.open()
+        let (a, place) = try await makeStore(backend)
+        let b = try await place.open()
         let g1 = try await a.createGallery(name: "One"), g2 = try await a.createGallery(name: "Two")
         let url = "https://images.example/one.jpg"
         func drop(_ g: GalleryInfo) async throws -> Int64 {
@@ -130,8 +130,8 @@ import StoreTestSupport
     /// PostgreSQL only: several instances share a PostgreSQL database (each follows the others'
     /// versions, GalleryStore+Fanout.swift); a SQLite data folder has one server process.
     @Test(arguments: Backend.tested.filter { $0 == .postgres }) func twoStoresWritingOneGalleryEachSeeTheOthersVersions(_ backend: Backend) async throws {
-        let (a, place) = try makeStore(backend)
-        let b = try place.open()
+        let (a, place) = try await makeStore(backend)
+        let b = try await place.open()
         let (g, sections) = try await makeGallery(a, sections: 1, perSection: 2)
         let start = try await a.snapshot(g.id)
         _ = try await b.snapshot(g.id)
@@ -168,8 +168,8 @@ import StoreTestSupport
 
     /// Things done once per database: the first caller gets them.
     @Test(arguments: Backend.tested) func aStartUpTaskGoesToOneCaller(_ backend: Backend) async throws {
-        let (a, place) = try makeStore(backend)
-        let others = [a, try place.open(), try place.open()]
+        let (a, place) = try await makeStore(backend)
+        let others = [a, try await place.open(), try await place.open()]
         let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
             for (i, s) in others.enumerated() { group.addTask { try await s.claimOnce("sample-gallery", by: "i\(i)") } }
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }

@@ -13,7 +13,7 @@ import StoreTestSupport
     /// Ties, several items of one rank, a deleted section, an emptied section: the order is
     /// spelled out.
     @Test(arguments: Backend.tested) func tiesSharedRanksAndADeletedSectionInOneBatch(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 4, perSection: 10)
         let snap = try await store.snapshot(g.id)
         let a = snap.sections[0].items.map(\.id), c = snap.sections[2].items.map(\.id), d = snap.sections[3].items.map(\.id)
@@ -44,7 +44,7 @@ import StoreTestSupport
     /// past it, sought once (`restoreMany`). A live item inside the part's ranks still leads the
     /// items below it.
     @Test(arguments: Backend.tested) func aPartOfATrashedSectionGoesBeforeTheFirstLiveItemPastIt(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 40)
         let a = try await store.snapshot(g.id).sections[0].items.map(\.id)
         _ = try await store.apply(gallery: g.id, [.trash(items: Array(a[0..<5]) + Array(a[6..<30]))])
@@ -60,7 +60,7 @@ import StoreTestSupport
     /// One item at a time (below manyRows): a tie goes after the live item, a restore after a move
     /// that took the item's key goes after the mover, an item restored into an empty section.
     @Test(arguments: Backend.tested) func oneByOneTiesMovesAndAnEmptySection(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 8)
         let snap = try await store.snapshot(g.id)
         let a = snap.sections[0].items.map(\.id), b = snap.sections[1].items.map(\.id)
@@ -91,7 +91,7 @@ import StoreTestSupport
 
     /// Bad restores refuse the whole batch on both paths and change nothing.
     @Test(arguments: Backend.tested) func badRestoresChangeNothing(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 20)
         let (other, _) = try await makeGallery(store, sections: 1, perSection: 2)
         let ids = try await store.snapshot(g.id).sections.flatMap { $0.items.map(\.id) }
@@ -119,7 +119,7 @@ import StoreTestSupport
     /// deleted sections, against the reference; then a third of the gallery trashed again and
     /// restored one by one (15 per batch, the other path), every item back where it was.
     @Test(arguments: Backend.tested) func aThousandItemsOverManySections(_ backend: Backend) async throws {
-        let (store, place) = try makeStore(backend)
+        let (store, place) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 50, perSection: 30)
         let start = try await store.snapshot(g.id)
         let all = start.sections.flatMap { $0.items.map(\.id) }
@@ -153,7 +153,7 @@ import StoreTestSupport
         // The rows, read by a new store, are the same gallery as memory.
         let memory = store.live.withLock { $0[g.id]!.snapshot }
         try store.close()
-        let reopened = try place.open()
+        let reopened = try await place.open()
         #expect(try Snapshot(gallery: try await reopened.snapshot(g.id)) == memory)
 
         // One by one (15 per batch: the path below manyRows) the same items find the same places
@@ -173,7 +173,7 @@ import StoreTestSupport
     /// against the reference; bad restores among them.
     @Test(arguments: Backend.tested) func randomHistoriesAgreeWithTheReference(_ backend: Backend) async throws {
         for seed in [1, 2, 3] as [UInt64] {
-            let (store, place) = try makeStore(backend)
+            let (store, place) = try await makeStore(backend)
             let (g, _) = try await makeGallery(store, sections: 5, perSection: 24)
             _ = try await store.apply(gallery: g.id, [.createSection(title: "empty", index: 2)])
             var rng = SeededGenerator(seed: seed)

@@ -12,7 +12,7 @@ import StoreTestSupport
     /// for all ten (the parts' stages are one storage, not ten copies), with the data of the items
     /// each part inserts — and together they are `changes(since:)`'s stages, replaying to now.
     @Test(arguments: Backend.tested) func tenStreamsBackAtOneVersionShareOneCatchUp(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, sections) = try await makeGallery(store, sections: 3, perSection: 20)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap(\.items).map(\.id)

@@ -27,7 +27,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func everyBatchKindNamesTheItemsItsStagesTouch(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 8)
         let start = try await store.snapshot(g.id)
         let a = start.sections[0].items.map(\.id), b = start.sections[1].items.map(\.id)
@@ -54,7 +54,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aCatchUpDiffNamesItsItemsStageByStage(_ backend: Backend) async throws {
-        let (store, _) = try makeStore(backend)
+        let (store, _) = try await makeStore(backend)
         let (g, _) = try await makeGallery(store, sections: 3, perSection: 12)
         let old = try await store.snapshot(g.id)
         let a = old.sections[0].items.map(\.id), c = old.sections[2].items.map(\.id)

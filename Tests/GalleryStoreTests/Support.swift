@@ -23,10 +23,10 @@ let storeTestRoot: URL = {
     return root
 }()
 
-func makeStore(_ backend: Backend = .sqlite) throws -> (GalleryStore, StorePlace) {
+func makeStore(_ backend: Backend = .sqlite) async throws -> (GalleryStore, StorePlace) {
     let folder = storeTestRoot.appendingPathComponent(UUID().uuidString)
-    let place = StorePlace(folder: folder, databaseURL: try backend.databaseURL())
-    return (try place.open(), place)
+    let place = StorePlace(folder: folder, databaseURL: try await backend.databaseURL())
+    return (try await place.open(), place)
 }
 
 /// Where a test store's rows and images are: reopened by `open()` (a restart).
@@ -34,7 +34,10 @@ struct StorePlace {
     let folder: URL
     let databaseURL: String?
 
-    func open() throws -> GalleryStore { try GalleryStore(folder: folder, databaseURL: databaseURL) }
+    /// Off Swift's pool: on PostgreSQL the store's migration waits for the server.
+    func open() async throws -> GalleryStore {
+        try await GalleryStore.open(folder: folder, databaseURL: databaseURL)
+    }
 }
 
 /// A gallery with `sections` sections of `perSection` pending items titled "s-i".

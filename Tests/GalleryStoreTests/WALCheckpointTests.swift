@@ -8,7 +8,7 @@ import GRDB
     /// 20,000 commits in a row, as fast as the writer goes: the log is copied back by the checkpointer's own connection, it
     /// starts over instead of growing with every commit, and every row is there after a reopen.
     @Test func theLogIsCopiedBackOffTheWriterAndStaysBounded() async throws {
-        let (store, place) = try makeStore()  // SQLite only: its write-ahead log
+        let (store, place) = try await makeStore()  // SQLite only: its write-ahead log
         let folder = place.folder
         try await store.pool.write { db in try db.execute(sql: "CREATE TABLE scratch (id INTEGER PRIMARY KEY, v BLOB)") }
         for _ in 0..<20_000 {
@@ -54,7 +54,7 @@ import GRDB
 /// counted.
 @Suite struct LiveCountTests {
     @Test func aRowAFewVersionsFromMemoryTakesTheLiveCountAFarOneIsCounted() async throws {
-        let (store, _) = try makeStore()  // SQLite: rows changed behind the store's back
+        let (store, _) = try await makeStore()  // SQLite: rows changed behind the store's back
         let (g, _) = try await makeGallery(store, sections: 1, perSection: 10)
         let first = try await store.snapshot(g.id).sections[0].items[0].id
         _ = try await store.apply(gallery: g.id, [.trash(items: [first])])   // loaded, 9 live items, in memory

@@ -20,15 +20,15 @@ public enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible
     public var testDescription: String { rawValue }
 
     /// nil for SQLite (the data folder's file); for PostgreSQL, a new database's URL.
-    public func databaseURL() throws -> String? {
+    public func databaseURL() async throws -> String? {
         switch self {
         case .sqlite: return nil
-        case .postgres: return try Self.makePostgresDatabase()
+        case .postgres: return try await Self.makePostgresDatabase()
         }
     }
 
     /// A new PostgreSQL database beside `GALLERY_TEST_POSTGRES`'s; answers its URL.
-    public static func makePostgresDatabase() throws -> String {
+    public static func makePostgresDatabase() async throws -> String {
         guard let base = ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"], base.hasPrefix("postgres") else {
             throw TestSetupError(description: """
                 GALLERY_TEST_POSTGRES is not set: the store tests run on PostgreSQL too. Run scripts/test.sh \
@@ -37,7 +37,17 @@ public enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible
                 """)
         }
         let name = "gt_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        return try PostgresDatabase.createDatabase(beside: base, named: name)
+        return try await offPool { try PostgresDatabase.createDatabase(beside: base, named: name) }
+    }
+}
+
+/// `body` on a thread of its own, not Swift's cooperative pool: opening a PostgreSQL database
+/// waits for its answers (`createDatabase`, the store's migration), and a parallel run starts
+/// dozens of those at once — on the pool's two threads they held every other test up for a
+/// minute, past the deadlines of the tests that wait for a process or a stream.
+public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }
 
