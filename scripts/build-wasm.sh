@@ -41,9 +41,13 @@ build() {
   echo "built $OUT/$name.wasm ($(wc -c < "$OUT/$name.wasm") bytes)"
 }
 
-build engine
 if [[ "${1:-}" == "--test-support" ]]; then
-  build engine-test -D ENGINE_TEST_SUPPORT
+  # Each build is one single-threaded swiftc -wmo (~2 min): the two side by side.
+  build engine-test -D ENGINE_TEST_SUPPORT & test_support=$!
+  build engine
+  wait "$test_support"
+else
+  build engine
 fi
 
 # The protocol module: BridgeProtocol.swift compiled alone, natively, prints it.

@@ -4,6 +4,8 @@
 # benchmark baselines, Chromium for the browser tests, and a Python venv with Playwright.
 # Usage: scripts/setup.sh [--browser] [--bench]   (--bench: wrk, vipsthumbnail, ImageMagick and GNU time for gallery-bench,
 #   perf for PERF=1 scripts/profile-moves.sh)
+#        scripts/setup.sh --build   only what compiling needs (headers, pkg-config, python3): scripts/test.sh
+#   installs the rest in the background meanwhile
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,7 @@ command -v node >/dev/null || packages+=(nodejs)
 browser=0
 for arg in "$@"; do
   case "$arg" in
+    --build) packages=(libvips-dev libsqlite3-dev libzstd-dev pkg-config python3) ;;
     # python3-venv: Debian's python3 makes no venv without it. chromium-headless-shell: the headless
     #   browser Playwright launches for headless runs (bench-page.py and bench-visit.py run in it unless --browser full).
     --browser) browser=1; packages+=(chromium chromium-headless-shell python3-venv) ;;

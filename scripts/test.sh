@@ -4,13 +4,26 @@
 # native engine under node, schemathesis against the live server's OpenAPI document, and the browser tests in Debian's Chromium when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --browser
+# What compiling needs first; the rest (PostgreSQL, Chromium, the venv) and the wasm build (single-threaded
+# swiftc runs) go on in the background beside the debug build, their output kept until they end.
+scripts/setup.sh --build
+mkdir -p .build
+scripts/setup.sh --browser > .build/setup.log 2>&1 & setup=$!
+scripts/build-wasm.sh --test-support > .build/build-wasm.log 2>&1 & wasm=$!
+# background NAME PID LOG: waits for it, shows its output, stops the run if it failed.
+background() {
+  local status=0
+  wait "$2" || status=$?
+  echo "== $1"; cat "$3"
+  (( status == 0 )) || { echo "test: $1 failed (exit $status)" >&2; exit "$status"; }
+}
 
-echo "== wasm build (engine.wasm, and engine-test.wasm with the test support for the parity test)"
-scripts/build-wasm.sh --test-support
+echo "== swift build (debug, with the tests)"
+swift build --build-tests
+background "setup (the rest)" "$setup" .build/setup.log
+background "wasm build (engine.wasm, and engine-test.wasm with the test support for the parity test)" "$wasm" .build/build-wasm.log
 
 echo "== swift test (the store suite on SQLite and on a private PostgreSQL cluster)"
-swift build --build-tests
 # The PostgreSQL cases fail, not skip, without GALLERY_TEST_POSTGRES unless
 # GALLERY_TEST_POSTGRES=skip is set by hand (Tests/GalleryStoreTests/Support.swift).
 eval "$(scripts/pg-test-cluster.sh start)"
