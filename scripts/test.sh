@@ -45,9 +45,10 @@ echo "== page modules under node"
 for t in Tests/web/*.test.mjs; do node "$t"; done
 
 if [[ -d Tests/browser ]]; then
-  echo "== browser tests (Playwright in Debian's chromium, against the real server)"
+  echo "== browser tests (Playwright in Debian's chromium-headless-shell, against the real server)"
   # The debug server built above: a second (release) build would double CI's build time.
-  # Two workers (pytest-xdist), each with its own servers and browser: 9.5 min instead of 13 on two cores.
+  # Two workers (pytest-xdist), each with its own servers and browser: 9.5 min instead of 13 on two cores
+  # (5.5 min since the servers' data folders are copied and the browser is the headless shell).
   GALLERY_BIN=.build/debug/gallery .venv/bin/python -m pytest -q -n 2 Tests/browser
 fi
 echo "== all tests passed"
