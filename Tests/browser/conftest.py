@@ -4,7 +4,10 @@ the whole chromium, headless). Screenshots go to artifacts/.
 
 Every test is signed in (issue 10): the admin account is made with `gallery user add` before
 the server starts; browser contexts sign in through POST /api/login, and `Server.api()`
-sends the session cookie and the page's Origin as the page does. Every page fails its test
+sends the session cookie and the page's Origin as the page does. The usual server's data folder
+is a copy of a template with the admin's sessions already made (each a real POST /api/login
+when the template was made): the fixture's client and each admin browser context take one of
+their own, so a test does not pay for bcrypt at -Onone (~0.6 s of CPU a sign-in) twice. Every page fails its test
 on a Content-Security-Policy violation."""
 import atexit
 import http.cookiejar
@@ -64,11 +67,17 @@ class Server:
         self.proc = None
         self.admin = admin
         self.cookies = http.cookiejar.CookieJar()
+        # Admin sessions made with the template (cookie values): the first is this client's, the
+        # rest go to browser contexts signed in as the admin (`login`), one each.
+        self.session = None
+        self.spare_sessions = []
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
         if admin == ADMIN and not shared and not database:
             # The usual start (the admin, then the sample gallery the first start makes) copied
             # from a data folder made once per test process: ~1.6 s of CPU less per test.
-            shutil.copytree(_template_data(), self.data, dirs_exist_ok=True)
+            template, sessions = _template_data()
+            shutil.copytree(template, self.data, dirs_exist_ok=True)
+            self.session, *self.spare_sessions = sessions
         elif admin and not shared:
             self.add_user(*admin, admin=True)
 
@@ -94,7 +103,7 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url + "/api/session", timeout=1) as r:
                     if r.status == 200:
-                        if self.admin:
+                        if self.admin and not self.session:
                             self.login(*self.admin)
                         return self
             except Exception:
@@ -116,12 +125,23 @@ class Server:
     def login(self, name, password):
         """Signs this client (`api`, `fetch`) in as `name`."""
         self.cookies.clear()
+        self.session = None
         return self.api("POST", "/api/login", {"name": name, "password": password})
+
+    def new_session(self, name, password):
+        """A session of its own (POST /api/login): its cookie value."""
+        jar = http.cookiejar.CookieJar()
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+        req = urllib.request.Request(self.url + "/api/login", data=json.dumps({"name": name, "password": password}).encode(),
+                                     method="POST", headers={"Origin": self.url, "content-type": "application/json"})
+        opener.open(req, timeout=10).close()
+        return next(c.value for c in jar if c.name == "gallery_session")
 
     def request(self, method, path, body=None, headers=None):
         """A request as the page sends it (session cookie, Origin); answers the response."""
         data = json.dumps(body).encode() if body is not None else None
-        h = {"Origin": self.url, **({"content-type": "application/json"} if data else {}), **(headers or {})}
+        h = {"Origin": self.url, **({"content-type": "application/json"} if data else {}),
+             **({"Cookie": f"gallery_session={self.session}"} if self.session else {}), **(headers or {})}
         req = urllib.request.Request(self.url + path, data=data, method=method, headers=h)
         return self.opener.open(req, timeout=10)
 
@@ -137,20 +157,25 @@ class Server:
 
 
 _TEMPLATE = []
+# Admin sessions in the template: the fixture's client and up to this many less one browser
+# contexts per test (a test with more signs the others in with POST /api/login).
+TEMPLATE_SESSIONS = 6
 
 
 def _template_data():
     """A data folder as a fresh one is after `gallery user add` of ADMIN and the server's first
-    start (which makes the sample gallery, its items ready), the server stopped again."""
+    start (which makes the sample gallery, its items ready), the server stopped again; and the
+    cookie values of TEMPLATE_SESSIONS sessions of the admin made meanwhile."""
     if not _TEMPLATE:
         t = Server(admin=None)
         t.add_user(*ADMIN, admin=True)
         t.start()  # answers once the sample gallery is made: its items are ready from the start
+        sessions = [t.new_session(*ADMIN) for _ in range(TEMPLATE_SESSIONS)]
         t.stop()
         for leftover in ("server.json", "server.log"):
             (Path(t.data) / leftover).unlink(missing_ok=True)
         atexit.register(shutil.rmtree, t.data, True)
-        _TEMPLATE.append(t.data)
+        _TEMPLATE.append((t.data, sessions))
     return _TEMPLATE[0]
 
 
@@ -181,6 +206,10 @@ def browser():
 
 def login(context, server, name=None, password=None):
     """Signs a browser context in as the page's sign-in form would (POST /api/login)."""
+    if not name and server.spare_sessions:
+        value = server.spare_sessions.pop(0)
+        context.add_cookies([{"name": "gallery_session", "value": value, "url": server.url, "httpOnly": True, "sameSite": "Lax"}])
+        return
     name, password = (name, password) if name else server.admin
     r = context.request.post(server.url + "/api/login", data={"name": name, "password": password},
                              headers={"Origin": server.url})
