@@ -67,8 +67,8 @@ class Server:
         self.proc = None
         self.admin = admin
         self.cookies = http.cookiejar.CookieJar()
-        # Admin sessions made with the template (cookie values): the first is this client's, the
-        # rest go to browser contexts signed in as the admin (`login`), one each.
+        # Admin sessions made with the template (cookies): the first is this client's, the rest
+        # go to browser contexts signed in as the admin (`login`), one each.
         self.session = None
         self.spare_sessions = []
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
@@ -103,7 +103,7 @@ class Server:
             try:
                 with urllib.request.urlopen(self.url + "/api/session", timeout=1) as r:
                     if r.status == 200:
-                        if self.admin and not self.session:
+                        if self.admin and not self.resume_session():
                             self.login(*self.admin)
                         return self
             except Exception:
@@ -125,23 +125,30 @@ class Server:
     def login(self, name, password):
         """Signs this client (`api`, `fetch`) in as `name`."""
         self.cookies.clear()
-        self.session = None
         return self.api("POST", "/api/login", {"name": name, "password": password})
 
+    def resume_session(self):
+        """Signs this client in with the template's session of the admin, if it has one that
+        still works (a test may have ended it): whether it did."""
+        if not self.session:
+            return False
+        self.cookies.clear()
+        self.cookies.set_cookie(self.session)
+        return (self.api("GET", "/api/session").get("user") or {}).get("name") == self.admin[0]
+
     def new_session(self, name, password):
-        """A session of its own (POST /api/login): its cookie value."""
+        """A session of its own (POST /api/login): its cookie."""
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
         req = urllib.request.Request(self.url + "/api/login", data=json.dumps({"name": name, "password": password}).encode(),
                                      method="POST", headers={"Origin": self.url, "content-type": "application/json"})
         opener.open(req, timeout=10).close()
-        return next(c.value for c in jar if c.name == "gallery_session")
+        return next(c for c in jar if c.name == "gallery_session")
 
     def request(self, method, path, body=None, headers=None):
         """A request as the page sends it (session cookie, Origin); answers the response."""
         data = json.dumps(body).encode() if body is not None else None
-        h = {"Origin": self.url, **({"content-type": "application/json"} if data else {}),
-             **({"Cookie": f"gallery_session={self.session}"} if self.session else {}), **(headers or {})}
+        h = {"Origin": self.url, **({"content-type": "application/json"} if data else {}), **(headers or {})}
         req = urllib.request.Request(self.url + path, data=data, method=method, headers=h)
         return self.opener.open(req, timeout=10)
 
@@ -205,10 +212,11 @@ def browser():
 
 
 def login(context, server, name=None, password=None):
-    """Signs a browser context in as the page's sign-in form would (POST /api/login)."""
+    """Signs a browser context in: as the admin with one of the template's sessions while the
+    server has one left, else as the page's sign-in form would (POST /api/login)."""
     if not name and server.spare_sessions:
-        value = server.spare_sessions.pop(0)
-        context.add_cookies([{"name": "gallery_session", "value": value, "url": server.url, "httpOnly": True, "sameSite": "Lax"}])
+        cookie = server.spare_sessions.pop(0)
+        context.add_cookies([{"name": cookie.name, "value": cookie.value, "url": server.url, "httpOnly": True, "sameSite": "Lax"}])
         return
     name, password = (name, password) if name else server.admin
     r = context.request.post(server.url + "/api/login", data={"name": name, "password": password},
