@@ -24,8 +24,9 @@ import GalleryCore
 ///   in the log, an undecodable row, a version written by older code, a wrong stage — the
 ///   window is cut after it: the client gets a full snapshot, never a wrong diff.
 enum CatchUpLog {
-    /// The window of a gallery up to `LiveGallery.itemsPerInterval` items, in versions (bigger galleries: longer).
-    static var window: Int64 { Int64(LiveGallery.maxCheckpoints) * LiveGallery.checkpointEvery }
+    /// The window of a gallery up to `LiveGallery.itemsPerInterval` items, in versions (bigger
+    /// galleries: longer), for a store's `historyEvery`.
+    static func window(every: Int64 = LiveGallery.checkpointEvery) -> Int64 { Int64(LiveGallery.maxCheckpoints) * every }
 
     // MARK: Writing (inside the batch transaction)
 

@@ -294,7 +294,7 @@ extension GalleryStore {
             let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             historyCheckpoints.withLock { $0.add(seconds: took, bytes: bytes) }
         }
-        let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: itemCountBefore)
+        let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: itemCountBefore, every: historyEvery)
         try db.execute("UPDATE gallery SET version = ? WHERE id = ?", [newVersion, gallery])
         // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
         try db.execute("INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",

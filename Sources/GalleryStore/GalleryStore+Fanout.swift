@@ -290,7 +290,7 @@ extension GalleryStore {
             let v: Int64 = r["version"]
             guard v == memory + Int64(k) + 1, let text = r["stages"] as String?, let stages = CatchUpLog.decodeStages(text) else { return false }
             // As the writer decided: the count before the batch.
-            let isCheckpoint = LiveGallery.isCheckpoint(v, itemCount: snapshot.itemCount)
+            let isCheckpoint = LiveGallery.isCheckpoint(v, itemCount: snapshot.itemCount, every: historyEvery)
             for stage in stages { guard snapshot.applyChecked(stage) else { return false } }
             versions.append((v, stages, isCheckpoint))
         }

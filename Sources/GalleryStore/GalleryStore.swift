@@ -56,36 +56,48 @@ public final class GalleryStore: Sendable {
     /// (GalleryStore+Fanout.swift).
     public let instance = String(UInt64.random(in: 1 ... .max), radix: 36)
     let fanout = Fanout()
+    /// Versions between catch-up checkpoints of a small gallery (`LiveGallery.checkpointInterval`):
+    /// 250 unless the store was opened with another (the test suite's history tests, to walk
+    /// whole windows in a tenth of the versions). Every store on one database must use the same.
+    public let historyEvery: Int64
+    public static let defaultHistoryEvery: Int64 = LiveGallery.checkpointEvery
 
     /// The default: SQLite in `folder/gallery.sqlite`, images in `folder/images`. `checkpoints`:
     /// where SQLite's write-ahead log is copied back (`WALCheckpointer`); `.onWriter` is SQLite's
     /// default, kept for the benchmark's same-run baseline.
-    public convenience init(folder: URL, checkpoints: WALCheckpoints = .background) throws {
+    public convenience init(folder: URL, checkpoints: WALCheckpoints = .background, historyEvery: Int64 = GalleryStore.defaultHistoryEvery) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try self.init(folder: folder, database: SQLiteDatabase(path: folder.appendingPathComponent("gallery.sqlite").path, checkpoints: checkpoints))
+        try self.init(folder: folder, database: SQLiteDatabase(path: folder.appendingPathComponent("gallery.sqlite").path, checkpoints: checkpoints),
+                      historyEvery: historyEvery)
     }
 
     /// The rows in `database` (migrated already), the images in `folder/images`.
-    public init(folder: URL, database: any StoreDatabase) throws {
+    public init(folder: URL, database: any StoreDatabase, historyEvery: Int64 = GalleryStore.defaultHistoryEvery) throws {
+        precondition(historyEvery > 0)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.database = database
+        self.historyEvery = historyEvery
         files = try ImageFiles(root: folder.appendingPathComponent("images"))
     }
 
     /// The store on `databaseURL` when given (`postgres://…`: PostgreSQL, see `PostgresDatabase`),
     /// else SQLite in the data folder; images in the data folder either way.
-    public convenience init(folder: URL, databaseURL: String?, checkpoints: WALCheckpoints = .background) throws {
-        guard let databaseURL else { try self.init(folder: folder, checkpoints: checkpoints); return }
-        try self.init(folder: folder, database: PostgresDatabase(url: databaseURL))
+    public convenience init(folder: URL, databaseURL: String?, checkpoints: WALCheckpoints = .background,
+                            historyEvery: Int64 = GalleryStore.defaultHistoryEvery) throws {
+        guard let databaseURL else { try self.init(folder: folder, checkpoints: checkpoints, historyEvery: historyEvery); return }
+        try self.init(folder: folder, database: PostgresDatabase(url: databaseURL), historyEvery: historyEvery)
     }
 
     /// The same, opened on a thread of its own rather than Swift's cooperative pool: on PostgreSQL
     /// opening connects and migrates, waiting for the server's answers, and a process starting
     /// many servers or stores at once (the test suite) would hold the pool's few threads meanwhile.
-    public static func open(folder: URL, databaseURL: String?, checkpoints: WALCheckpoints = .background) async throws -> GalleryStore {
+    public static func open(folder: URL, databaseURL: String?, checkpoints: WALCheckpoints = .background,
+                            historyEvery: Int64 = GalleryStore.defaultHistoryEvery) async throws -> GalleryStore {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try GalleryStore(folder: folder, databaseURL: databaseURL, checkpoints: checkpoints) })
+                continuation.resume(with: Result {
+                    try GalleryStore(folder: folder, databaseURL: databaseURL, checkpoints: checkpoints, historyEvery: historyEvery)
+                })
             }
         }
     }

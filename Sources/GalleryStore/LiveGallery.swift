@@ -59,16 +59,19 @@ struct LiveGallery {
     /// stages per gallery where 16,000 fit the server's memory budget (issue 15.5).
     static let maxInterval: Int64 = 2_000
 
-    static func checkpointInterval(itemCount: Int) -> Int64 {
+    /// `every`: the store's `historyEvery` (`checkpointEvery` but in the test suite's history
+    /// tests); the longest interval scales with it.
+    static func checkpointInterval(itemCount: Int, every: Int64 = checkpointEvery) -> Int64 {
         let perInterval = Int64(itemsPerInterval)
+        let longest = maxInterval / checkpointEvery * every
         var k: Int64 = 1
-        while k * 2 * perInterval <= Int64(itemCount) && checkpointEvery * k * 2 <= maxInterval { k *= 2 }
-        return checkpointEvery * k
+        while k * 2 * perInterval <= Int64(itemCount) && every * k * 2 <= longest { k *= 2 }
+        return every * k
     }
 
     /// Whether `version` is a checkpoint for a gallery of `itemCount` items (the count before the batch).
-    static func isCheckpoint(_ version: Int64, itemCount: Int) -> Bool {
-        version % checkpointInterval(itemCount: itemCount) == 0
+    static func isCheckpoint(_ version: Int64, itemCount: Int, every: Int64 = checkpointEvery) -> Bool {
+        version % checkpointInterval(itemCount: itemCount, every: every) == 0
     }
 
     init(version: Int64, snapshot: Snapshot) {

@@ -309,17 +309,17 @@ extension BatchEdit {
 
 @Suite struct CatchUpWindowTests {
     @Test(arguments: Backend.tested) func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot(_ backend: Backend) async throws {
-        let (store, place) = try await makeStore(backend)
+        let (store, place) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
         let start = try await store.snapshot(g.id)
         let ids = start.sections.flatMap { $0.items.map(\.id) }
         var shown: [Int64: Snapshot] = [start.version: try Snapshot(gallery: start)]
         var rng = SeededGenerator(seed: 3)
-        let total = Int(LiveGallery.checkpointEvery) * (LiveGallery.maxCheckpoints + 1)
+        let total = Int(store.historyEvery) * (LiveGallery.maxCheckpoints + 1)
         for k in 0..<total {
             let id = ids[Int(rng.next() % UInt64(ids.count))]
             let r = try await store.apply(gallery: g.id, [.move(items: [id], to: .index(section: sections[k % 2], index: 0))])
-            if k % 97 == 0 || k > total - 5 { shown[r.version] = try Snapshot(gallery: try await store.snapshot(g.id)) }
+            if k % 11 == 0 || k > total - 5 { shown[r.version] = try Snapshot(gallery: try await store.snapshot(g.id)) }
         }
         let now = try Snapshot(gallery: try await store.snapshot(g.id))
         let oldest = store.live.withLock { $0[g.id]!.oldestVersion }
@@ -335,13 +335,13 @@ extension BatchEdit {
             }
         }
         // After a restart the window is rebuilt from SQLite: it starts at a persisted checkpoint
-        // (every 250th version) no older than the window, and answers the same way.
+        // (every `historyEvery`th version) no older than the window, and answers the same way.
         try store.close()
         let reopened = try await place.open()
         #expect(try await reopened.changes(gallery: g.id, since: start.version) == nil)
         let rebuilt = reopened.live.withLock { $0[g.id]!.oldestVersion }
         let version = try await reopened.gallery(g.id).version
-        #expect(rebuilt % LiveGallery.checkpointEvery == 0 && rebuilt > start.version && rebuilt >= version - CatchUpLog.window, "\(rebuilt)")
+        #expect(rebuilt % shortHistory == 0 && rebuilt > start.version && rebuilt >= version - CatchUpLog.window(every: shortHistory), "\(rebuilt)")
         for (version, snapshot) in shown.sorted(by: { $0.key < $1.key }) {
             let changes = try await reopened.changes(gallery: g.id, since: version)
             if version < rebuilt {

@@ -192,45 +192,47 @@ import StoreTestSupport
     /// Issue 15: the log is compacted behind the checkpoints — bounded on disk however many
     /// versions a gallery sees — and catch-up inside the window still replays exactly, after a restart too.
     @Test(arguments: Backend.tested) func theLogStaysBoundedBehindTheWindow(_ backend: Backend) async throws {
-        let (first, place) = try await makeStore(backend)
+        // Checkpoints every 25 versions (`shortHistory`): 260 versions are 10.4 intervals, two more than the window.
+        let (first, place) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         var kept: GallerySnapshotJSON?
-        for k in 0..<2_600 {
+        for k in 0..<260 {
             let r = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
-            if r.version == 1_900 { kept = try await first.snapshot(g.id) }
+            if r.version == 190 { kept = try await first.snapshot(g.id) }
         }
         let (rows, oldest) = try await first.database.read { db in
             (try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ?", [g.id], as: Int.self)!,
              try db.value("SELECT MIN(version) FROM operation WHERE galleryId = ?", [g.id], as: Int64.self)!)
         }
         let now = try await first.snapshot(g.id)
-        // Checkpoints at every 250th version; the last one (2,500) keeps those down to 500.
-        #expect(oldest == 501 && rows == Int(now.version) - 500, "versions up to the oldest checkpoint (500) are gone: \(rows) rows from \(oldest), version \(now.version)")
+        // Checkpoints at every 25th version; the last one (250) keeps those down to 50.
+        #expect(oldest == 51 && rows == Int(now.version) - 50, "versions up to the oldest checkpoint (50) are gone: \(rows) rows from \(oldest), version \(now.version)")
         for store in [first] {
-            let c = try #require(try await store.changes(gallery: g.id, since: 1_900))
+            let c = try #require(try await store.changes(gallery: g.id, since: 190))
             var s = try Snapshot(gallery: kept!)
             try replay(c, on: &s)
             #expect(s == (try Snapshot(gallery: now)))
         }
         try first.close()
         try await withStore(place) { store in
-            let c = try #require(try await store.changes(gallery: g.id, since: 1_900), "the window survives the restart")
+            let c = try #require(try await store.changes(gallery: g.id, since: 190), "the window survives the restart")
             var s = try Snapshot(gallery: kept!)
             try replay(c, on: &s)
             #expect(s == (try Snapshot(gallery: now)))
-            #expect(try await store.changes(gallery: g.id, since: 400) == nil, "behind the window: the snapshot")
+            #expect(try await store.changes(gallery: g.id, since: 40) == nil, "behind the window: the snapshot")
         }
     }
 
     /// The hot path (one item moved, made on the live snapshot in place after the commit) across
     /// sections and checkpoints: the live snapshot, the rows, the checkpoints and catch-up agree.
     @Test(arguments: Backend.tested) func changesInPlaceAgreeWithTheRowsTheCheckpointsAndCatchUp(_ backend: Backend) async throws {
-        let (first, place) = try await makeStore(backend)
+        // Checkpoints every 25 versions (`shortHistory`): 130 batches pass five of them.
+        let (first, place) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, _) = try await makeGallery(first, sections: 3, perSection: 5)
         var rng = SystemRandomNumberGenerator()
         var at: [Int64: GallerySnapshotJSON] = [:]
-        for _ in 0..<520 {
+        for _ in 0..<130 {
             let now = try await first.snapshot(g.id)
             let all = now.sections.flatMap(\.items).map(\.id)
             let section = now.sections.randomElement(using: &rng)!
@@ -256,24 +258,24 @@ import StoreTestSupport
                 let after = try await first.snapshot(g.id)
                 #expect(after.sections.first { $0.id == section.id }!.items.map(\.id).firstIndex(of: item) == index)
             }
-            if [100, 250, 251, 500].contains(r.version) { at[r.version] = try await first.snapshot(g.id) }
+            if [10, 25, 26, 50].contains(r.version) { at[r.version] = try await first.snapshot(g.id) }
         }
         let final = try await first.snapshot(g.id)
-        for since in [100, 251] as [Int64] {
+        for since in [10, 26] as [Int64] {
             let c = try #require(try await first.changes(gallery: g.id, since: since))
             var s = try Snapshot(gallery: at[since]!)
             try replay(c, on: &s)
             #expect(s == (try Snapshot(gallery: final)), "catch-up from \(since) in this process")
         }
         let checkpoints = try await first.database.read { db in
-            try db.fetchAll("SELECT version, snapshot FROM checkpoint WHERE galleryId = ? AND version IN (250, 500)", [g.id])
+            try db.fetchAll("SELECT version, snapshot FROM checkpoint WHERE galleryId = ? AND version IN (25, 50)", [g.id])
         }
         #expect(checkpoints.count == 2)
         try first.close()
         try await withStore(place) { store in
             #expect(try await store.snapshot(g.id) == final, "the rows hold what the live snapshot held")
-            let c = try #require(try await store.changes(gallery: g.id, since: 251), "replayed from the checkpoint at 250 after a restart")
-            var s = try Snapshot(gallery: at[251]!)
+            let c = try #require(try await store.changes(gallery: g.id, since: 26), "replayed from the checkpoint at 25 after a restart")
+            var s = try Snapshot(gallery: at[26]!)
             try replay(c, on: &s)
             #expect(s == (try Snapshot(gallery: final)))
         }
@@ -292,8 +294,13 @@ import StoreTestSupport
         #expect(LiveGallery.checkpointInterval(itemCount: 200_000) == 2_000)
         #expect(LiveGallery.checkpointInterval(itemCount: 1_000_000) == 2_000)
         #expect(LiveGallery.checkpointInterval(itemCount: 1_600_000) == 2_000)
+        // A store opened with a shorter interval (the history tests): the same steps, scaled.
+        #expect(LiveGallery.checkpointInterval(itemCount: 49_999, every: shortHistory) == 25)
+        #expect(LiveGallery.checkpointInterval(itemCount: 100_000, every: shortHistory) == 100)
+        #expect(LiveGallery.checkpointInterval(itemCount: 1_000_000, every: shortHistory) == 200)
 
-        let (first, place) = try await makeStore(backend)
+        // Checkpoints every 25 versions (`shortHistory`): the same steps as at 250 and 500.
+        let (first, place) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, _) = try await makeGallery(first, sections: 2, perSection: 4)
         let ids = try await first.snapshot(g.id).sections[0].items.map(\.id)
         func versions(_ store: GalleryStore) async throws -> [Int64] {
@@ -301,33 +308,33 @@ import StoreTestSupport
                 try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g.id], as: Int64.self)
             }
         }
-        var at250: GallerySnapshotJSON?
+        var at25: GallerySnapshotJSON?
         var k = 0
-        while try await first.gallery(g.id).version < 250 {
+        while try await first.gallery(g.id).version < 25 {
             let r = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
-            if r.version == 250 { at250 = try await first.snapshot(g.id) }
+            if r.version == 25 { at25 = try await first.snapshot(g.id) }
             k += 1
         }
-        #expect(try await versions(first) == [0], "version 250's checkpoint waits for the next batch")
-        #expect(first.live.withLock { $0[g.id]!.checkpoints } == [0, 250])
+        #expect(try await versions(first) == [0], "version 25's checkpoint waits for the next batch")
+        #expect(first.live.withLock { $0[g.id]!.checkpoints } == [0, 25])
         _ = try await first.apply(gallery: g.id, [.swap(ids[0], ids[3])])
-        #expect(try await versions(first) == [0, 250])
-        let blob = try await first.database.read { db in try CatchUpLog.loadCheckpoint(db, gallery: g.id, version: 250) }
-        #expect(blob?.snapshot == (try Snapshot(gallery: at250!)), "the checkpoint holds the snapshot at 250, not at 251")
+        #expect(try await versions(first) == [0, 25])
+        let blob = try await first.database.read { db in try CatchUpLog.loadCheckpoint(db, gallery: g.id, version: 25) }
+        #expect(blob?.snapshot == (try Snapshot(gallery: at25!)), "the checkpoint holds the snapshot at 25, not at 26")
 
         // Stopped right after a checkpoint version: the next load writes it.
-        while try await first.gallery(g.id).version < 500 {
+        while try await first.gallery(g.id).version < 50 {
             _ = try await first.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
             k += 1
         }
-        let at500 = try await first.snapshot(g.id)
+        let at50 = try await first.snapshot(g.id)
         try first.close()
         try await withStore(place) { store in
-            let c = try #require(try await store.changes(gallery: g.id, since: 250), "catch-up from the checkpoint written by the next batch")
-            #expect(try await versions(store) == [0, 250, 500], "the load wrote version 500's checkpoint")
-            var s = try Snapshot(gallery: at250!)
+            let c = try #require(try await store.changes(gallery: g.id, since: 25), "catch-up from the checkpoint written by the next batch")
+            #expect(try await versions(store) == [0, 25, 50], "the load wrote version 50's checkpoint")
+            var s = try Snapshot(gallery: at25!)
             try replay(c, on: &s)
-            #expect(s == (try Snapshot(gallery: at500)))
+            #expect(s == (try Snapshot(gallery: at50)))
             #expect(store.live.withLock { $0[g.id]!.pendingCheckpoint } == nil)
         }
     }

@@ -64,11 +64,11 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func columnsOutsideTheWindowAreNotUpdated(_ backend: Backend) async throws {
-        let (store, _) = try await makeStore(backend)
+        let (store, _) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, _) = try await makeGallery(store, sections: 2, perSection: 4)
         let old = try await store.columns(g.id)
         let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
-        let total = Int(LiveGallery.checkpointEvery) * (LiveGallery.maxCheckpoints + 1)
+        let total = Int(store.historyEvery) * (LiveGallery.maxCheckpoints + 1)
         for k in 0..<total { _ = try await store.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])]) }
         #expect(try await store.columns(g.id, updating: old) == nil, "older than the catch-up window: read the gallery")
         // Columns that do not match the history (a tampered content version) are refused, not patched.

@@ -11,16 +11,17 @@ import StoreTestSupport
 /// cuts the window: every one of them gets the full snapshot / `reload`, never a wrong diff.
 @Suite struct HistoryCheckTests {
     /// A gallery of two sections with `versions` versions of swaps and cross-section moves after
-    /// `old` (returned with the snapshot at `old`), then a restart.
+    /// `old` (returned with the snapshot at `old`), then a restart. Checkpoints every
+    /// `shortHistory` (25) versions: 110 versions are 4.4 intervals.
     func galleryWithHistory(_ backend: Backend, versions: Int) async throws -> (StorePlace, Int64, GallerySnapshotJSON) {
-        let (first, place) = try await makeStore(backend)
+        let (first, place) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, sections) = try await makeGallery(first, sections: 2, perSection: 10)
         // Some versions first, so that `old` is inside the oldest stretch but not at its checkpoint.
         let start = try await first.snapshot(g.id)
         let a = start.sections[0].items.map(\.id), b = start.sections[1].items.map(\.id)
         var old: GallerySnapshotJSON?
         for k in 0..<versions {
-            if k == 30 { old = try await first.snapshot(g.id) }
+            if k == 3 { old = try await first.snapshot(g.id) }
             if k % 3 == 2 {
                 let snap = try await first.snapshot(g.id)
                 let from = snap.sections[k % 2].items.map(\.id)
@@ -73,10 +74,10 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func tenWindowsAtAnOldVersionAfterARestartShareOneCheck(_ backend: Backend) async throws {
-        let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
+        let (place, g, old) = try await galleryWithHistory(backend, versions: 110)
         let store = try await place.open()
         let now = try await store.snapshot(g)
-        #expect(now.version >= old.version + 1_000)
+        #expect(now.version >= old.version + 4 * shortHistory)
         let nowSnapshot = try Snapshot(gallery: now)
         #expect(store.historyCheckCount == 0, "loading checks only the newest stretch, on the writer")
 
@@ -93,7 +94,7 @@ import StoreTestSupport
     }
 
     @Test(arguments: Backend.tested) func aBrokenStretchStillCutsTheWindowForAllTen(_ backend: Backend) async throws {
-        let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
+        let (place, g, old) = try await galleryWithHistory(backend, versions: 110)
         // Version old + 1 gets the stages of old + 2 (each valid alone, not where the checkpoint after them says).
         let store = try await place.open()
         try await store.database.write { db in
@@ -105,7 +106,7 @@ import StoreTestSupport
         #expect(arrived.count == 10)
         for s in arrived { #expect(s == nil, "told to read the gallery again, never a wrong diff") }
         #expect(store.historyCheckCount == 1, "the stretch was replayed once and the window cut")
-        #expect(try await store.changes(gallery: g, since: old.version + 500) == nil, "the cut holds for the whole unchecked stretch")
+        #expect(try await store.changes(gallery: g, since: old.version + 2 * shortHistory) == nil, "the cut holds for the whole unchecked stretch")
         #expect(store.historyCheckCount == 1)
         // The window now starts at the version the restart found (a checkpoint of its own): from
         // there, catch-up goes on.
@@ -123,7 +124,7 @@ import StoreTestSupport
     /// arrives at with the blob as read, and builds a snapshot only of the one it starts from).
     @Test(arguments: Backend.tested) func aCheckpointChangedOnDiskCutsTheWindow(_ backend: Backend) async throws {
         for damage in ["swap", "version", "duplicate", "truncate"] {
-            let (place, g, old) = try await galleryWithHistory(backend, versions: 1_100)
+            let (place, g, old) = try await galleryWithHistory(backend, versions: 110)
             let store = try await place.open()
             let versions = try await store.database.read { db in
                 try db.values("SELECT version FROM checkpoint WHERE galleryId = ? ORDER BY version", [g], as: Int64.self)
@@ -165,7 +166,7 @@ import StoreTestSupport
             #expect(arrived.count == 10)
             for s in arrived { #expect(s == nil, "\(damage): told to read the gallery again, never a wrong diff") }
             #expect(store.historyCheckCount == 1, "\(damage)")
-            #expect(try await store.changes(gallery: g, since: old.version + 500) == nil, "\(damage): the cut holds for the whole unchecked stretch")
+            #expect(try await store.changes(gallery: g, since: old.version + 2 * shortHistory) == nil, "\(damage): the cut holds for the whole unchecked stretch")
             try store.close()
         }
     }

@@ -23,20 +23,30 @@ let storeTestRoot: URL = {
     return root
 }()
 
-func makeStore(_ backend: Backend = .sqlite) async throws -> (GalleryStore, StorePlace) {
+/// `historyEvery`: versions between catch-up checkpoints (the shipped 250 unless a test walks
+/// whole windows: `shortHistory`).
+func makeStore(_ backend: Backend = .sqlite, historyEvery: Int64 = GalleryStore.defaultHistoryEvery) async throws -> (GalleryStore, StorePlace) {
     let folder = storeTestRoot.appendingPathComponent(UUID().uuidString)
-    let place = StorePlace(folder: folder, databaseURL: try await backend.databaseURL())
+    let place = StorePlace(folder: folder, databaseURL: try await backend.databaseURL(), historyEvery: historyEvery)
     return (try await place.open(), place)
 }
 
-/// Where a test store's rows and images are: reopened by `open()` (a restart).
+/// Catch-up checkpoints every 25 versions instead of 250, for the tests that fill and pass
+/// whole catch-up windows (eight intervals): the same logic in a tenth of the batches — those
+/// tests were most of the suite's time on PostgreSQL. `CatchUpTests` keeps one history at the
+/// shipped 250.
+let shortHistory: Int64 = 25
+
+/// Where a test store's rows and images are: reopened by `open()` (a restart) with the same
+/// checkpoint interval.
 struct StorePlace {
     let folder: URL
     let databaseURL: String?
+    var historyEvery: Int64 = GalleryStore.defaultHistoryEvery
 
     /// Off Swift's pool: on PostgreSQL the store's migration waits for the server.
     func open() async throws -> GalleryStore {
-        try await GalleryStore.open(folder: folder, databaseURL: databaseURL)
+        try await GalleryStore.open(folder: folder, databaseURL: databaseURL, historyEvery: historyEvery)
     }
 }
 
