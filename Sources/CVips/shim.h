@@ -20,6 +20,11 @@ static inline int gallery_vips_init(void) {
     // JPEG XL is one of the formats people bring; libvips 8.14 still marks its loader untrusted
     // (libjxl was young): allowed on its own, behind the same pixel limit as every upload.
     vips_operation_block_set("VipsForeignLoadJxl", FALSE);
+    // No run-time generated SIMD code (liborc): a fresh clone's test run crashed inside liborc
+    // (SIGSEGV on a thread thumbnailing, while other threads' broken images failed "error in tile"),
+    // a kind of crash libvips users have long met under concurrency (libvips 8.14, orc 0.4.33 here).
+    // The same as VIPS_NOVECTOR=1; libvips' own C paths do the work.
+    vips_vector_set_enabled(FALSE);
     return 0;
 }
 
