@@ -32,12 +32,8 @@ for bin in "$@"; do
 done
 command -v wrk >/dev/null || { echo "ab-moves: wrk is missing: install it with scripts/setup.sh --bench" >&2; exit 2; }
 items=${ITEMS:-100000}; sections=${SECTIONS:-10}; seconds=${RUN_SECONDS:-10}
-template=${TMPDIR:-/tmp}/profile-moves-template-$items-$sections   # the same template as profile-moves.sh
-if [[ ! -f $template/.seeded ]]; then
-  rm -rf "$template"
-  "$1" serve-moves --data "$template" --items "$items" --sections "$sections" --seed-only
-  touch "$template/.seeded"
-fi
+source "$(dirname "$0")/moves-template.sh"
+template=$(moves_template "$1" "$items" "$sections")
 work=$(mktemp -d); pid=
 cleanup() { [[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"; }
 trap cleanup EXIT

@@ -13,12 +13,8 @@ for tool in wrk curl python3; do
   command -v $tool >/dev/null || { echo "moves-server-latency: $tool is missing: install it with scripts/setup.sh --bench" >&2; exit 2; }
 done
 bin=$(realpath "$1"); items=100000; sections=10; seconds=${RUN_SECONDS:-10}
-template=${TMPDIR:-/tmp}/profile-moves-template-$items-$sections   # the same template as profile-moves.sh
-if [[ ! -f $template/.seeded ]]; then
-  rm -rf "$template"
-  "$bin" serve-moves --data "$template" --items "$items" --sections "$sections" --seed-only
-  touch "$template/.seeded"
-fi
+source "$(dirname "$0")/moves-template.sh"
+template=$(moves_template "$bin" "$items" "$sections")
 work=$(mktemp -d); pid=
 cleanup() { [[ -n $pid ]] && { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; }; rm -rf "$work"; }
 trap cleanup EXIT

@@ -22,12 +22,8 @@ if [[ ${PERF:-0} == 1 ]] && ! command -v perf >/dev/null; then
 fi
 bin=$(realpath "$1"); moves=${2:-3000}; auth=${3:-cookie}; out=${4:-/tmp/profile-moves-$$}
 items=${ITEMS:-100000}; sections=${SECTIONS:-10}
-template=${TMPDIR:-/tmp}/profile-moves-template-$items-$sections
-if [[ ! -f $template/.seeded ]]; then
-  rm -rf "$template"
-  "$bin" serve-moves --data "$template" --items "$items" --sections "$sections" --seed-only
-  touch "$template/.seeded"
-fi
+source "$(dirname "$0")/moves-template.sh"
+template=$(moves_template "$bin" "$items" "$sections")
 data=$(mktemp -d)
 cp -a "$template/." "$data/"
 port=$((19000 + RANDOM % 1000))
