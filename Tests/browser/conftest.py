@@ -172,7 +172,7 @@ TEMPLATE_SESSIONS = 6
 def _template_data():
     """A data folder as a fresh one is after `gallery user add` of ADMIN and the server's first
     start (which makes the sample gallery, its items ready), the server stopped again; and the
-    cookie values of TEMPLATE_SESSIONS sessions of the admin made meanwhile."""
+    cookies of TEMPLATE_SESSIONS sessions of the admin made meanwhile."""
     if not _TEMPLATE:
         t = Server(admin=None)
         t.add_user(*ADMIN, admin=True)
