@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import GRDB
+import GRDBSQLite
 @testable import GalleryStore
 
 /// Reads on SQLite are bound and stepped through SQLite's C API (session 22): every kind of value
@@ -39,6 +41,44 @@ import Testing
             #expect(try c.value("SELECT s FROM t WHERE b = ?", [Data([0, 1, 255])], as: String.self) == "plain")
             #expect(try c.value("SELECT id FROM t WHERE d = ?", [-1e300], as: Int64.self) == 2)
             #expect(try c.value("SELECT count(*) FROM t WHERE n IS ?", [nil], as: Int64.self) == 1)
+        }
+    }
+
+    /// `transaction` runs BEGIN and COMMIT through cached statements (session 27): a body that ends
+    /// commits its writes, one that throws leaves nothing, and a statement after SQLite ended the
+    /// transaction is refused (SQLITE_ABORT), not run on its own outside it.
+    @Test func aTransactionCommitsWholeOrNotAtAll() async throws {
+        try await withDatabase { c in
+            _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)", [])
+            struct Refused: Error {}
+            for round in 0..<3 { // the cached statements again, after a commit and after a rollback
+                let id = Int64(round * 10)
+                #expect(try c.transaction { try c.execute("INSERT INTO t (id) VALUES (?)", [id]) } == 1)
+                #expect(throws: Refused.self) {
+                    try c.transaction {
+                        _ = try c.execute("INSERT INTO t (id) VALUES (?)", [id + 1])
+                        throw Refused()
+                    }
+                }
+                #expect(throws: DatabaseError.self) {
+                    try c.transaction {
+                        _ = try c.execute("INSERT INTO t (id) VALUES (?)", [id + 2])
+                        _ = try c.execute("ROLLBACK", []) // as SQLite does after some errors
+                        _ = try c.execute("INSERT INTO t (id) VALUES (?)", [id + 3])
+                    }
+                }
+                // A failing statement inside: nothing of the transaction stays.
+                #expect(throws: DatabaseError.self) {
+                    try c.transaction {
+                        _ = try c.execute("INSERT INTO t (id) VALUES (?)", [id + 4])
+                        _ = try c.execute("INSERT INTO t (id) VALUES (?)", [id]) // the primary key again
+                    }
+                }
+                #expect(sqlite3_get_autocommit(c.db.sqliteConnection) != 0)
+            }
+            // Only the committed rows: the statement after the body's own ROLLBACK was refused, not
+            // run outside the transaction.
+            #expect(try c.fetchAll("SELECT id FROM t ORDER BY id", [], cached: false).map { $0["id"] as Int64 } == [0, 10, 20])
         }
     }
 
