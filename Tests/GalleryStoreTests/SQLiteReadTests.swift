@@ -82,6 +82,39 @@ import GRDBSQLite
         }
     }
 
+    /// Inside a transaction, INSERT, UPDATE and DELETE are bound and stepped through SQLite's C API
+    /// (session 27): each writes and counts its rows as through GRDB, with every kind of argument;
+    /// anything else still goes through GRDB.
+    @Test func rowWritesInATransactionWriteAndCountAsThroughGRDB() async throws {
+        #expect(GRDBConnection.isRowWrite("INSERT INTO t VALUES (1)"))
+        #expect(GRDBConnection.isRowWrite("  update t SET a = 1"))
+        #expect(GRDBConnection.isRowWrite("\n\tDelete FROM t"))
+        #expect(!GRDBConnection.isRowWrite("INSERTED"))
+        #expect(!GRDBConnection.isRowWrite("CREATE TABLE u (id)"))
+        #expect(!GRDBConnection.isRowWrite("WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x"))
+        #expect(!GRDBConnection.isRowWrite("REPLACE INTO t VALUES (1)"))
+        #expect(!GRDBConnection.isRowWrite("upd"))
+        #expect(!GRDBConnection.isRowWrite(""))
+        try await withDatabase { c in
+            _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, d REAL, s TEXT, b BLOB)", [])
+            let counts = try c.transaction {
+                [try c.execute("INSERT INTO t (id, i, d, s, b) VALUES (?, ?, ?, ?, ?)", [1, Int64.min, -0.5, "ünï", Data([0, 255])]),
+                 try c.execute("INSERT INTO t (id, i, d, s, b) VALUES (?, ?, ?, ?, ?)", [2, nil, nil, "", Data()]),
+                 try c.execute("INSERT INTO t (id, i, d, s, b) VALUES (?, ?, ?, ?, ?)", [3, 7, 1e300, "x", nil]),
+                 try c.execute("UPDATE t SET i = ? WHERE id >= ?", [42, 2]),
+                 try c.execute("UPDATE t SET i = ? WHERE id = ?", [1, 99]),
+                 try c.execute("DELETE FROM t WHERE id = ?", [3])]
+            }
+            #expect(counts == [1, 1, 1, 2, 0, 1])
+            let rows = try c.fetchAllThroughGRDB("SELECT id, i, d, s, b FROM t ORDER BY id", [])
+            #expect(rows.map(\.values) == [[.int(1), .int(Int64.min), .double(-0.5), .text("ünï"), .blob(Data([0, 255]))],
+                                             [.int(2), .int(42), .null, .text(""), .blob(Data())]])
+            // A wrong number of arguments is refused before the statement runs, and the transaction with it.
+            #expect(throws: (any Error).self) { try c.transaction { _ = try c.execute("DELETE FROM t WHERE id = ?", []) } }
+            #expect(try c.fetchAll("SELECT count(*) AS n FROM t", [], cached: false).first?["n"] as Int64? == 2)
+        }
+    }
+
     @Test func aWrongNumberOfArgumentsIsAnError() async throws {
         try await withDatabase { c in
             _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)", [])

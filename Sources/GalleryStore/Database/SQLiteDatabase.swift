@@ -89,8 +89,43 @@ final class GRDBConnection: SQLConnection {
 
     func execute(_ sql: String, _ arguments: SQLArguments) throws -> Int {
         try checkTransaction(sql)
-        try db.cachedStatement(sql: sql).execute(arguments: Self.arguments(arguments))
+        let statement = try db.cachedStatement(sql: sql)
+        // Inside `transaction`, a row write (INSERT, UPDATE, DELETE: no schema change, no transaction
+        // boundary) is bound and stepped through SQLite's C API, as reads are: GRDB's
+        // `StatementArguments` and its bookkeeping per statement (for observers and a schema cache
+        // this store does not use) were ~3 % of the server's CPU under 50 clients moving (session 27).
+        // Anything else, and anything outside a transaction, goes through GRDB.
+        if inTransactionBody, Self.isRowWrite(sql) {
+            let handle = statement.sqliteStatement
+            sqlite3_reset(handle)
+            sqlite3_clear_bindings(handle)
+            defer { sqlite3_reset(handle) }
+            try Self.bind(arguments, to: handle, sql: sql)
+            while true {
+                let rc = sqlite3_step(handle)
+                if rc == SQLITE_DONE { break }
+                guard rc == SQLITE_ROW else { throw Self.stepError(rc, db, sql: sql) }
+            }
+            return Int(sqlite3_changes(db.sqliteConnection))
+        }
+        try statement.execute(arguments: Self.arguments(arguments))
         return db.changesCount
+    }
+
+    /// INSERT, UPDATE or DELETE (ASCII, any case, after leading spaces): a statement that changes
+    /// rows only.
+    static func isRowWrite(_ sql: String) -> Bool {
+        let u = sql.utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 }
+        func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        var word: UInt64 = 0, n = 0
+        for b in u {
+            guard isLetter(b) else { break }
+            n += 1
+            if n > 6 { return false }
+            word = word << 8 | UInt64(b | 0x20)
+        }
+        guard n == 6 else { return false }
+        return word == 0x696E_7365_7274 || word == 0x7570_6461_7465 || word == 0x6465_6C65_7465 // insert, update, delete
     }
 
     func fetchAll(_ sql: String, _ arguments: SQLArguments, cached: Bool) throws -> [SQLRow] {
