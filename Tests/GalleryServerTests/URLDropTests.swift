@@ -78,6 +78,8 @@ import Imaging
         ("missing.jpg", "HTTP 404"),
         ("loop", "too many redirects"),
         ("slow.jpg?ms=6000", "timed out after 3 s"),
+        // Never silent, never done: the body is held to the whole fetch's deadline too.
+        ("trickle.jpg?ms=600000&every=500", "timed out after 3 s"),
         ("redirect?to=http://169.254.169.254/latest/meta-data/", "redirect refused: 169.254.169.254 is a cloud metadata address"),
         ("redirect?to=file:///etc/passwd", "redirect refused: scheme \"file\""),
         ("redirect?to=http://[fe80::1]/x.jpg", "link-local"),
