@@ -114,7 +114,8 @@ public struct GalleryServer: Sendable {
     /// The HTTP server. `onRunning` is called with the port it listens on (the one it got when
     /// configured with 0).
     public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gallery"),
+        Application(router: router(), server: configuration.http1Server,
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gallery"),
                     services: [ingestor, galleryList], onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
                     logger: logger)
     }

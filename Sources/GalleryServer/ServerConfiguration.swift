@@ -1,5 +1,7 @@
 import Foundation
 import GalleryStore
+import HummingbirdCore
+import NIOCore
 
 /// Everything `gallery serve` can be told; the defaults are what a newcomer gets.
 public struct ServerConfiguration: Sendable {
@@ -31,6 +33,12 @@ public struct ServerConfiguration: Sendable {
     public var maxPixels = 100_000_000
     /// Largest JSON request body.
     public var maxJSONBytes = 4 << 20
+    /// A connection that has not sent a whole request head or body part for this long, and has
+    /// no answer under way, is closed: kept-alive connections left idle, and clients that open
+    /// a request and never finish its head (slowloris: without it they held their sockets
+    /// forever, and at the open-file limit new clients hung; the attacker review of session 27).
+    /// An answer being written (a live stream, a download) is never cut.
+    public var idleTimeout: Duration = .seconds(60)
     /// Items one batch may name, over all its operations; more is refused with 413 naming this
     /// limit (`maxItems`), and the page sends a bigger change in parts (Web/js/parts.js). Every
     /// other write to the gallery waits while a batch runs: a move of 1,000 items in a 100k
@@ -113,4 +121,12 @@ public struct ServerConfiguration: Sendable {
     public var streamAccessRecheck: Duration = .seconds(1)
 
     public init() {}
+}
+
+extension ServerConfiguration {
+    /// HTTP/1.1 with `idleTimeout`.
+    var http1Server: HTTPServerBuilder {
+        let c = idleTimeout.components
+        return .http1(configuration: .init(idleTimeout: .nanoseconds(c.seconds * 1_000_000_000 + c.attoseconds / 1_000_000_000)))
+    }
 }

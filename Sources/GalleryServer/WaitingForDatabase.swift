@@ -34,6 +34,7 @@ public enum ServeWhenReady {
         let slot = ReadySlot()
         let waiting = WaitingService(configuration: configuration, logger: logger, retry: retry, slot: slot, onReady: onReady)
         let app = Application(responder: SwitchingResponder(slot: slot, waiting: waitingRouter(configuration).buildResponder()),
+                              server: configuration.http1Server,
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gallery"),
                               services: [waiting],
                               onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
