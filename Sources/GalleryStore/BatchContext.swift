@@ -98,8 +98,13 @@ struct BatchContext {
         }
     }
 
-    func checkTitle(_ title: String) throws -> String {
+    func checkTitle(_ title: String) throws -> String { try Self.checkTitle(title) }
+
+    /// A title as every write takes it (batches and imports alike): at most 500 characters, and
+    /// no U+0000 (SQLite's text binding would cut the title there without a word).
+    static func checkTitle(_ title: String) throws -> String {
         guard title.count <= 500 else { throw StoreError.invalid("title is longer than 500 characters") }
+        guard !title.utf8.contains(0) else { throw StoreError.invalid("title must not contain U+0000") }
         return title
     }
 

@@ -201,6 +201,7 @@ public final class GalleryStore: Sendable {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw StoreError.invalid("name must not be empty") }
         guard trimmed.count <= 200 else { throw StoreError.invalid("name is longer than 200 characters") }
+        guard !trimmed.utf8.contains(0) else { throw StoreError.invalid("name must not contain U+0000") }
         return trimmed
     }
 
@@ -441,6 +442,12 @@ extension GalleryStore {
     public func importGallery(name: String, sections: [(title: String, items: [NewItem])]) async throws -> (GalleryInfo, [ItemJSON]) {
         let name = try Self.checkName(name)
         let sections = sections.isEmpty ? [(title: "Section 1", items: [NewItem]())] : sections
+        // The titles as a batch takes them (an archive's manifest held 1 MiB titles, the attacker
+        // review of session 27): the whole import refused before anything is written.
+        for section in sections {
+            _ = try BatchContext.checkTitle(section.title)
+            for item in section.items { _ = try BatchContext.checkTitle(item.title) }
+        }
         return try await database.write { db in
             let gallery = try db.insert("INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?) RETURNING id", [name, Self.now()])
             let sectionKeys = RankKey.keys(sections.count, between: nil, and: nil)

@@ -197,7 +197,7 @@ final class GRDBConnection: SQLConnection {
             case .null: rc = sqlite3_bind_null(handle, index)
             case let .int(v): rc = sqlite3_bind_int64(handle, index, v)
             case let .double(v): rc = sqlite3_bind_double(handle, index, v)
-            case let .text(v): rc = sqlite3_bind_text(handle, index, v, -1, transient)
+            case let .text(v): rc = sqlite3_bind_text(handle, index, v, Int32(v.utf8.count), transient) // every byte, a U+0000 too
             case let .blob(v): rc = v.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
             }
             guard rc == SQLITE_OK else {
