@@ -390,6 +390,17 @@ public final class GalleryStore: Sendable {
 
 extension GalleryStore {
     /// The gallery an item belongs to (trashed or not).
+    /// The gallery an item is in, and whether it is in the trash (for the item routes' rule:
+    /// a trashed item is there only for roles that see the trash).
+    public func placeOf(item: Int64) async throws -> (gallery: Int64, trashed: Bool) {
+        try await database.read { db in
+            guard let row = try db.fetchOne("SELECT galleryId, trashed FROM item WHERE id = ?", [item]) else {
+                throw StoreError.itemNotFound(item)
+            }
+            return (row["galleryId"] as Int64, row["trashed"] as Bool)
+        }
+    }
+
     public func galleryOf(item: Int64) async throws -> Int64 {
         try await database.read { db in
             guard let g = try db.value("SELECT galleryId FROM item WHERE id = ?", [item], as: Int64.self) else {

@@ -74,6 +74,14 @@ import StoreTestSupport
             let answer: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch",
                                                             ops(#"{"op": "move", "items": [\#(list)], "to": {"section": \#(s1)}}, {"op": "trash", "items": [\#(ids[6])]}"#))
             #expect(answer.version == start.version + 1)
+            // Operations that name no item count too: each takes the writer's time.
+            let sections = Array(repeating: #"{"op": "createSection", "title": "s"}"#, count: 7).joined(separator: ", ")
+            let tooMany = try await client.error(.post, "/api/galleries/\(g)/batch", ops(sections), status: .contentTooLarge)
+            #expect(tooMany == "a batch may hold at most 6 operations; this one holds 7: send it in parts", "\(tooMany)")
+            #expect(try await client.snapshot(g).version == start.version + 1, "nothing changed")
+            let six = Array(repeating: #"{"op": "createSection", "title": "s"}"#, count: 6).joined(separator: ", ")
+            let made: BatchAnswer = try await client.json(.post, "/api/galleries/\(g)/batch", ops(six))
+            #expect(made.createdSections.count == 6)
         }
     }
 

@@ -105,6 +105,13 @@ def test_two_factor_sign_in_asks_for_the_authenticator_code(browser, server):
         page.click("#user-menu")
         page.locator("#user-menu-list [role=menuitem]", has_text="Two-factor").click()
         dialog = page.locator("dialog.totp-dialog")
+        # Turning it on asks for the password: a wrong one is refused in the dialog.
+        dialog.locator("input[name=password]").fill("not the password")
+        dialog.locator("button", has_text="Turn on").click()
+        dialog.locator(".form-error").wait_for()
+        assert "wrong password" in dialog.locator(".form-error").inner_text().lower()
+        shot(page, "totp-wrong-password")
+        dialog.locator("input[name=password]").fill(server.admin[1])
         dialog.locator("button", has_text="Turn on").click()
         key = dialog.locator("input[aria-label='TOTP key']")
         key.wait_for()

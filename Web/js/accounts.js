@@ -23,7 +23,7 @@ export const accounts = {
   setPassword: (user, password, current) => call('PATCH', `/api/users/${user}`, { password, ...(current ? { current } : {}) }),
   removeUser: (user) => call('DELETE', `/api/users/${user}`),
 
-  startTOTP: () => call('POST', '/api/me/totp'),
+  startTOTP: (password) => call('POST', '/api/me/totp', { password }),
   confirmTOTP: (code) => call('POST', '/api/me/totp/confirm', { code }),
   disableTOTP: (password) => call('DELETE', '/api/me/totp', { password }),
 

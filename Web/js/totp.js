@@ -1,6 +1,6 @@
 // Two-factor sign-in with an authenticator app (TOTP, issue 10): the secret is shown as
 // text (and as the otpauth:// URI an app imports), a code confirms it, then ten recovery
-// codes are shown once. Turning it off asks for the password.
+// codes are shown once. Turning it on or off asks for the password.
 import { accounts } from './accounts.js';
 import { explain } from './auth.js';
 import { el, field, formError, openDialog, copyBox } from './ui.js';
@@ -13,12 +13,20 @@ export function openTOTP(session, changed) {
 }
 
 function showStart(body, session, changed) {
+  // Turning it on asks for the password too: a borrowed session must not lock the owner out.
+  const form = el('form', { class: 'totp-start', novalidate: true },
+    field('Password', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }),
+    el('button', { type: 'submit', class: 'primary', text: 'Turn on' }));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    formError(form, null);
+    const button = form.querySelector('button[type=submit]');
+    button.disabled = true;
+    try { showSecret(body, await accounts.startTOTP(new FormData(form).get('password')), session, changed); } catch (err) { button.disabled = false; formError(form, explain(err)); }
+  });
   body.replaceChildren(
-    el('p', { text: 'Off. With it on, signing in also asks for a six-digit code from an authenticator app on your phone.' }),
-    el('button', { type: 'button', class: 'primary', text: 'Turn on', onclick: async (e) => {
-      e.target.disabled = true;
-      try { showSecret(body, await accounts.startTOTP(), session, changed); } catch (err) { e.target.disabled = false; formError(body, explain(err)); }
-    } }));
+    el('p', { text: 'Off. With it on, signing in also asks for a six-digit code from an authenticator app on your phone. Confirm with your password.' }),
+    form);
 }
 
 function showSecret(body, { secret, uri }, session, changed) {

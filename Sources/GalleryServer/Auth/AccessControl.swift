@@ -201,3 +201,23 @@ extension AccessControl {
         }
     }
 }
+
+extension AccessControl {
+    /// The current password of a signed-in account, checked under the sign-in throttle (the same
+    /// keys as `POST /api/login`: the account and the client's address), so a borrowed session
+    /// cannot guess it freely through a password change or turning the second factor off (the
+    /// attacker review of session 27). Throws 429 while the keys wait, `refusal` when it is wrong.
+    func checkCurrentPassword(_ password: String?, of account: Account, client: String, refusal: APIError) async throws {
+        let keys = LoginThrottle.keys(name: account.name, client: client)
+        let wait = throttle.wait(keys)
+        if wait > 0 {
+            throw APIError(.tooManyRequests, "too many failed attempts: try again in \(wait) s", extra: ["retryAfter": .number(Double(wait))])
+        }
+        guard let password, let secrets = try await store.secrets(account.id),
+              try await Secrets.verifyPassword(password, hash: secrets.passwordHash) else {
+            throttle.failed(keys)
+            throw refusal
+        }
+    }
+}
+

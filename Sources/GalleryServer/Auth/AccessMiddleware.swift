@@ -56,6 +56,9 @@ struct AccessMiddleware: RouterMiddleware {
         case .accountSession:
             try account(context)
             guard context.identity?.sessionHash != nil else { throw APIError(.forbidden, "sign in with a password to manage credentials") }
+        case .adminSession:
+            guard try account(context).admin else { throw APIError(.forbidden, "only an admin may manage users") }
+            guard context.identity?.sessionHash != nil else { throw APIError(.forbidden, "sign in with a password to manage users") }
         case .admin:
             guard try account(context).admin else {
                 throw APIError(.forbidden, context.endpointPath == "/metrics" ? "only an admin may read the server's metrics" : "only an admin may manage users")
@@ -64,8 +67,15 @@ struct AccessMiddleware: RouterMiddleware {
             try await gallery(try context.id("gallery"), action, context)
         case let .item(action):
             let item = try context.id("item")
-            _ = try context.caller
-            try await gallery(try await access.store.galleryOf(item: item), action, context, notFound: "unknown item \(item)")
+            let caller = try context.caller
+            let place = try await access.store.placeOf(item: item)
+            try await gallery(place.gallery, action, context, notFound: "unknown item \(item)")
+            // A trashed item is there only for those who see the trash (as its image by hash):
+            // for a viewer, member or link, it is gone (the attacker review of session 27 read
+            // trashed photos, originals included, by item id).
+            if place.trashed, try await access.allows(caller, .trash, gallery: place.gallery) != true {
+                throw APIError(.notFound, "unknown item \(item)")
+            }
         case .image:
             let caller = try context.caller
             let hash = context.parameters.get("hash") ?? ""

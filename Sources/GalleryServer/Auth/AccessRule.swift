@@ -12,8 +12,12 @@ public enum AccessRule: Sendable, Equatable {
     /// A signed-in account in a browser session: managing credentials (tokens, second factor)
     /// is not something a token may do, so a leaked read token cannot mint a write token.
     case accountSession
-    /// An admin account (users).
+    /// An admin account (reading the users, the metrics).
     case admin
+    /// An admin account in a browser session: making and removing accounts is managing
+    /// credentials too, so an admin's API token cannot make an admin of its own and sign in as
+    /// it (the attacker review of session 27).
+    case adminSession
     /// The action on the gallery named by the route's `:gallery`.
     case gallery(GalleryAction)
     /// The action on the gallery holding the route's `:item`.
@@ -50,9 +54,9 @@ public enum AccessRules {
         "POST /api/logout": .anyone,
         "POST /api/logout-everywhere": .accountSession,
         "GET /api/users": .admin,
-        "POST /api/users": .admin,
+        "POST /api/users": .adminSession,
         "PATCH /api/users/{user}": .accountSession, // self with the current password, or an admin
-        "DELETE /api/users/{user}": .admin,
+        "DELETE /api/users/{user}": .adminSession,
         "POST /api/me/totp": .accountSession,
         "POST /api/me/totp/confirm": .accountSession,
         "DELETE /api/me/totp": .accountSession,

@@ -6,6 +6,13 @@ import Synchronization
 /// failure locks that key for 1, 2, 4 … seconds, up to 15 minutes. A success clears the
 /// account's count (not the address's: one good password does not excuse a spray).
 public final class LoginThrottle: Sendable {
+    /// The keys of a sign-in (and of a current-password check): the account as its name is looked
+    /// up (trimmed, any case: "carol " and " CAROL" are guesses at carol's password like "carol",
+    /// not fresh names to guess from — the attacker review of session 27) and the client's address.
+    public static func keys(name: String, client: String) -> [String] {
+        ["user:" + name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), "ip:" + client]
+    }
+
     struct Entry { var failures: Int; var lockedUntil: Double }
     private let entries = Mutex<[String: Entry]>([:])
     public let freeAttempts: Int

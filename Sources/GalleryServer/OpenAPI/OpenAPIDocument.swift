@@ -152,14 +152,15 @@ public enum OpenAPIDocument {
                       links: ["delete": link("delete_api_users_user", "user", "$response.body#/id")]),
             Operation(method: "PATCH", path: "/api/users/{user}", tag: "accounts", summary: "A new password (one's own with current; an admin: anyone's)",
                       description: "Ends the account's other sessions; one's own gets a new cookie.",
-                      parameters: [param("user", in: "path", id)], body: .json("PasswordChange"), answers: [200: .json("Account")], refusals: [404, 422]),
+                      parameters: [param("user", in: "path", id)], body: .json("PasswordChange"), answers: [200: .json("Account")], refusals: [404, 422, 429]),
             Operation(method: "DELETE", path: "/api/users/{user}", tag: "accounts", summary: "Remove an account (admin; not one's own, not the last admin)",
                       parameters: [param("user", in: "path", id)], answers: [204: .none], refusals: [404, 422]),
-            Operation(method: "POST", path: "/api/me/totp", tag: "accounts", summary: "Start setting up two-factor sign-in", answers: [200: .json("TOTPStart")]),
+            Operation(method: "POST", path: "/api/me/totp", tag: "accounts", summary: "Start setting up (or replacing) two-factor sign-in (with the password)",
+                      body: .json("Password"), answers: [200: .json("TOTPStart")], refusals: [429]),
             Operation(method: "POST", path: "/api/me/totp/confirm", tag: "accounts", summary: "Confirm it with a code: ten recovery codes, shown once",
                       body: .json("Code"), answers: [200: .json("RecoveryCodes")], refusals: [409, 422]),
             Operation(method: "DELETE", path: "/api/me/totp", tag: "accounts", summary: "Turn two-factor sign-in off (with the password)",
-                      body: .json("Password"), answers: [204: .none]),
+                      body: .json("Password"), answers: [204: .none], refusals: [429]),
             Operation(method: "GET", path: "/api/tokens", tag: "accounts", summary: "The account's API tokens", answers: [200: .jsonArray("Token")]),
             Operation(method: "POST", path: "/api/tokens", tag: "accounts", summary: "A new API token (shown once)",
                       body: .json("NewToken"), answers: [201: .json("CreatedToken")], refusals: [422],
@@ -205,7 +206,7 @@ public enum OpenAPIDocument {
                       answers: [200: .binary(["application/zip"], "A zip of originals")]),
             Operation(method: "GET", path: gallery("/trash"), tag: "galleries", summary: "The trashed items, newest first", answers: [200: .jsonArray("Item")]),
             Operation(method: "POST", path: gallery("/batch"), tag: "galleries", summary: "Arrangement operations, all or none: one new version",
-                      description: "409 when baseVersion is stale (with what changed since); 413 over the batch limit, with maxItems (--max-batch-items, 1,000; fewer past 500,000 items in the gallery; a section deleted names its live items): send it in parts; 422 when impossible.",
+                      description: "409 when baseVersion is stale (with what changed since); 413 over the batch limit, with maxItems (--max-batch-items, 1,000; fewer past 500,000 items in the gallery; a section deleted names its live items), or holding more operations than that (with maxOperations): send it in parts; 422 when impossible.",
                       body: .json("Batch"), answers: [200: .json("BatchResult")], refusals: [409, 422]),
             Operation(method: "GET", path: gallery("/sections/{section}/order"), tag: "galleries", summary: "A section's items sorted (nothing changes; commit it as a move)",
                       parameters: [param("section", in: "path", id),
@@ -402,7 +403,7 @@ public enum OpenAPIDocument {
         let session: JSONValue = .object(["session": .array([])]), token: JSONValue = .object(["token": .array([])])
         switch rule {
         case .anyone: return .array([.object([:]), session, token])
-        case .accountSession, .uploaderLink: return .array([session])
+        case .accountSession, .adminSession, .uploaderLink: return .array([session])
         default: return .array([session, token])
         }
     }
@@ -414,6 +415,7 @@ public enum OpenAPIDocument {
         case .account: return "account (session or token)"
         case .accountSession: return "account in a browser session (no token)"
         case .admin: return "admin"
+        case .adminSession: return "admin in a browser session (no token)"
         case let .gallery(action): return "gallery: \(action.rawValue)"
         case let .item(action): return "the item's gallery: \(action.rawValue)"
         case .image: return "a gallery holding the image"

@@ -20,7 +20,7 @@ enum OpenAPISchemas {
   },
   "schemas": {
     "Error": {
-      "description": "Every refusal (APIError). Extra fields where they help: a stale batch's baseVersion, currentVersion and changes; maxItems with a batch's 413 (the most items one batch may name, a section deleted naming its live items); retryAfter with 429; codeRequired or passwordRequired with 401.",
+      "description": "Every refusal (APIError). Extra fields where they help: a stale batch's baseVersion, currentVersion and changes; maxItems with a batch's 413 (the most items one batch may name, a section deleted naming its live items), maxOperations with one holding too many operations; retryAfter with 429; codeRequired or passwordRequired with 401.",
       "type": "object", "required": ["error"],
       "properties": {
         "error": {
@@ -32,6 +32,7 @@ enum OpenAPISchemas {
             "currentVersion": {"type": "integer"},
             "changes": {"$ref": "#/components/schemas/Changes"},
             "maxItems": {"type": "integer", "minimum": 1},
+            "maxOperations": {"type": "integer", "minimum": 1},
             "retryAfter": {"type": "integer", "minimum": 0},
             "codeRequired": {"type": "boolean"},
             "passwordRequired": {"type": "boolean"}

@@ -58,9 +58,10 @@ struct SessionRoutes {
         }
         api.post("login") { request, context in
             let body = try await JSONIO.decode(Credentials.self, from: request, limit: 16 << 10)
-            let keys = ["user:" + body.name.lowercased(), "ip:" + context.clientAddress]
+            let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            let keys = LoginThrottle.keys(name: body.name, client: context.clientAddress)
             try throttled(keys)
-            let secrets = try await store.secrets(named: body.name.trimmingCharacters(in: .whitespacesAndNewlines))
+            let secrets = try await store.secrets(named: name)
             // An unknown name costs a bcrypt verify too: the answer's time does not tell which part was wrong.
             let passwordOK = try await Secrets.verifyPassword(body.password, hash: secrets?.passwordHash ?? Secrets.decoyHash)
             guard let secrets, passwordOK else {
@@ -96,8 +97,13 @@ struct SessionRoutes {
     }
 
     func registerSecondFactor(_ api: RouterGroup<GalleryRequestContext>) {
-        api.post("me/totp") { _, context in
+        api.post("me/totp") { request, context in
             let account = try context.caller.account!
+            // The password first, as for turning it off: a borrowed session could otherwise turn
+            // the second factor on (or replace it) and lock the owner out with the only recovery
+            // codes (the attacker review of session 27).
+            let body = try await JSONIO.decode(PasswordBody.self, from: request, limit: 4 << 10)
+            try await access.checkCurrentPassword(body.password, of: account, client: context.clientAddress, refusal: APIError(.forbidden, "wrong password"))
             let secret = Secrets.token(bytes: 20)
             try await store.setPendingTOTP(account: account.id, secret: secret)
             let uri = TOTP(secret: secret).createAuthenticatorURL(label: account.name, issuer: "Drag Gallery")
@@ -121,9 +127,7 @@ struct SessionRoutes {
         api.delete("me/totp") { request, context in
             let account = try context.caller.account!
             let body = try await JSONIO.decode(PasswordBody.self, from: request, limit: 4 << 10)
-            guard let secrets = try await store.secrets(account.id), try await Secrets.verifyPassword(body.password, hash: secrets.passwordHash) else {
-                throw APIError(.forbidden, "wrong password")
-            }
+            try await access.checkCurrentPassword(body.password, of: account, client: context.clientAddress, refusal: APIError(.forbidden, "wrong password"))
             try await store.disableTOTP(account: account.id)
             access.accessChanged()
             return Response(status: .noContent)

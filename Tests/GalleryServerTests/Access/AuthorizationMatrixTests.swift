@@ -95,7 +95,7 @@ import GalleryStore
         case "POST /api/users": #"{"name": "newcomer", "password": "a long password"}"#
         case "PATCH /api/users/{user}": #"{"password": "another long password"}"#
         case "POST /api/me/totp/confirm": #"{"code": "000000"}"#
-        case "DELETE /api/me/totp": #"{"password": "test password"}"#
+        case "DELETE /api/me/totp", "POST /api/me/totp": #"{"password": "test password"}"#
         case "POST /api/tokens": #"{"name": "script", "scope": "write"}"#
         case "POST /api/galleries", "PATCH /api/galleries/{gallery}": #"{"name": "Renamed"}"#
         case "POST /api/galleries/{gallery}/batch": #"{"operations": [{"op": "renameItem", "item": \#(f.item), "title": "Pear"}]}"#
@@ -158,6 +158,24 @@ import GalleryStore
             }
         }
         #expect(failures.isEmpty, "\(failures.count) cells differ:\n\(failures.joined(separator: "\n"))")
+    }
+
+    /// A trashed item is there only for those who see the trash: by item id as by its image's hash,
+    /// a viewer (member or link) gets 404 for it, its images and its metadata; owners, editors and
+    /// editor links still get it (the trash view shows it).
+    @Test func aTrashedItemIsGoneForThoseWhoDoNotSeeTheTrash() async throws {
+        let f = try await AccessFixture.make()
+        _ = try await f.server.store.apply(gallery: f.gallery, [.trash(items: [f.item])])
+        let seesTrash: [Subject: Bool] = [.owner: true, .editor: true, .linkEditor: true, .readToken: true, .viewer: false, .linkViewer: false]
+        try await f.server.application().test(.router) { client in
+            for (subject, sees) in seesTrash {
+                for uri in ["/api/items/\(f.item)", "/api/items/\(f.item)/metadata", "/api/items/\(f.item)/image/grid.jpg",
+                            "/api/images/\(f.hash)/grid.jpg"] {
+                    let status = try await client.execute(uri: uri, method: .get, headers: Self.headers(subject, f, unsafe: false, contentType: nil)).status.code
+                    #expect(status == (sees ? 200 : 404), "\(uri) as \(subject): \(status)")
+                }
+            }
+        }
     }
 
     /// Originals by hash and by item: a link that does not allow downloads gets neither, while

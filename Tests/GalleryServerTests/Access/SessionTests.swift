@@ -157,6 +157,11 @@ func message(_ r: TestResponse) -> String {
             #expect(locked.status == .tooManyRequests)
             #expect(String(buffer: locked.body).contains("retryAfter"))
         }
+        // The account's key is the name as it is looked up: a padded or re-cased name is the same
+        // account's guess, not a fresh name to guess from (the attacker review of session 27).
+        for padded in [" ana", "ana ", "ANA\t", "\nAna", "ana\u{00A0}"] {
+            #expect(LoginThrottle.keys(name: padded, client: "10.0.0.9") == ["user:ana", "ip:10.0.0.9"])
+        }
         let t = LoginThrottle(freeAttempts: 2, maxDelay: 900)
         for _ in 0..<2 { t.failed(["user:x"], now: 1000) }
         #expect(t.wait(["user:x"], now: 1000) == 0)
@@ -174,7 +179,11 @@ func message(_ r: TestResponse) -> String {
         try await server.application().test(.router) { client in
             var b = Browser()
             #expect(try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "correct horse"}"#).status == .ok)
-            let setup = try JSONDecoder().decode([String: String].self, from: Data(try await b.send(client, .post, "/api/me/totp").body.readableBytesView))
+            // The password first: a borrowed session cannot turn the second factor on (or replace it).
+            #expect(try await b.send(client, .post, "/api/me/totp").status == .badRequest)
+            #expect(try await b.send(client, .post, "/api/me/totp", #"{"password": "wrong horse"}"#).status == .forbidden)
+            #expect(try await server.store.secrets(named: "ana")?.totpPending == nil)
+            let setup = try JSONDecoder().decode([String: String].self, from: Data(try await b.send(client, .post, "/api/me/totp", #"{"password": "correct horse"}"#).body.readableBytesView))
             #expect(setup["uri"]?.hasPrefix("otpauth://totp/") == true)
             let secret = try await server.store.secrets(named: "ana")!.totpPending!
             let wrong = try await b.send(client, .post, "/api/me/totp/confirm", #"{"code": "000000"}"#)
@@ -197,6 +206,23 @@ func message(_ r: TestResponse) -> String {
             #expect(try await b.send(client, .delete, "/api/me/totp", #"{"password": "correct horse"}"#).status == .noContent)
             var fourth = Browser()
             #expect(try await fourth.send(client, .post, "/api/login", #"{"name": "ana", "password": "correct horse"}"#).status == .ok)
+        }
+    }
+
+    /// Making and removing accounts is managing credentials: an admin's write token may not (it
+    /// could make an admin of its own and sign in as it: the attacker review of session 27).
+    @Test func anAdminsTokenCannotMakeOrRemoveAccounts() async throws {
+        let server = try await makeServer()
+        let other = try await server.store.createAccount(name: "bob", passwordHash: testPasswordHash, admin: false)
+        try await server.test(.router) { client in // the owner, an admin, with its write token
+            let made = try await client.error(.post, "/api/users", #"{"name": "tokenmade", "password": "a long password", "admin": true}"#, status: .forbidden)
+            #expect(made == "sign in with a password to manage users")
+            let removed = try await client.error(.delete, "/api/users/\(other.id)", status: .forbidden)
+            #expect(removed == "sign in with a password to manage users")
+            #expect(try await server.store.account(named: "tokenmade") == nil)
+            #expect(try await server.store.account(named: "bob") != nil)
+            // Reading the users stays an admin token's (scripts list them).
+            #expect(try await client.execute(uri: "/api/users", method: .get).status == .ok)
         }
     }
 
