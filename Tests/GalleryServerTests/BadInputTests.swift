@@ -32,6 +32,23 @@ import StoreTestSupport
         }
     }
 
+    /// A NUL in the path cut the file name short where the page's files are served:
+    /// /index.html%00.js was index.html served as JavaScript (the attacker review of session 27).
+    @Test func aNULInThePathIsRefused() async throws {
+        let server = try await makeServer { c in
+            try? FileManager.default.createDirectory(at: c.webFolder, withIntermediateDirectories: true)
+            try? Data("<!doctype html><title>page</title>".utf8).write(to: c.webFolder.appendingPathComponent("index.html"))
+        }
+        try await server.test(.router) { client in
+            for uri in ["/index.html%00.js", "/index.html%00", "/api/galleries%00"] {
+                let r = try await client.execute(uri: uri, method: .get)
+                #expect(r.status == .badRequest, "\(uri): \(r.status)")
+                #expect(message(r) == "the path holds a NUL character")
+            }
+            #expect(try await client.execute(uri: "/index.html", method: .get).status == .ok)
+        }
+    }
+
     @Test func ambiguousDestinationsAreRefusedNotGuessed() async throws {
         let server = try await makeServer()
         let start = try await seeded(server)

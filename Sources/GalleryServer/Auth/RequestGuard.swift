@@ -37,6 +37,11 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         guard let authority = request.head.authority, isKnownHost(authority) else {
             throw APIError(.misdirectedRequest, "unknown host \"\(request.head.authority ?? "")\": this server answers as \(knownNames)")
         }
+        // A NUL in the path cuts a file name short where the page's files are served:
+        // /index.html%00.js was index.html served as JavaScript (the attacker review of session 27).
+        if request.uri.path.utf8.contains(0) || request.uri.path.contains("%00") {
+            throw APIError(.badRequest, "the path holds a NUL character")
+        }
         if !request.method.isSafe {
             if AccessMiddleware.bearer(request) == nil { try checkOrigin(request, authority: authority) }
             try checkContentType(request)
