@@ -1,4 +1,5 @@
 import Foundation
+import GalleryStore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,7 @@ public struct RunningServer: Codable, Equatable, Sendable {
     public func write(in dataFolder: URL) throws {
         // A new data folder does not exist yet while the server waits for PostgreSQL (the store,
         // which makes it, opens only once the database answers).
-        try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+        try GalleryStore.makeDataFolder(dataFolder)
         let temporary = dataFolder.appendingPathComponent("server.json.\(pid)")
         try JSONEncoder().encode(self).write(to: temporary)
         _ = rename(temporary.path, Self.file(dataFolder).path)

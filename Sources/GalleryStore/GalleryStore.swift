@@ -66,7 +66,7 @@ public final class GalleryStore: Sendable {
     /// where SQLite's write-ahead log is copied back (`WALCheckpointer`); `.onWriter` is SQLite's
     /// default, kept for the benchmark's same-run baseline.
     public convenience init(folder: URL, checkpoints: WALCheckpoints = .background, historyEvery: Int64 = GalleryStore.defaultHistoryEvery) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Self.makeDataFolder(folder)
         try self.init(folder: folder, database: SQLiteDatabase(path: folder.appendingPathComponent("gallery.sqlite").path, checkpoints: checkpoints),
                       historyEvery: historyEvery)
     }
@@ -74,7 +74,7 @@ public final class GalleryStore: Sendable {
     /// The rows in `database` (migrated already), the images in `folder/images`.
     public init(folder: URL, database: any StoreDatabase, historyEvery: Int64 = GalleryStore.defaultHistoryEvery) throws {
         precondition(historyEvery > 0)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Self.makeDataFolder(folder)
         self.database = database
         self.historyEvery = historyEvery
         files = try ImageFiles(root: folder.appendingPathComponent("images"))
@@ -392,6 +392,15 @@ extension GalleryStore {
     /// The gallery an item belongs to (trashed or not).
     /// The gallery an item is in, and whether it is in the trash (for the item routes' rule:
     /// a trashed item is there only for roles that see the trash).
+    /// A new data folder is the server's own (0700): its database holds the accounts' second
+    /// factors and its folders every photo, which other users of the machine have no business
+    /// reading (under the usual umask 022 they could; the systemd unit sets UMask=0077 anyway).
+    /// An existing folder keeps the permissions it was given.
+    public static func makeDataFolder(_ folder: URL) throws {
+        guard !FileManager.default.fileExists(atPath: folder.path) else { return }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
     public func placeOf(item: Int64) async throws -> (gallery: Int64, trashed: Bool) {
         try await database.read { db in
             guard let row = try db.fetchOne("SELECT galleryId, trashed FROM item WHERE id = ?", [item]) else {
