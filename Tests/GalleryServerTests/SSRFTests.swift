@@ -92,5 +92,9 @@ import GalleryServer
         // NAT64 and 6to4 with a public IPv4 inside stay public.
         #expect(IPAddress.v6([0, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8]).kind == .publicAddress)
         #expect(IPAddress.v6([0x20, 0x02, 8, 8, 8, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).kind == .publicAddress)
+        // Site-local fec0::/10 (deprecated, still routed inside some networks) is private, not public.
+        #expect(IPAddress.v6([0xfe, 0xc0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).kind == .privateNetwork)
+        #expect(IPAddress.v6([0xfe, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).kind == .privateNetwork)
+        #expect(IPAddress.v6([0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]).kind == .linkLocal)
     }
 }

@@ -152,6 +152,8 @@ public enum IPAddress: Equatable, Sendable, CustomStringConvertible {
             if b[0] == 0xfd && b[1] == 0x00 && b[2] == 0x0e && b[3] == 0xc2 && b[4..<14].allSatisfy({ $0 == 0 }) && b[14] == 0x02 && b[15] == 0x54 { return .metadata }
             if b[0] & 0xfe == 0xfc { return .privateNetwork }
             if b[0] == 0xfe && b[1] & 0xc0 == 0x80 { return .linkLocal }
+            // fec0::/10, site-local (deprecated by RFC 3879, still routed inside some networks).
+            if b[0] == 0xfe && b[1] & 0xc0 == 0xc0 { return .privateNetwork }
             if b[0] == 0xff { return .multicast }
             return .publicAddress
         }
