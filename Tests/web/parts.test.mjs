@@ -70,7 +70,13 @@ assert.deepEqual(JSON.parse(JSON.stringify(inParts)), [[{ op: 'trash', items: [1
 for (const b of inParts) assert.ok(b.reduce((n, o) => n + namedItems(o, sectionItems), 0) <= 3, 'each part within the limit as the server counts it');
 // Split again (a smaller limit learnt from a 413 half way): the items are not trashed twice.
 const again = splitOperations(inParts.slice(1).flat(), 2, sectionItems);
-assert.deepEqual(JSON.parse(JSON.stringify(again)), [[{ op: 'trash', items: [104, 105] }], [{ op: 'trash', items: [106] }, { op: 'trash', items: [107] }, del]]);
+// (At most two operations a batch too: the server counts operations as well as items.)
+assert.deepEqual(JSON.parse(JSON.stringify(again)), [[{ op: 'trash', items: [104, 105] }], [{ op: 'trash', items: [106] }, { op: 'trash', items: [107] }], [del]]);
 // Beside other operations it counts what it takes: a trash of 2 and the delete of 7 do not share a batch of 9.
 assert.deepEqual(splitOperations([{ op: 'trash', items: [1, 2] }, del], 8, sectionItems).map((b) => b.map((o) => o.op)), [['trash'], ['deleteSection']]);
+// Operations that name no item count as operations: a batch holds at most `limit` of them (the
+// server's 413 with maxOperations: 30,000 sections made at once held every gallery's writes).
+const made = Array.from({ length: 5 }, (_, k) => ({ op: 'createSection', title: `s${k}` }));
+assert.deepEqual(splitOperations(made, 2).map((b) => b.length), [2, 2, 1]);
+assert.deepEqual(splitOperations(made, 2).flat(), made, 'in order, none lost');
 console.log('parts ok: a change in parts makes the order one batch makes (move, copy, trash; five kinds of place; six limits); a big section deleted in parts');

@@ -446,7 +446,9 @@ export const app = {
   async commit(operations, { retry = true, sectionItems } = {}) {
     clearTimeout(this._historyTimer);
     this._historyTimer = setTimeout(() => this.saveHistory(), 300);
-    if (operations.reduce((n, op) => n + namedItems(op, sectionItems), 0) > this.batchLimit) return this.commitInParts(operations, sectionItems);
+    if (operations.length > this.batchLimit || operations.reduce((n, op) => n + namedItems(op, sectionItems), 0) > this.batchLimit) {
+      return this.commitInParts(operations, sectionItems);
+    }
     try {
       const answer = await api.batch(this.model.id, this.model.version, operations);
       const changes = answer.changes ?? answer;
@@ -454,9 +456,10 @@ export const app = {
       if (touchesTrash(changes)) this.trash.refresh();
       return answer;
     } catch (e) {
-      if (e instanceof ApiError && e.status === 413 && e.body?.error?.maxItems > 0) {
-        // More than this server takes in one batch: in parts of its size.
-        this.batchLimit = e.body.error.maxItems;
+      const limit = e instanceof ApiError && e.status === 413 ? (e.body?.error?.maxItems ?? e.body?.error?.maxOperations) : undefined;
+      if (limit > 0) {
+        // More than this server takes in one batch (items named, or operations): in parts of its size.
+        this.batchLimit = limit;
         return this.commitInParts(operations, sectionItems);
       }
       if (e instanceof ApiError && e.status === 409 && retry) {

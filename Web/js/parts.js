@@ -29,7 +29,8 @@ function sectionDeletesInParts(operations, size, sectionItems) {
   });
 }
 
-/// The operations as batches of at most `limit` named items, in order. Operations are kept
+/// The operations as batches of at most `limit` named items and `limit` operations (the server
+/// counts both: an operation naming no item, a section made, still takes its time), in order. Operations are kept
 /// together while they fit; one naming more is cut into parts of the same kind. A part after
 /// the first of a move or copy goes right after what the part before it placed —
 /// `{afterPart: true}` in `to`, which `placeAfter` resolves once that part's answer is in (a
@@ -43,7 +44,7 @@ export function splitOperations(operations, limit, sectionItems) {
   const close = () => { if (current.length) batches.push(current); current = []; named = 0; };
   for (const op of sectionDeletesInParts(operations, size, sectionItems)) {
     const n = namedItems(op, sectionItems);
-    if (named + n <= size) { current.push(op); named += n; continue; }
+    if (named + n <= size && current.length < size) { current.push(op); named += n; continue; }
     close();
     if (n <= size) { current.push(op); named = n; continue; }
     for (let k = 0; k < op.items.length; k += size) {
