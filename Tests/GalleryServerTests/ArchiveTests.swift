@@ -16,6 +16,10 @@ import Imaging
             let source = try await client.snapshot(1)
             let zip = try await client.execute(uri: "/api/galleries/1/export", method: .get)
             #expect(zip.status == .ok && zip.headers[.contentType] == "application/zip")
+            // Streamed from its temporary file (never whole in memory), which is gone once sent.
+            #expect(zip.headers[.contentLength] == "\(zip.body.readableBytes)")
+            let temporary = server.store.files.root.appendingPathComponent("tmp")
+            #expect(try await IngestLeaseTests.eventually(timeout: .seconds(5)) { ((try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []).isEmpty })
             let imported = try await client.execute(uri: "/api/galleries/import?name=Restored", method: .post, headers: [.contentType: "application/zip"], body: zip.body)
             #expect(imported.status == .created, "\(String(buffer: imported.body))")
             let info = try JSONDecoder().decode(GalleryInfo.self, from: Data(imported.body.readableBytesView))

@@ -10,12 +10,13 @@ struct ArchiveRoutes {
         api.get("galleries/:gallery/export") { _, context in
             let gallery = try context.gallery
             let url = server.store.files.temporaryURL()
-            defer { try? FileManager.default.removeItem(at: url) }
-            try await GalleryArchive.export(gallery, store: server.store, to: url)
-            let data = try Data(contentsOf: url)
-            return Response(status: .ok, headers: [.contentType: "application/zip",
-                                                   .contentDisposition: "attachment; filename=\"gallery-\(gallery).zip\""],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            do {
+                try await GalleryArchive.export(gallery, store: server.store, to: url)
+            } catch {
+                try? FileManager.default.removeItem(at: url)
+                throw error
+            }
+            return try DownloadRoutes.zipResponse(streaming: url, fileName: "gallery-\(gallery).zip")
         }
         api.post("galleries/import") { request, context in
             var request = request
