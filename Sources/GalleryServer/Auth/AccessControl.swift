@@ -207,12 +207,16 @@ extension AccessControl {
     /// keys as `POST /api/login`: the account and the client's address), so a borrowed session
     /// cannot guess it freely through a password change or turning the second factor off (the
     /// attacker review of session 27). Throws 429 while the keys wait, `refusal` when it is wrong.
+    /// 429 (with `retryAfter`) while any of the keys waits after failed attempts: sign-in, link
+    /// passwords, current-password checks.
+    func refuseWhileThrottled(_ keys: [String]) throws {
+        let wait = throttle.wait(keys)
+        if wait > 0 { throw APIError(.tooManyRequests, "too many failed attempts: try again in \(wait) s", extra: ["retryAfter": .number(Double(wait))]) }
+    }
+
     func checkCurrentPassword(_ password: String?, of account: Account, client: String, refusal: APIError) async throws {
         let keys = LoginThrottle.keys(name: account.name, client: client)
-        let wait = throttle.wait(keys)
-        if wait > 0 {
-            throw APIError(.tooManyRequests, "too many failed attempts: try again in \(wait) s", extra: ["retryAfter": .number(Double(wait))])
-        }
+        try refuseWhileThrottled(keys)
         guard let password, let secrets = try await store.secrets(account.id),
               try await Secrets.verifyPassword(password, hash: secrets.passwordHash) else {
             throttle.failed(keys)

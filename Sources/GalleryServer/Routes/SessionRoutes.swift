@@ -41,7 +41,7 @@ struct SessionRoutes {
             }
             try Self.checkPassword(body.password)
             let keys = ["setup", "ip:" + context.clientAddress]
-            try throttled(keys)
+            try access.refuseWhileThrottled(keys)
             guard try await access.spendSetupToken(body.token) else {
                 access.throttle.failed(keys)
                 throw APIError(.forbidden, "this setup link is not valid (used already, or from an earlier start)")
@@ -60,7 +60,7 @@ struct SessionRoutes {
             let body = try await JSONIO.decode(Credentials.self, from: request, limit: 16 << 10)
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
             let keys = LoginThrottle.keys(name: body.name, client: context.clientAddress)
-            try throttled(keys)
+            try access.refuseWhileThrottled(keys)
             let secrets = try await store.secrets(named: name)
             // An unknown name costs a bcrypt verify too: the answer's time does not tell which part was wrong.
             let passwordOK = try await Secrets.verifyPassword(body.password, hash: secrets?.passwordHash ?? Secrets.decoyHash)
@@ -140,12 +140,6 @@ struct SessionRoutes {
         return try JSONIO.response(UserAnswer(user: account), status: status, headers: [.setCookie: access.cookie(id), .cacheControl: "no-store"])
     }
 
-    func throttled(_ keys: [String]) throws {
-        let wait = access.throttle.wait(keys)
-        if wait > 0 {
-            throw APIError(.tooManyRequests, "too many failed attempts: try again in \(wait) s", extra: ["retryAfter": .number(Double(wait))])
-        }
-    }
 
     /// A TOTP code (this, the previous or the next 30-s step, each usable once) or an unused recovery code.
     func secondFactor(_ code: String, secret: String, account: Int64) async throws -> Bool {

@@ -104,7 +104,7 @@ struct ShareRoutes {
         api.post("links/open") { request, context in
             let body = try await JSONIO.decode(OpenBody.self, from: request, limit: 16 << 10)
             let ipKey = "ip:" + context.clientAddress
-            try throttled([ipKey])
+            try access.refuseWhileThrottled([ipKey])
             guard let (link, passwordHash) = try await store.link(tokenHash: Secrets.digest(body.token)) else {
                 access.throttle.failed([ipKey])
                 throw APIError(.notFound, "this share link does not exist")
@@ -113,7 +113,7 @@ struct ShareRoutes {
             guard link.isUsable(at: GalleryStoreClock.now()) else { throw APIError(.gone, "this share link has expired") }
             let keys = ["link:\(link.id)", ipKey]
             if let passwordHash {
-                try throttled(keys)
+                try access.refuseWhileThrottled(keys)
                 guard let p = body.password, !p.isEmpty else {
                     throw APIError(.unauthorized, "this link needs a password", extra: ["passwordRequired": .bool(true)])
                 }
@@ -140,8 +140,4 @@ struct ShareRoutes {
         }
     }
 
-    func throttled(_ keys: [String]) throws {
-        let wait = access.throttle.wait(keys)
-        if wait > 0 { throw APIError(.tooManyRequests, "too many failed attempts: try again in \(wait) s", extra: ["retryAfter": .number(Double(wait))]) }
-    }
 }

@@ -232,7 +232,7 @@ final class GRDBConnection: SQLConnection {
 
     /// `BEGIN IMMEDIATE` … `COMMIT` as GRDB's `inTransaction` runs them on a writer, but through
     /// two cached statements: GRDB's own parses and prepares both anew for every transaction
-    /// (6–8 % less CPU per move under 50 clients, session 27). On an error the transaction is
+    /// (5–8 % less CPU per move under 50 clients, session 27). On an error the transaction is
     /// rolled back (GRDB's `rollback`, a no-op when SQLite rolled it back already) and the error
     /// thrown. A transaction SQLite ended on its own (after a disk-full or I/O error that the body
     /// did not pass on) is not committed as if whole: `SQLITE_ABORT`, as GRDB answers it, for the
