@@ -49,12 +49,13 @@ fi
 if (( browser )); then
   # pyotp: the browser tests compute TOTP codes for the two-factor sign-in.
   # pytest-xdist: scripts/test.sh runs the browser tests in two workers (9.5 min instead of 13 on two cores).
-  # schemathesis (pinned): fuzzes the live server against its OpenAPI document (Tests/contract/fuzz.py).
-  schemathesis=4.32.5
+  # schemathesis and its hypothesis (pinned, so that a fuzz run repeats): fuzzes the live server against its
+  # OpenAPI document (Tests/contract/fuzz.py).
+  schemathesis=4.32.5 hypothesis=6.170.17
   if [[ ! -x .venv/bin/python ]] || ! .venv/bin/python -c 'import playwright, pyotp, axe_playwright_python, xdist' 2>/dev/null \
-     || [[ "$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null)" != "$schemathesis" ]]; then
+     || [[ "$(.venv/bin/python -c 'import importlib.metadata as m; print(m.version("schemathesis"), m.version("hypothesis"))' 2>/dev/null)" != "$schemathesis $hypothesis" ]]; then
     echo "setup: creating .venv with Playwright, pytest-xdist, pyotp and schemathesis (the browser is Debian's chromium)"
     [[ -x .venv/bin/python ]] || python3 -m venv .venv
-    .venv/bin/pip install -q playwright pytest pytest-xdist pyotp axe-playwright-python "schemathesis==$schemathesis"
+    .venv/bin/pip install -q playwright pytest pytest-xdist pyotp axe-playwright-python "schemathesis==$schemathesis" "hypothesis==$hypothesis"
   fi
 fi

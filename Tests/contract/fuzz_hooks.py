@@ -2,9 +2,27 @@
 
 `POST /api/galleries/import` takes a zip archive as its body (application/zip): sent as the
 bytes schemathesis generates for a binary body (the server must refuse what is not an archive
-with 422, never fail)."""
+with 422, never fail).
+
+Python 3.11 keeps the AST constructor's recursion depth in one per-interpreter counter, so two
+threads in `ast.parse` at once can fail with "SystemError: AST constructor recursion depth
+mismatch" (CPython gh-106905). Hypothesis parses lambdas' sources to describe strategies, and
+schemathesis runs two workers as threads: CI failed on exactly that once. `ast.parse` is made
+one thread at a time here, in the schemathesis process."""
+import ast
 import json
+import threading
 import zlib
+
+_parse, _parse_lock = ast.parse, threading.Lock()
+
+
+def _serial_parse(*args, **kwargs):
+    with _parse_lock:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _serial_parse
 
 import schemathesis
 
