@@ -67,7 +67,8 @@ public struct GalleryServer: Sendable {
     }
 
     public func router() -> Router<GalleryRequestContext> {
-        let router = Router(context: GalleryRequestContext.self)
+        // HEAD wherever GET is (a monitor's `HEAD /healthz`; was 404): GET's handler with the body dropped.
+        let router = Router(context: GalleryRequestContext.self, options: .autoGenerateHeadEndpoints)
         GalleryMetrics.start() // swift-metrics goes to Prometheus before the first metric is made
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorDurationMiddleware()) // refusals' durations, which MetricsMiddleware leaves out

@@ -66,7 +66,7 @@ public enum ServeWhenReady {
     /// What answers while the database does not: the same security headers, Host check and
     /// error shape as the full server; `/healthz` 200, everything else 503 with `Retry-After`.
     static func waitingRouter(_ configuration: ServerConfiguration) -> Router<GalleryRequestContext> {
-        let router = Router(context: GalleryRequestContext.self)
+        let router = Router(context: GalleryRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: RequestGuard(configuration: configuration))
         router.add(middleware: APIErrorMiddleware())

@@ -43,10 +43,23 @@ struct AccessMiddleware: RouterMiddleware {
             throw APIError(.forbidden, "this API token is read-only")
         }
         try await check(rule, context)
+        if request.method == .head, let type = Self.bodyBound[path] {
+            // GET's body owns what GET's handler set up (a subscription, a temporary zip) and frees
+            // it once sent; a HEAD drops the body unsent, so each would leak. Answered here instead.
+            return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"])
+        }
         return try await next(request, context)
     }
 
     static let healthPaths: Set<String> = ["/healthz", "/readyz"]
+
+    /// GET routes whose answer's body holds resources until it is sent: their HEAD's content type.
+    static let bodyBound: [String: String] = [
+        "/api/galleries/events": "text/event-stream",
+        "/api/galleries/{gallery}/events": "text/event-stream",
+        "/api/galleries/{gallery}/export": "application/zip",
+        "/api/galleries/{gallery}/download": "application/zip",
+    ]
 
     func check(_ rule: AccessRule, _ context: Context) async throws {
         switch rule {

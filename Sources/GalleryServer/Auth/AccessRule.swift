@@ -99,7 +99,10 @@ public enum AccessRules {
         "GET /api/links/uploads": .uploaderLink,
     ]
 
-    public static func rule(method: String, path: String) -> AccessRule? { table["\(method) \(path)"] }
+    /// A route's rule; HEAD (which the router answers wherever GET is) has GET's.
+    public static func rule(method: String, path: String) -> AccessRule? {
+        table["\(method) \(path)"] ?? (method == "HEAD" ? table["GET \(path)"] : nil)
+    }
 
     /// The methods of the routes whose template matches a request path (`/api/galleries/7` matches
     /// `/api/galleries/{gallery}`); empty when none does. A request whose path is a route's with a

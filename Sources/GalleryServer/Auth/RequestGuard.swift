@@ -53,10 +53,10 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         if let origin = request.headers[.origin] {
             let pair = origin + "\u{0}" + authority
             if acceptedOrigins.contains(pair) { return }
-            guard let url = URL(string: origin), let host = url.host, url.scheme == "http" || url.scheme == "https",
-                  Self.authority(host: host, port: url.port).lowercased() == authority.lowercased() ||
-                  (configuration.publicURL.map { Self.origin($0) == origin.lowercased() } ?? false) else {
-                throw APIError(.forbidden, "cross-site request refused (Origin \(origin))")
+            guard acceptsOrigin(origin, authority: authority) else {
+                let hint = origin.lowercased().hasPrefix("https:") && configuration.publicURL == nil
+                    ? " (behind an https proxy, start the server with --public-url https://…)" : ""
+                throw APIError(.forbidden, "cross-site request refused (Origin \(origin))" + hint)
             }
             acceptedOrigins.insert(pair)
             return
@@ -64,6 +64,20 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         guard request.headers[.secFetchSite] == "same-origin" else {
             throw APIError(.forbidden, "cross-site request refused: a state-changing request needs an Origin header of this site")
         }
+    }
+
+    /// Our own origin, scheme included: `--public-url`'s origin, or this server's own plain-HTTP
+    /// origin under the `Host` asked for. An http page of the public https name is another origin
+    /// (anyone on the path can write that page), as is an https page on a name we serve plainly.
+    func acceptsOrigin(_ origin: String, authority: String) -> Bool {
+        let origin = origin.lowercased()
+        if let publicURL = configuration.publicURL, Self.origin(publicURL) == origin { return true }
+        guard let url = URL(string: origin), let host = url.host, url.scheme == "http" else { return false }
+        let named = Self.authority(host: host, port: url.port)
+        if let publicURL = configuration.publicURL, named == Self.authority(host: publicURL.host ?? "", port: publicURL.port).lowercased() {
+            return false  // the public name under another scheme than the public URL's
+        }
+        return named == authority.lowercased()
     }
 
     func checkContentType(_ request: Request) throws {
@@ -171,4 +185,7 @@ public struct RequestGuardProbe: Sendable {
     public let configuration: ServerConfiguration
     public init(configuration: ServerConfiguration) { self.configuration = configuration }
     public func accepts(_ host: String) -> Bool { RequestGuard<BasicRequestContext>(configuration: configuration).isKnownHost(host) }
+    public func acceptsOrigin(_ origin: String, host: String) -> Bool {
+        RequestGuard<BasicRequestContext>(configuration: configuration).acceptsOrigin(origin, authority: host)
+    }
 }

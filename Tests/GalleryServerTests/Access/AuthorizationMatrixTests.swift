@@ -154,6 +154,18 @@ import GalleryStore
                                              body: fr.body).status.code
                 }
                 if Int(status) != code { failures.append("\(route) as \(subject): \(status), expected \(code)") }
+                if fr.method == .get {
+                    // HEAD wherever GET is, under GET's rule, with no body.
+                    let head = try await f.server.application().test(.router) { client in
+                        try await client.execute(uri: fr.uri, method: .head, headers: Self.headers(subject, f, unsafe: false, contentType: nil))
+                    }
+                    // The streams' rows ask from a version ahead of the gallery (422, so that no
+                    // stream opens); a stream's HEAD opens none and reads no catch-up point.
+                    let expectedHead = code == 422 && route.hasSuffix("/events") ? 200 : code
+                    if Int(head.status.code) != expectedHead || head.body.readableBytes != 0 {
+                        failures.append("HEAD of \(route) as \(subject): \(head.status.code) with \(head.body.readableBytes) bytes, expected \(expectedHead)")
+                    }
+                }
                 if !changes, try await f.digest() != before { failures.append("\(route) as \(subject) changed the data (\(status))") }
             }
         }

@@ -94,6 +94,29 @@ import GalleryStore
         let named = guardFor(host: "nas.local")
         #expect(named.accepts("nas.local:8080") && !named.accepts("localhost:8080") && !named.accepts("10.0.0.2"))
     }
+
+    /// The Origin's scheme counts (the attacker review of session 27: http://photos.example.org
+    /// was accepted for the https site, so a page anyone on the path can write could post with
+    /// the session cookie). The server itself speaks plain HTTP; https only through --public-url.
+    @Test func anOriginIsOursOnlyWithOurScheme() {
+        var c = ServerConfiguration()
+        c.host = "0.0.0.0"
+        c.publicURL = URL(string: "https://photos.example.org")
+        let proxied = RequestGuardProbe(configuration: c)
+        #expect(proxied.acceptsOrigin("https://photos.example.org", host: "photos.example.org"))
+        #expect(proxied.acceptsOrigin("https://Photos.Example.org", host: "127.0.0.1:8080"), "the proxy may pass its own Host")
+        #expect(!proxied.acceptsOrigin("http://photos.example.org", host: "photos.example.org"))
+        #expect(!proxied.acceptsOrigin("https://photos.example.org:8443", host: "photos.example.org"))
+        #expect(!proxied.acceptsOrigin("https://evil.example", host: "photos.example.org"))
+        #expect(proxied.acceptsOrigin("http://192.168.1.5:8080", host: "192.168.1.5:8080"), "the LAN address, served plainly")
+        #expect(!proxied.acceptsOrigin("https://192.168.1.5:8080", host: "192.168.1.5:8080"))
+        #expect(!proxied.acceptsOrigin("null", host: "photos.example.org"))
+        let local = RequestGuardProbe(configuration: ServerConfiguration())
+        #expect(local.acceptsOrigin("http://localhost:8080", host: "localhost:8080"))
+        #expect(!local.acceptsOrigin("https://localhost:8080", host: "localhost:8080"))
+        #expect(!local.acceptsOrigin("http://localhost:8081", host: "localhost:8080"))
+        #expect(!local.acceptsOrigin("ftp://localhost:8080", host: "localhost:8080"))
+    }
 }
 
 /// A GET over a plain socket with exactly the Host header given (HTTP clients take their
