@@ -76,10 +76,12 @@ public enum GalleryArchive {
         }
     }
 
-    /// Reads an archive, stores its images (verifying their hashes) and creates the gallery in one
-    /// transaction. Returns the gallery and the items that still need ingestion. Entries are
-    /// inflated to temporary files while they are hashed, never whole in memory.
-    public static func importArchive(at url: URL, store: GalleryStore, name: String?, limits: Limits) async throws -> (GalleryInfo, [ItemJSON]) {
+    /// Reads an archive, stores its images (verifying their hashes) and creates the gallery (owned
+    /// by `owner` when given) a part at a time (`GalleryStore.importGalleryInParts`): everything is
+    /// checked before the first row is written. Returns the gallery and the items that still need
+    /// ingestion. Entries are inflated to temporary files while they are hashed, never whole in memory.
+    public static func importArchive(at url: URL, store: GalleryStore, name: String?, owner: Int64? = nil,
+                                     limits: Limits) async throws -> (GalleryInfo, [ItemJSON]) {
         let archive: Archive
         do { archive = try Archive(url: url, accessMode: .read) } catch { throw Refusal(reason: "not a zip archive") }
         // The directory first: declared sizes and ratios, before anything is inflated.
@@ -143,7 +145,7 @@ public enum GalleryArchive {
                 return NewItem(title: i.title, sourceURL: i.sourceURL, state: .pending)
             })
         }
-        return try await store.importGallery(name: name ?? manifest.name, sections: sections)
+        return try await store.importGalleryInParts(name: name ?? manifest.name, sections: sections, owner: owner)
     }
 
     /// Inflates one entry in chunks, refusing it as soon as it passes `limit` bytes (an entry

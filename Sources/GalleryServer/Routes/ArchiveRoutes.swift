@@ -29,8 +29,8 @@ struct ArchiveRoutes {
             do {
                 let limits = GalleryArchive.Limits(maxEntryBytes: Int64(server.configuration.maxUploadBytes),
                                                    maxTotalBytes: Int64(server.configuration.maxImportInflatedBytes))
-                var (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name, limits: limits)
-                try await server.store.setMember(gallery: gallery.id, account: try context.caller.account!.id, role: .owner)
+                var (gallery, items) = try await GalleryArchive.importArchive(at: url, store: server.store, name: name,
+                                                                             owner: try context.caller.account!.id, limits: limits)
                 gallery.role = "owner"
                 server.galleryList.changed()
                 for item in items where item.state == .pending {

@@ -1,0 +1,68 @@
+import Testing
+import Foundation
+import GalleryCore
+@testable import GalleryStore
+import StoreTestSupport
+
+/// An archive import goes in parts (the attacker review of session 27: one transaction of 300,000
+/// items held every gallery's writes ~26 s): the gallery and its sections first, then its items a
+/// part at a time, each part a version; writes elsewhere run between two parts.
+@Suite struct ImportInPartsTests {
+    static func sections(_ counts: [Int]) -> [(title: String, items: [NewItem])] {
+        counts.enumerated().map { s, n in
+            (title: "S\(s)", items: (0..<n).map { NewItem(title: "s\(s)-\($0)", state: .failed, reason: "missing") })
+        }
+    }
+
+    @Test(arguments: Backend.tested) func theGalleryComesOutWholeInOrderAndOwned(_ backend: Backend) async throws {
+        let (store, _) = try await makeStore(backend)
+        let owner = try await store.createAccount(name: "olga", passwordHash: "hash", admin: false).id
+        let (g, items) = try await store.importGalleryInParts(name: "Imported", sections: Self.sections([2_600, 0, 700]), owner: owner)
+        #expect(items.count == 3_300 && g.itemCount == 3_300)
+        #expect(g.version > 2, "went in parts: version \(g.version)")
+        let snapshot = try await store.snapshot(g.id)
+        #expect(snapshot.sections.map(\.title) == ["S0", "S1", "S2"])
+        for (s, section) in snapshot.sections.enumerated() {
+            #expect(section.items.map(\.title) == Self.sections([2_600, 0, 700])[s].items.map(\.title))
+            #expect(section.items.allSatisfy { $0.state == .failed && $0.reason == "missing" })
+        }
+        #expect(try await store.role(account: owner, gallery: g.id) == .owner)
+        // Refused before anything is written, as the one-transaction import.
+        await #expect(throws: StoreError.invalid("title must not contain U+0000")) {
+            try await store.importGalleryInParts(name: "Bad", sections: [(title: "ok", items: [NewItem(title: "a\u{0}b")])])
+        }
+        #expect(try await store.listGalleries().map(\.name) == ["Imported"])
+    }
+
+    @Test(arguments: Backend.tested) func writesElsewhereRunWhileAnImportIsUnderWay(_ backend: Backend) async throws {
+        let (store, _) = try await makeStore(backend)
+        let other = try await store.createGallery(name: "Other")
+        let total = 30_000
+        let importing = Task { try await store.importGalleryInParts(name: "Big", sections: Self.sections([total])) }
+        // The gallery is there after the first part of the import (its rows and sections)...
+        var big: GalleryInfo?
+        while big == nil {
+            big = try await store.listGalleries().first { $0.name == "Big" }
+            if big == nil { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        // ...and a write elsewhere is answered while it still fills.
+        _ = try await store.renameGallery(other.id, name: "Other, renamed")
+        let meanwhile = try await store.gallery(big!.id).itemCount
+        #expect(meanwhile < total, "a write elsewhere waited for the whole import (\(meanwhile) of \(total) items in by then)")
+        let (done, _) = try await importing.value
+        #expect(done.itemCount == total)
+    }
+
+    @Test(arguments: Backend.tested) func aGalleryDeletedWhileImportingEndsTheImport(_ backend: Backend) async throws {
+        let (store, _) = try await makeStore(backend)
+        let importing = Task { try await store.importGalleryInParts(name: "Doomed", sections: Self.sections([30_000])) }
+        var doomed: GalleryInfo?
+        while doomed == nil {
+            doomed = try await store.listGalleries().first { $0.name == "Doomed" }
+            if doomed == nil { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        try await store.deleteGallery(doomed!.id)
+        await #expect(throws: StoreError.galleryNotFound(doomed!.id)) { try await importing.value }
+        #expect(try await store.listGalleries().isEmpty)
+    }
+}
