@@ -213,22 +213,38 @@ public final class GalleryStore: Sendable {
         return try await gallery(id)
     }
 
-    /// A copy of the gallery: same sections, items (with new ids), ranks and images; the trash is not copied.
-    public func duplicateGallery(_ id: Int64, name: String?, owner: Int64? = nil) async throws -> GalleryInfo {
-        try await database.write { db in
-            let source = try Self.galleryInfo(db, id)
-            let newName = try Self.checkName(name ?? "\(source.name) copy")
-            let newId = try db.insert("INSERT INTO gallery (name, version, createdAt) VALUES (?, 0, ?) RETURNING id", [newName, Self.now()])
-            let sections = try db.fetchAll("SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY id", [id]).map(SectionRecord.init)
-            for s in sections {
-                let newSection = try db.insert("INSERT INTO section (galleryId, title, rank, deleted) VALUES (?, ?, ?, 0) RETURNING id",
-                                               [newId, s.title, s.rank])
-                try ItemRows.copy(db, gallery: "?", section: "?", rank: "rank", where: "sectionId = ? AND trashed = 0 ORDER BY id",
-                                  arguments: [newId, newSection, Self.now(), s.id])
+    /// A copy of the gallery: same sections, items (with new ids) in the same order, same images;
+    /// the trash is not copied. The arrangement is read as it is when the copy starts; the copy is
+    /// made a part at a time as an import is (`importGalleryInParts`: one transaction held every
+    /// gallery's writes ~2.9 s for a copy of 300,000 items). An item trashed or purged meanwhile
+    /// is left out; its content is read as it is when its part is copied.
+    public func duplicateGallery(_ id: Int64, name: String?, owner: Int64? = nil,
+                                 partTime: Duration = .milliseconds(10)) async throws -> GalleryInfo {
+        let (sourceName, plan) = try await database.read { db -> (String, [(title: String, ids: [Int64])]) in
+            guard let sourceName = try db.value("SELECT name FROM gallery WHERE id = ?", [id], as: String.self) else {
+                throw StoreError.galleryNotFound(id)
             }
-            try Self.makeOwner(db, gallery: newId, account: owner)
-            return try Self.galleryInfo(db, newId)
+            let sections = try db.fetchAll("SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [id]).map(SectionRecord.init)
+            return (sourceName, try sections.map { s in
+                (title: s.title, ids: try db.values("SELECT id FROM item WHERE sectionId = ? AND trashed = 0 ORDER BY rank, id", [s.id!], as: Int64.self))
+            })
         }
+        let newName = try Self.checkName(name ?? "\(sourceName) copy")
+        let gallery = try await createInParts(name: newName, sections: plan.map { ($0.title, $0.ids.count) }, owner: owner,
+                                              partTime: partTime, operation: "duplicate") { s, range in
+            let ids = Array(plan[s].ids[range])
+            let rows = try await self.database.read { db in
+                // Not kept prepared: the list's length changes from part to part.
+                try db.fetchAll("SELECT * FROM item WHERE trashed = 0 AND id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
+                                ids.map { $0 as (any SQLArgument)? }, cached: false).map(ItemRecord.init)
+            }
+            let byId = Dictionary(rows.map { ($0.id!, $0) }, uniquingKeysWith: { a, _ in a })
+            return ids.compactMap { byId[$0] }.map {
+                NewItem(title: $0.title, sourceURL: $0.sourceURL, fileHash: $0.fileHash, width: $0.width, height: $0.height,
+                        state: ItemState(rawValue: $0.state) ?? .failed, reason: $0.reason)
+            }
+        }
+        return try await self.gallery(gallery)
     }
 
     public func deleteGallery(_ id: Int64) async throws {
@@ -488,18 +504,33 @@ extension GalleryStore {
     public func importGalleryInParts(name: String, sections: [(title: String, items: [NewItem])], owner: Int64? = nil,
                                      partTime: Duration = .milliseconds(10)) async throws -> (GalleryInfo, [ItemJSON]) {
         let (name, sections) = try Self.checkImport(name: name, sections: sections)
+        let gallery = try await createInParts(name: name, sections: sections.map { ($0.title, $0.items.count) }, owner: owner,
+                                              partTime: partTime, operation: "import") { s, range in Array(sections[s].items[range]) }
+        return try await database.read { db in
+            (try Self.galleryInfo(db, gallery), try db.fetchAll("SELECT * FROM item WHERE galleryId = ? ORDER BY id", [gallery]).map { ItemRecord($0).json })
+        }
+    }
+
+    /// A new gallery with `sections` (title, item count), filled a part at a time: `items(s, range)`
+    /// answers section `s`'s items in `range`. Each part is one version at the end of its section,
+    /// sized to take about `partTime` on the writer. If a part fails, the gallery is deleted again.
+    func createInParts(name: String, sections: [(title: String, count: Int)], owner: Int64?, partTime: Duration, operation: String,
+                       items: (Int, Range<Int>) async throws -> [NewItem]) async throws -> Int64 {
         let (gallery, sectionIds) = try await database.write { db in
             try Self.insertGallery(db, name: name, sections: sections.map(\.title), owner: owner)
         }
         do {
             var part = 250
-            for (section, sectionId) in zip(sections, sectionIds) {
-                var start = section.items.startIndex
-                while start < section.items.endIndex {
-                    let end = min(start + part, section.items.endIndex)
+            for (s, sectionId) in sectionIds.enumerated() {
+                var start = 0
+                while start < sections[s].count {
+                    let end = min(start + part, sections[s].count)
+                    let chunk = try await items(s, start..<end)
                     let began = ContinuousClock.now
-                    _ = try await apply(gallery: gallery, [.insert(Array(section.items[start..<end]), at: .end(section: sectionId))],
-                                        payload: ["op": "import", "items": "\(end - start)"])
+                    if !chunk.isEmpty {
+                        _ = try await apply(gallery: gallery, [.insert(chunk, at: .end(section: sectionId))],
+                                            payload: ["op": operation, "items": "\(chunk.count)"])
+                    }
                     let took = ContinuousClock.now - began  // with the wait for the writer: an upper bound
                     if took < partTime / 2 { part = min(part * 2, 2000) } else if took > partTime * 2 { part = max(part / 2, 100) }
                     start = end
@@ -509,9 +540,7 @@ extension GalleryStore {
             try? await deleteGallery(gallery)
             throw error
         }
-        return try await database.read { db in
-            (try Self.galleryInfo(db, gallery), try db.fetchAll("SELECT * FROM item WHERE galleryId = ? ORDER BY id", [gallery]).map { ItemRecord($0).json })
-        }
+        return gallery
     }
 
     /// An import's name and titles as a batch takes them (an archive's manifest held 1 MiB titles,

@@ -65,4 +65,34 @@ import StoreTestSupport
         await #expect(throws: StoreError.galleryNotFound(doomed!.id)) { try await importing.value }
         #expect(try await store.listGalleries().isEmpty)
     }
+
+    /// A copy goes in parts too: the same arrangement (after moves and with items in the trash,
+    /// which is not copied), and a write elsewhere is answered while it fills.
+    @Test(arguments: Backend.tested) func aCopyIsTheSameArrangementMadeInParts(_ backend: Backend) async throws {
+        let (store, _) = try await makeStore(backend)
+        let (g, items) = try await store.importGalleryInParts(name: "Source", sections: Self.sections([20_000, 3]))
+        let sections = try await store.snapshot(g.id).sections.map(\.id)
+        _ = try await store.apply(gallery: g.id, [.move(items: [items[0].id, items[5].id], to: .index(section: sections[1], index: 1)),
+                                                  .trash(items: [items[7].id, items[20_001].id])])
+        let other = try await store.createGallery(name: "Other")
+        let copying = Task { try await store.duplicateGallery(g.id, name: nil) }
+        var copy: GalleryInfo?
+        while copy == nil {
+            copy = try await store.listGalleries().first { $0.name == "Source copy" }
+            if copy == nil { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        _ = try await store.renameGallery(other.id, name: "Other, renamed")
+        let meanwhile = try await store.gallery(copy!.id).itemCount
+        #expect(meanwhile < 20_001, "a write elsewhere waited for the whole copy (\(meanwhile) items in by then)")
+        let done = try await copying.value
+        #expect(done.itemCount == 20_001 && done.version > 2)
+        let original = try await store.snapshot(g.id), copied = try await store.snapshot(done.id)
+        #expect(copied.sections.map(\.title) == original.sections.map(\.title))
+        for (a, b) in zip(original.sections, copied.sections) {
+            #expect(a.items.map(\.title) == b.items.map(\.title))
+            #expect(a.items.map(\.state) == b.items.map(\.state) && a.items.map(\.reason) == b.items.map(\.reason))
+            #expect(Set(a.items.map(\.id)).isDisjoint(with: b.items.map(\.id)))
+        }
+        #expect(try await store.trash(done.id).isEmpty)
+    }
 }
