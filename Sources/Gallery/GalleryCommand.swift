@@ -111,6 +111,12 @@ struct Serve: AsyncParsableCommand {
             }
             config.publicURL = url
         }
+        if config.databaseURL == nil {
+            do { try RunningServer.claimSQLiteFolder(config.dataFolder) } catch let busy as RunningServer.FolderBusy {
+                logger.critical("\(busy.message)")
+                throw ExitCode(1)
+            }
+        }
         logger.info("serving", metadata: ["address": "http://\(host):\(port)/", "data": "\(data.data)", "web": "\(web)", "wasm": "\(wasm)"])
         // SIGINT / SIGTERM: graceful shutdown (streams closed, ingestion stopped, server drained;
         // what is still running after --shutdown-timeout is cancelled). PostgreSQL not answering at

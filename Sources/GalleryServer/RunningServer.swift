@@ -47,6 +47,35 @@ public struct RunningServer: Codable, Equatable, Sendable {
         return try? JSONDecoder().decode(RunningServer.self, from: data)
     }
 
+    /// Holds the data folder's SQLite database for this process until it exits (`serve.lock`, an
+    /// advisory lock the kernel drops when the process ends, however it ends). A second server on
+    /// the same SQLite file would keep live galleries of its own and each would answer from a
+    /// stale copy (the attacker review of session 27): refused with the first one's address. A
+    /// server still stopping is waited for up to `wait`. Several instances share a gallery through
+    /// PostgreSQL (`--database`), which takes no lock here.
+    public static func claimSQLiteFolder(_ dataFolder: URL, wait: Duration = .seconds(3)) throws {
+        try GalleryStore.makeDataFolder(dataFolder)
+        let path = dataFolder.appendingPathComponent("serve.lock").path
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw FolderBusy(message: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        let deadline = ContinuousClock.now + wait
+        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                let other = read(dataFolder).map { " (pid \($0.pid), \($0.url))" } ?? ""
+                close(fd)
+                throw FolderBusy(message: "another gallery server\(other) already serves the SQLite database in \(dataFolder.path): "
+                                 + "stop it first; several instances share galleries through PostgreSQL (--database postgres://…)")
+            }
+            usleep(100_000)
+        }
+        // The descriptor stays open (and the lock held) until the process exits.
+    }
+
+    public struct FolderBusy: Error, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
     /// The server running on `dataFolder`, if its process is alive (a stale marker is ignored).
     public static func find(in dataFolder: URL) -> RunningServer? {
         guard let found = read(dataFolder), found.pid > 0, found.pid != getpid(),
