@@ -495,8 +495,8 @@ extension GalleryStore {
     /// Creates a gallery from an import without holding the writer long: the gallery, its owner
     /// and its sections in one transaction, then the items a part at a time, each part a version
     /// of its own at the end of its section (as a folder import adds files), sized so that a part
-    /// takes about `partTime` (100 to 2,000 items; 300,000 items took parts of ~15 ms, a write
-    /// elsewhere waited at most ~30 ms, BENCHMARKS.md "Session 28"). Between two parts
+    /// takes about `partTime` (100 to 2,000 items; during an import of 300,000 items a write
+    /// elsewhere waited at most 28–42 ms, BENCHMARKS.md "Session 28"). Between two parts
     /// every other gallery's writes run; windows open on the gallery see it fill. (One
     /// transaction of 300,000 items held every gallery's writes ~26 s: the attacker review of
     /// session 27.) Name and titles are checked before anything is written; if a part fails, the
