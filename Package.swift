@@ -105,6 +105,7 @@ let package = Package(
         .testTarget(name: "GalleryServerTests", dependencies: [
             "GalleryServer", "GalleryStore", "GalleryCore", "GridEngine", "Imaging", "StoreTestSupport", "CZstd",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "NIOEmbedded", package: "swift-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             .product(name: "CompressNIO", package: "compress-nio"),

@@ -26,7 +26,7 @@ struct DownloadRoutes {
 
     /// A zip written to a temporary file, sent a MiB at a time (never whole in memory: an export of
     /// a 300 MB gallery held ~575 MB per request before, the attacker review of session 27) and
-    /// removed once sent or abandoned.
+    /// removed once sent, abandoned, or dropped unsent (`BodyResources`).
     static func zipResponse(streaming url: URL, fileName: String) throws -> Response {
         let handle: FileHandle
         do { handle = try FileHandle(forReadingFrom: url) } catch {
@@ -34,8 +34,9 @@ struct DownloadRoutes {
             throw error
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let resources = BodyResources { try? handle.close(); try? FileManager.default.removeItem(at: url) }
         let body = ResponseBody { writer in
-            defer { try? handle.close(); try? FileManager.default.removeItem(at: url) }
+            defer { resources.release() }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 try await writer.write(ByteBuffer(bytes: chunk))
             }

@@ -44,9 +44,10 @@ struct EventRoutes {
                 }
             }
             let guardian = revocationGuard(identity: try context.caller, gallery: gallery, input: input)
+            let resources = BodyResources { pump.cancel(); ticker.cancel(); guardian.cancel(); input.finish(); cancel() }
             let body = ResponseBody { writer in
                 GalleryMetrics.streams.increment()
-                defer { pump.cancel(); ticker.cancel(); guardian.cancel(); input.finish(); cancel(); GalleryMetrics.streams.decrement() }
+                defer { resources.release(); GalleryMetrics.streams.decrement() }
                 try await withGracefulShutdownHandler {
                     for await outgoing in merged {
                         switch outgoing {

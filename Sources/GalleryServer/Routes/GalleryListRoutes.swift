@@ -68,9 +68,10 @@ struct GalleryListRoutes {
                 },
             ]
             let store = server.store, access = server.access
+            let resources = BodyResources { for p in pumps { p.cancel() }; input.finish(); stopSignals(); stopAccess() }
             let body = ResponseBody { writer in
                 GalleryMetrics.streams.increment()
-                defer { for p in pumps { p.cancel() }; input.finish(); stopSignals(); stopAccess(); GalleryMetrics.streams.decrement() }
+                defer { resources.release(); GalleryMetrics.streams.decrement() }
                 var identity = caller
                 var told: [Fingerprint]? = nil
                 let version = hub.version
