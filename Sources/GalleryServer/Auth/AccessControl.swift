@@ -15,6 +15,7 @@ public final class AccessControl: Sendable {
     public let store: GalleryStore
     let configuration: ServerConfiguration
     public let throttle = LoginThrottle()
+    let devices = DeviceCookies()
     private let identities = Mutex<[String: (identity: Identity?, until: ContinuousClock.Instant)]>([:])
     private let roles = Mutex<[String: (role: GalleryRole?, until: ContinuousClock.Instant)]>([:])
     private let watchers = Mutex<[Int: AsyncStream<Void>.Continuation]>([:])
@@ -119,6 +120,13 @@ public final class AccessControl: Sendable {
         return parts.joined(separator: "; ")
     }
 
+    /// The device cookie (`DeviceCookies`): sent only to the sign-in.
+    func deviceCookie(_ value: String) -> String {
+        var parts = ["\(DeviceCookies.name)=\(value)", "Path=/api/login", "HttpOnly", "SameSite=Strict", "Max-Age=\(DeviceCookies.lifetime)"]
+        if configuration.publicURL?.scheme == "https" { parts.append("Secure") }
+        return parts.joined(separator: "; ")
+    }
+
     // MARK: What it may do
 
     /// The role of an account in a gallery (cached like identities).
@@ -203,10 +211,10 @@ extension AccessControl {
 }
 
 extension AccessControl {
-    /// The current password of a signed-in account, checked under the sign-in throttle (the same
-    /// keys as `POST /api/login`: the account and the client's address), so a borrowed session
-    /// cannot guess it freely through a password change or turning the second factor off (the
-    /// attacker review of session 27). Throws 429 while the keys wait, `refusal` when it is wrong.
+    /// The current password of a signed-in account, checked under the sign-in throttle, so a
+    /// borrowed session cannot guess it freely through a password change or turning the second
+    /// factor off (the attacker review of session 27). Throws 429 while the keys wait, `refusal`
+    /// when it is wrong.
     /// 429 (with `retryAfter`) while any of the keys waits after failed attempts: sign-in, link
     /// passwords, current-password checks.
     func refuseWhileThrottled(_ keys: [String]) throws {
@@ -214,8 +222,10 @@ extension AccessControl {
         if wait > 0 { throw APIError(.tooManyRequests, "too many failed attempts: try again in \(wait) s", extra: ["retryAfter": .number(Double(wait))]) }
     }
 
-    func checkCurrentPassword(_ password: String?, of account: Account, client: String, refusal: APIError) async throws {
-        let keys = LoginThrottle.keys(name: account.name, client: client)
+    /// With the caller's session, its failures count against that session and address, not the
+    /// account-wide count: anyone can run that up, and it kept the owner from changing a password.
+    func checkCurrentPassword(_ password: String?, of account: Account, session: String?, client: String, refusal: APIError) async throws {
+        let keys = session.map { ["session:" + $0, "ip:" + client] } ?? LoginThrottle.keys(name: account.name, client: client)
         try refuseWhileThrottled(keys)
         guard let password, let secrets = try await store.secrets(account.id),
               try await Secrets.verifyPassword(password, hash: secrets.passwordHash) else {

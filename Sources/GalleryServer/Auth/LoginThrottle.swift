@@ -10,8 +10,11 @@ public final class LoginThrottle: Sendable {
     /// up (trimmed, any case: "carol " and " CAROL" are guesses at carol's password like "carol",
     /// not fresh names to guess from — the attacker review of session 27) and the client's address.
     public static func keys(name: String, client: String) -> [String] {
-        ["user:" + name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased(), "ip:" + client]
+        ["user:" + normalized(name), "ip:" + client]
     }
+
+    /// An account name as sign-in looks it up: trimmed, lower case.
+    static func normalized(_ name: String) -> String { name.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() }
 
     struct Entry { var failures: Int; var lockedUntil: Double }
     private let entries = Mutex<[String: Entry]>([:])

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdOTP
 import GalleryCore
 import GalleryStore
@@ -59,7 +60,9 @@ struct SessionRoutes {
         api.post("login") { request, context in
             let body = try await JSONIO.decode(Credentials.self, from: request, limit: 16 << 10)
             let name = body.name.trimmingCharacters(in: .whitespacesAndNewlines)
-            let keys = LoginThrottle.keys(name: body.name, client: context.clientAddress)
+            // A browser that signed in as this account before counts its failures on its own (DeviceCookies).
+            let keys = access.devices.throttleKey(AccessMiddleware.cookie(request, DeviceCookies.name), signingInAs: body.name)
+                .map { [$0, "ip:" + context.clientAddress] } ?? LoginThrottle.keys(name: body.name, client: context.clientAddress)
             try access.refuseWhileThrottled(keys)
             let secrets = try await store.secrets(named: name)
             // An unknown name costs a bcrypt verify too: the answer's time does not tell which part was wrong.
@@ -103,7 +106,8 @@ struct SessionRoutes {
             // the second factor on (or replace it) and lock the owner out with the only recovery
             // codes (the attacker review of session 27).
             let body = try await JSONIO.decode(PasswordBody.self, from: request, limit: 4 << 10)
-            try await access.checkCurrentPassword(body.password, of: account, client: context.clientAddress, refusal: APIError(.forbidden, "wrong password"))
+            try await access.checkCurrentPassword(body.password, of: account, session: context.identity?.sessionHash, client: context.clientAddress,
+                                                  refusal: APIError(.forbidden, "wrong password"))
             let secret = Secrets.token(bytes: 20)
             try await store.setPendingTOTP(account: account.id, secret: secret)
             let uri = TOTP(secret: secret).createAuthenticatorURL(label: account.name, issuer: "Drag Gallery")
@@ -127,7 +131,8 @@ struct SessionRoutes {
         api.delete("me/totp") { request, context in
             let account = try context.caller.account!
             let body = try await JSONIO.decode(PasswordBody.self, from: request, limit: 4 << 10)
-            try await access.checkCurrentPassword(body.password, of: account, client: context.clientAddress, refusal: APIError(.forbidden, "wrong password"))
+            try await access.checkCurrentPassword(body.password, of: account, session: context.identity?.sessionHash, client: context.clientAddress,
+                                                  refusal: APIError(.forbidden, "wrong password"))
             try await store.disableTOTP(account: account.id)
             access.accessChanged()
             return Response(status: .noContent)
@@ -137,7 +142,9 @@ struct SessionRoutes {
     /// A new session (a new id: no fixation) and its cookie.
     func signedIn(_ account: Account, status: HTTPResponse.Status = .ok) async throws -> Response {
         let id = try await access.startSession(.account(account.id))
-        return try JSONIO.response(UserAnswer(user: account), status: status, headers: [.setCookie: access.cookie(id), .cacheControl: "no-store"])
+        var headers: HTTPFields = [.setCookie: access.cookie(id), .cacheControl: "no-store"]
+        headers.append(HTTPField(name: .setCookie, value: access.deviceCookie(access.devices.issue(for: account.name))))
+        return try JSONIO.response(UserAnswer(user: account), status: status, headers: headers)
     }
 
 

@@ -28,7 +28,7 @@ struct UserRoutes {
             let body = try await JSONIO.decode(PasswordChange.self, from: request, limit: 16 << 10)
             if id == me.id {
                 // One's own password: the current one first, so a borrowed session cannot take over the account.
-                try await access.checkCurrentPassword(body.current, of: me, client: context.clientAddress,
+                try await access.checkCurrentPassword(body.current, of: me, session: context.identity?.sessionHash, client: context.clientAddress,
                                                       refusal: APIError(.forbidden, "the current password is wrong"))
             } else if !me.admin {
                 throw APIError(.forbidden, "only an admin may change another user's password")
