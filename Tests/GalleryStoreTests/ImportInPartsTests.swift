@@ -14,6 +14,14 @@ import StoreTestSupport
         }
     }
 
+    /// The gallery called `name` once the first transaction of its import or copy has made it.
+    static func appearing(_ name: String, in store: GalleryStore) async throws -> GalleryInfo {
+        while true {
+            if let g = try await store.listGalleries().first(where: { $0.name == name }) { return g }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     @Test(arguments: Backend.tested) func theGalleryComesOutWholeInOrderAndOwned(_ backend: Backend) async throws {
         let (store, _) = try await makeStore(backend)
         let owner = try await store.createAccount(name: "olga", passwordHash: "hash", admin: false).id
@@ -40,14 +48,10 @@ import StoreTestSupport
         let total = 30_000
         let importing = Task { try await store.importGalleryInParts(name: "Big", sections: Self.sections([total])) }
         // The gallery is there after the first part of the import (its rows and sections)...
-        var big: GalleryInfo?
-        while big == nil {
-            big = try await store.listGalleries().first { $0.name == "Big" }
-            if big == nil { try await Task.sleep(for: .milliseconds(5)) }
-        }
+        let big = try await Self.appearing("Big", in: store)
         // ...and a write elsewhere is answered while it still fills.
         _ = try await store.renameGallery(other.id, name: "Other, renamed")
-        let meanwhile = try await store.gallery(big!.id).itemCount
+        let meanwhile = try await store.gallery(big.id).itemCount
         #expect(meanwhile < total, "a write elsewhere waited for the whole import (\(meanwhile) of \(total) items in by then)")
         let (done, _) = try await importing.value
         #expect(done.itemCount == total)
@@ -56,13 +60,9 @@ import StoreTestSupport
     @Test(arguments: Backend.tested) func aGalleryDeletedWhileImportingEndsTheImport(_ backend: Backend) async throws {
         let (store, _) = try await makeStore(backend)
         let importing = Task { try await store.importGalleryInParts(name: "Doomed", sections: Self.sections([30_000])) }
-        var doomed: GalleryInfo?
-        while doomed == nil {
-            doomed = try await store.listGalleries().first { $0.name == "Doomed" }
-            if doomed == nil { try await Task.sleep(for: .milliseconds(5)) }
-        }
-        try await store.deleteGallery(doomed!.id)
-        await #expect(throws: StoreError.galleryNotFound(doomed!.id)) { try await importing.value }
+        let doomed = try await Self.appearing("Doomed", in: store)
+        try await store.deleteGallery(doomed.id)
+        await #expect(throws: StoreError.galleryNotFound(doomed.id)) { try await importing.value }
         #expect(try await store.listGalleries().isEmpty)
     }
 
@@ -76,13 +76,9 @@ import StoreTestSupport
                                                   .trash(items: [items[7].id, items[20_001].id])])
         let other = try await store.createGallery(name: "Other")
         let copying = Task { try await store.duplicateGallery(g.id, name: nil) }
-        var copy: GalleryInfo?
-        while copy == nil {
-            copy = try await store.listGalleries().first { $0.name == "Source copy" }
-            if copy == nil { try await Task.sleep(for: .milliseconds(5)) }
-        }
+        let copy = try await Self.appearing("Source copy", in: store)
         _ = try await store.renameGallery(other.id, name: "Other, renamed")
-        let meanwhile = try await store.gallery(copy!.id).itemCount
+        let meanwhile = try await store.gallery(copy.id).itemCount
         #expect(meanwhile < 20_001, "a write elsewhere waited for the whole copy (\(meanwhile) items in by then)")
         let done = try await copying.value
         #expect(done.itemCount == 20_001 && done.version > 2)
