@@ -46,4 +46,7 @@ public final class LoginThrottle: Sendable {
     }
 
     public func succeeded(_ key: String) { _ = entries.withLock { $0.removeValue(forKey: key) } }
+
+    /// Failures counted for `key` (tests: which keys an attempt counted against, without timing).
+    func failures(_ key: String) -> Int { entries.withLock { $0[key]?.failures ?? 0 } }
 }
