@@ -44,8 +44,9 @@ struct AccessMiddleware: RouterMiddleware {
         }
         try await check(rule, context)
         if request.method == .head, let type = Self.bodyBound[path] {
-            // GET's body owns what GET's handler set up (a subscription, a temporary zip) and frees
-            // it once sent; a HEAD drops the body unsent, so each would leak. Answered here instead.
+            // GET's handler sets up what only its body uses: a subscription and its tasks, or a whole
+            // zip written to disk. `BodyResources` frees them when HEAD drops the body, but the work
+            // (an export of a large gallery) would be done for nothing on every HEAD: answered here.
             return Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"])
         }
         return try await next(request, context)
@@ -53,7 +54,8 @@ struct AccessMiddleware: RouterMiddleware {
 
     static let healthPaths: Set<String> = ["/healthz", "/readyz"]
 
-    /// GET routes whose answer's body holds resources until it is sent: their HEAD's content type.
+    /// GET routes whose handler sets up work for its body (streams, zips): their HEAD's content type.
+    /// A new stream or download route belongs here, and its handler's resources in `BodyResources`.
     static let bodyBound: [String: String] = [
         "/api/galleries/events": "text/event-stream",
         "/api/galleries/{gallery}/events": "text/event-stream",
