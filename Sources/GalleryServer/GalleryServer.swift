@@ -30,7 +30,7 @@ public struct GalleryServer: Sendable {
         store = try await GalleryStore.open(folder: configuration.dataFolder, databaseURL: configuration.databaseURL,
                                             checkpoints: configuration.walCheckpoints)
         ingestor = Ingestor(store: store, configuration: configuration, logger: logger)
-        access = AccessControl(store: store, configuration: configuration)
+        access = AccessControl(store: store, configuration: configuration, deviceKey: try await store.serverKey(DeviceCookies.keyName))
         // PostgreSQL: several instances may share the database; each follows the others' versions,
         // and the list and access changes one makes wake the others' streams (docs/storage.md).
         galleryList.relay { [weak store] in store?.tellOtherInstances(.galleryList) }
@@ -52,6 +52,8 @@ public struct GalleryServer: Sendable {
         }
         // Galleries without an owner (the sample, an offline import) go to the first admin.
         try await store.adoptOwnerlessGalleries()
+        // Galleries deleted while a server was stopping still have rows to remove (in parts, in the background).
+        store.startPurge()
         _ = try await NIOThreadPool.singleton.runIfActive { Secrets.decoyHash }
         if configuration.prewarmColumns {
             Task.detached(priority: .background) { [columnsCache, store] in await columnsCache.prewarm(store: store) }

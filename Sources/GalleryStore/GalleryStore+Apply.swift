@@ -119,7 +119,7 @@ extension GalleryStore {
         }
         // PostgreSQL: the gallery's row is locked until the commit, so versions stay serial
         // whatever else writes (SQLite has one writer anyway).
-        guard let current = try lockedVersion ?? db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self) else {
+        guard let current = try lockedVersion ?? db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0" + db.dialect.lockRow, [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         if let baseVersion = batch.baseVersion, baseVersion != current {
@@ -367,7 +367,7 @@ extension GalleryStore {
         // PostgreSQL: in a transaction holding the row (`FOR SHARE`), so that no other instance
         // commits between the version read and the rows read.
         if db.dialect.fansOut, let pg = db as? PGConnection, !pg.inTransaction { return try db.transaction { try self._loadLive(db, gallery) } }
-        guard let version = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.shareRow, [gallery], as: Int64.self) else {
+        guard let version = try db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0" + db.dialect.shareRow, [gallery], as: Int64.self) else {
             throw StoreError.galleryNotFound(gallery)
         }
         let snapshot = try Self.engineSnapshot(db, gallery)

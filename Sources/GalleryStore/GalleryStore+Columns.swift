@@ -24,7 +24,7 @@ extension GalleryStore {
         let now: Now? = try await database.writeWithoutTransaction { db in
             let (version, snapshot) = try self.current(db, id)
             guard let (_, arriving) = self.live.withLock({ $0[id]?.stages(since: since) }) else { return nil }
-            guard let row = try db.fetchOne("SELECT id, name, version, createdAt FROM gallery WHERE id = ?", [id]) else {
+            guard let row = try db.fetchOne("SELECT id, name, version, createdAt FROM gallery WHERE id = ? AND deleting = 0", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
             var info = Self.galleryInfo(row)

@@ -203,14 +203,14 @@ extension GalleryStore {
     /// reload from the rows. A deleted gallery's streams end with `deleted`. PostgreSQL only.
     func syncWithRow(_ db: any SQLConnection, _ gallery: Int64) throws {
         guard db.dialect.fansOut, let memory = live.withLock({ $0[gallery]?.version }) else { return }
-        let row = try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self)
+        let row = try db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0", [gallery], as: Int64.self)
         guard row != memory else { return }
         guard row != nil else { forget(gallery, deleted: true); return }
         try withLiveSnapshot(gallery) { snapshot in
             var reload = false
             try db.transaction {
                 try db.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", [])
-                guard let row = try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self) else {
+                guard let row = try db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0", [gallery], as: Int64.self) else {
                     reload = true
                     return
                 }
@@ -219,7 +219,7 @@ extension GalleryStore {
             if reload {
                 // Writes a checkpoint (CatchUpLog.restore): a plain transaction, the row held meanwhile.
                 try db.transaction {
-                    _ = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.shareRow, [gallery], as: Int64.self)
+                    _ = try db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0" + db.dialect.shareRow, [gallery], as: Int64.self)
                     try self.reloadLive(db, gallery, snapshot: &snapshot)
                 }
             }
@@ -233,7 +233,7 @@ extension GalleryStore {
     /// lock (nil on SQLite: nothing read).
     func followRow(_ db: any SQLConnection, _ gallery: Int64, snapshot before: inout Snapshot) throws -> Int64? {
         guard db.dialect.fansOut else { return nil }
-        let row = try db.value("SELECT version FROM gallery WHERE id = ?" + db.dialect.lockRow, [gallery], as: Int64.self)
+        let row = try db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0" + db.dialect.lockRow, [gallery], as: Int64.self)
         guard let memory = live.withLock({ $0[gallery]?.version }), row != memory else {
             if row == nil { throw StoreError.galleryNotFound(gallery) }
             return row
@@ -319,7 +319,7 @@ extension GalleryStore {
     /// holds (`CatchUpLog.restore`); its subscribers keep their streams and get the catch-up from
     /// the version they were at when the new window serves it, else `reload`.
     func reloadLive(_ db: any SQLConnection, _ gallery: Int64, snapshot: inout Snapshot) throws {
-        guard let row = try db.value("SELECT version FROM gallery WHERE id = ?", [gallery], as: Int64.self) else {
+        guard let row = try db.value("SELECT version FROM gallery WHERE id = ? AND deleting = 0", [gallery], as: Int64.self) else {
             forget(gallery, deleted: true)
             throw StoreError.galleryNotFound(gallery)
         }

@@ -71,6 +71,7 @@ extension GalleryStore {
             WHERE id IN (
                 SELECT id FROM item
                 WHERE state = 'pending' AND (leaseUntil IS NULL OR leaseUntil < \(d.now))\(one)
+                  AND galleryId NOT IN (SELECT id FROM gallery WHERE deleting = 1)
                 ORDER BY id LIMIT ?\(d.skipLocked))
             RETURNING id, galleryId, fileHash, sourceURL
             """, args, cached: true)
@@ -156,6 +157,21 @@ extension GalleryStore {
         try await database.write { db in
             try db.execute("INSERT INTO startup_claim (task, claimedBy, claimedAt) VALUES (?, ?, ?) ON CONFLICT (task) DO NOTHING",
                            [task, owner, Self.now()]) == 1
+        }
+    }
+
+    /// The server's key named `name` (32 random bytes), made by whichever instance asks first and
+    /// the same at every instance and after a restart (the device cookies' HMAC key).
+    public func serverKey(_ name: String) async throws -> [UInt8] {
+        var rng = SystemRandomNumberGenerator()
+        let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &rng) }
+        return try await database.write { db in
+            try db.execute("INSERT INTO server_key (name, secret, createdAt) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING",
+                           [name, Data(fresh), Self.now()])
+            guard let key = try db.value("SELECT secret FROM server_key WHERE name = ?", [name], as: Data.self), key.count >= 32 else {
+                throw StoreError.corrupt("the server key \(name) is missing or short")
+            }
+            return Array(key)
         }
     }
 

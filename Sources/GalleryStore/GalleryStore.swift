@@ -27,6 +27,12 @@ public final class GalleryStore: Sendable {
     /// version): the gallery list counts a gallery's items once per version, not on every
     /// request (a COUNT over a million items takes ~0.1 s; the page waits for the list).
     let counts = Mutex<[Int64: (version: Int64, createdAt: Double, count: Int)]>([:])
+    /// The removal of deleted galleries' rows (`GalleryStore+Delete`): the task running it, and
+    /// whether a gallery was deleted while it ran (it looks again before it ends).
+    let purge = Mutex<(task: Task<Void, Never>?, again: Bool)>((nil, false))
+    /// Called between two parts of a purge with the table and the rows the part removed (tests:
+    /// a write elsewhere gets in there).
+    public let afterPurgePart = Mutex<(@Sendable (String, Int) async -> Void)?>(nil)
     /// The history check running for each gallery (`checkHistory`): a catch-up that needs the same
     /// gallery's history checked meanwhile waits for it instead of replaying its own copy.
     let historyChecks = Mutex<[Int64: (id: Int, task: Task<Void, any Error>)]>([:])
@@ -130,7 +136,7 @@ public final class GalleryStore: Sendable {
 
     public func listGalleries() async throws -> [GalleryInfo] {
         try await database.read { db in
-            var list = try db.fetchAll("SELECT id, name, version, createdAt FROM gallery ORDER BY id").map(Self.galleryInfo)
+            var list = try db.fetchAll("SELECT id, name, version, createdAt FROM gallery WHERE deleting = 0 ORDER BY id").map(Self.galleryInfo)
             for k in list.indices { list[k].itemCount = try self.itemCount(db, list[k]) }
             return list
         }
@@ -162,7 +168,7 @@ public final class GalleryStore: Sendable {
 
     public func gallery(_ id: Int64) async throws -> GalleryInfo {
         try await database.read { db in
-            guard let row = try db.fetchOne("SELECT id, name, version, createdAt FROM gallery WHERE id = ?", [id]) else {
+            guard let row = try db.fetchOne("SELECT id, name, version, createdAt FROM gallery WHERE id = ? AND deleting = 0", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
             var g = Self.galleryInfo(row)
@@ -175,7 +181,7 @@ public final class GalleryStore: Sendable {
         guard let row = try db.fetchOne("""
             SELECT g.id, g.name, g.version, g.createdAt,
                    (SELECT COUNT(*) FROM item i WHERE i.galleryId = g.id AND i.trashed = 0) AS itemCount
-            FROM gallery g WHERE g.id = ?
+            FROM gallery g WHERE g.id = ? AND g.deleting = 0
             """, [id]) else { throw StoreError.galleryNotFound(id) }
         return galleryInfo(row)
     }
@@ -221,7 +227,7 @@ public final class GalleryStore: Sendable {
     public func duplicateGallery(_ id: Int64, name: String?, owner: Int64? = nil,
                                  partTime: Duration = .milliseconds(10)) async throws -> GalleryInfo {
         let (sourceName, plan) = try await database.read { db -> (String, [(title: String, ids: [Int64])]) in
-            guard let sourceName = try db.value("SELECT name FROM gallery WHERE id = ?", [id], as: String.self) else {
+            guard let sourceName = try db.value("SELECT name FROM gallery WHERE id = ? AND deleting = 0", [id], as: String.self) else {
                 throw StoreError.galleryNotFound(id)
             }
             let sections = try db.fetchAll("SELECT * FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank, id", [id]).map(SectionRecord.init)
@@ -247,22 +253,13 @@ public final class GalleryStore: Sendable {
         return try await self.gallery(gallery)
     }
 
-    public func deleteGallery(_ id: Int64) async throws {
-        try await database.write { db in
-            guard try db.execute("DELETE FROM gallery WHERE id = ?", [id]) == 1 else { throw StoreError.galleryNotFound(id) }
-            try self.announce(db, deleted: id)
-        }
-        let subscribers = live.withLock { state in state.removeValue(forKey: id)?.subscribers ?? [:] }
-        for (_, c) in subscribers { c.yield(.deleted); c.finish() }
-    }
-
     // MARK: Reading
 
     /// The gallery's last section (where a drop or upload without a destination goes), nil when
     /// it has none. One row, whatever the gallery's size.
     public func lastSection(_ id: Int64) async throws -> Int64? {
         try await database.read { db in
-            guard try db.exists("SELECT 1 FROM gallery WHERE id = ?", [id]) else {
+            guard try db.exists("SELECT 1 FROM gallery WHERE id = ? AND deleting = 0", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
             return try db.value("SELECT id FROM section WHERE galleryId = ? AND deleted = 0 ORDER BY rank DESC, id DESC LIMIT 1",
@@ -288,7 +285,7 @@ public final class GalleryStore: Sendable {
     /// A gallery's version and name (cheap: one row), to check a cached snapshot.
     public func head(_ id: Int64) async throws -> (version: Int64, name: String) {
         try await database.read { db in
-            guard let row = try db.fetchOne("SELECT version, name FROM gallery WHERE id = ?", [id]) else {
+            guard let row = try db.fetchOne("SELECT version, name FROM gallery WHERE id = ? AND deleting = 0", [id]) else {
                 throw StoreError.galleryNotFound(id)
             }
             return (row[0], row[1])

@@ -167,6 +167,17 @@ enum Migrations {
                 CREATE TABLE setup_token (tokenHash TEXT PRIMARY KEY, createdAt REAL NOT NULL);
                 """)
         }
+        m.registerMigration("v6 galleries deleted in parts, server keys") { db in
+            try db.execute(sql: """
+                -- A gallery being deleted (1): gone for everyone at once, its rows removed a part
+                -- at a time afterwards (at a million items one transaction held every write for
+                -- seconds); the row itself goes last. A start finishes what a stopped server left.
+                ALTER TABLE gallery ADD COLUMN deleting INTEGER NOT NULL DEFAULT 0;
+                -- Keys the server signs with that outlive a restart and are the same at every
+                -- instance (the device cookies' HMAC key): made once by whoever starts first.
+                CREATE TABLE server_key (name TEXT PRIMARY KEY, secret BLOB NOT NULL, createdAt REAL NOT NULL);
+                """)
+        }
         return m
     }
 }

@@ -3,7 +3,8 @@ import Testing
 import Hummingbird
 import HummingbirdTesting
 import GalleryCore
-import GalleryServer
+@testable import GalleryServer
+import GalleryStore
 
 @Suite struct GalleryRouteTests {
     @Test func galleriesAreDocumentsCreatedRenamedDuplicatedAndDeleted() async throws {
@@ -19,11 +20,41 @@ import GalleryServer
             #expect(copy.id != fruit.gallery.id)
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             #expect(list.map(\.name) == ["Fruit bowl", "Copy"])
+            let added = try await server.store.apply(gallery: fruit.gallery.id, [.insert([NewItem(title: "Pear")], at: .end(section: fruit.sections[0].id))],
+                                                     payload: "test").createdItems[0]
             let r = try await client.execute(uri: "/api/galleries/\(fruit.gallery.id)", method: .delete)
             #expect(r.status == .noContent)
             let list2: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             #expect(list2.map(\.name) == ["Copy"])
+            // Gone at once, while its rows may still be on their way out.
+            #expect(try await client.error(.get, "/api/galleries/\(fruit.gallery.id)", status: .notFound) == "unknown gallery \(fruit.gallery.id)")
+            _ = try await client.error(.get, "/api/items/\(added)", status: .notFound)
+            _ = try await client.error(.delete, "/api/galleries/\(fruit.gallery.id)", status: .notFound)
+            _ = try await client.error(.post, "/api/galleries/\(fruit.gallery.id)/batch",
+                                       #"{"operations": [{"op": "trash", "items": [\(added)]}]}"#, status: .notFound)
         }
+    }
+
+    /// A server stopped half way through removing a deleted gallery's rows finishes at its next start.
+    @Test func aStartFinishesADeleteAStoppedServerLeftHalfWay() async throws {
+        let first = try await makeServer()
+        let g = try await first.store.createGallery(name: "Half")
+        let kept = try await first.store.createGallery(name: "Kept")
+        let section = try await first.store.snapshot(g.id).sections[0].id
+        _ = try await first.store.apply(gallery: g.id, [.insert((0..<300).map { NewItem(title: "\($0)") }, at: .end(section: section))], payload: "test")
+        try await first.store.database.write { db in
+            try db.execute("UPDATE gallery SET deleting = 1 WHERE id = ?", [g.id])
+            try db.execute("DELETE FROM item WHERE id IN (SELECT id FROM item WHERE galleryId = ? LIMIT 100)", [g.id])
+        }
+        try first.store.close()
+        let again = try await GalleryServer(configuration: first.configuration, logger: quietLogger)
+        await again.store.finishPurge()
+        #expect(try await again.store.galleriesBeingDeleted().isEmpty)
+        let left = try await again.store.database.read { db in
+            try db.value("SELECT COUNT(*) FROM item WHERE galleryId = ?", [g.id], as: Int.self)
+        }
+        #expect(left == 0)
+        #expect(try await again.store.listGalleries().map(\.id) == [kept.id])
     }
 
     @Test func unknownIdsAndMalformedBodiesAreRefusedWithJSONErrors() async throws {

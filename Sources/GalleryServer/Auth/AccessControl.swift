@@ -15,7 +15,7 @@ public final class AccessControl: Sendable {
     public let store: GalleryStore
     let configuration: ServerConfiguration
     public let throttle = LoginThrottle()
-    let devices = DeviceCookies()
+    let devices: DeviceCookies
     private let identities = Mutex<[String: (identity: Identity?, until: ContinuousClock.Instant)]>([:])
     private let roles = Mutex<[String: (role: GalleryRole?, until: ContinuousClock.Instant)]>([:])
     private let watchers = Mutex<[Int: AsyncStream<Void>.Continuation]>([:])
@@ -27,9 +27,10 @@ public final class AccessControl: Sendable {
 
     public static let cookieName = "gallery_session"
 
-    init(store: GalleryStore, configuration: ServerConfiguration) {
+    init(store: GalleryStore, configuration: ServerConfiguration, deviceKey: [UInt8]) {
         self.store = store
         self.configuration = configuration
+        devices = DeviceCookies(key: deviceKey)
     }
 
     // MARK: First start

@@ -8,12 +8,16 @@ import Foundation
 /// known device count against that device (and its address), so it cannot guess freely either.
 ///
 /// `gallery_device=<account name in hex>.<nonce>.<HMAC-SHA256 of the two>`, sent only to
-/// `/api/login` (`HttpOnly`, `SameSite=Strict`, a year). The key lives in this process: after a
-/// restart, or at another instance, a device is unknown again and signs in as any browser does.
+/// `/api/login` (`HttpOnly`, `SameSite=Strict`, a year). The key is the database's
+/// (`GalleryStore.serverKey("device-cookies")`): a device stays known after a restart and at
+/// every instance on the same database.
 struct DeviceCookies: Sendable {
     static let name = "gallery_device"
     static let lifetime = 365 * 24 * 3600
-    private let key = SymmetricKey(size: .bits256)
+    static let keyName = "device-cookies"
+    private let key: SymmetricKey
+
+    init(key: [UInt8]) { self.key = SymmetricKey(data: key) }
 
     /// A new cookie value for a browser that just signed in as `account`.
     func issue(for account: String) -> String {

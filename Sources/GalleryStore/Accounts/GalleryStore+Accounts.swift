@@ -79,7 +79,7 @@ extension GalleryStore {
         try db.execute("""
             INSERT INTO member (galleryId, accountId, role)
             SELECT g.id, ?, 'owner' FROM gallery g
-            WHERE NOT EXISTS (SELECT 1 FROM member m WHERE m.galleryId = g.id AND m.role = 'owner')
+            WHERE g.deleting = 0 AND NOT EXISTS (SELECT 1 FROM member m WHERE m.galleryId = g.id AND m.role = 'owner')
             ON CONFLICT (galleryId, accountId) DO UPDATE SET role = 'owner'
             """, [account])
     }

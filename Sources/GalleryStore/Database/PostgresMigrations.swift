@@ -141,6 +141,10 @@ enum PostgresMigrations {
             CREATE TABLE startup_claim (task TEXT COLLATE "C" PRIMARY KEY, claimedBy TEXT COLLATE "C" NOT NULL, claimedAt DOUBLE PRECISION NOT NULL);
             CREATE TABLE setup_token (tokenHash TEXT COLLATE "C" PRIMARY KEY, createdAt DOUBLE PRECISION NOT NULL);
             """),
+        ("v6 galleries deleted in parts, server keys", """
+            ALTER TABLE gallery ADD COLUMN deleting BIGINT NOT NULL DEFAULT 0;
+            CREATE TABLE server_key (name TEXT COLLATE "C" PRIMARY KEY, secret BYTEA NOT NULL, createdAt DOUBLE PRECISION NOT NULL);
+            """),
     ]
 
     /// Brings the database to the newest step, in one transaction. Instances starting at once

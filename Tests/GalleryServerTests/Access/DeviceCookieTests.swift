@@ -6,6 +6,7 @@ import NIOCore
 import Testing
 @testable import GalleryServer
 import GalleryStore
+import StoreTestSupport
 
 /// Anyone who knows an account's name could lock it with wrong passwords — the account-wide
 /// throttle doubles to 15 minutes — and keep its owner out for good (the attacker review of
@@ -46,7 +47,7 @@ import GalleryStore
             // A forged, altered or other account's device cookie is no device.
             var forged = Array(device); forged[forged.count - 2] = forged[forged.count - 2] == "A" ? "B" : "A"
             #expect(try await login(from: "192.0.2.45", password: "correct horse", device: String(forged)).status == .tooManyRequests)
-            #expect(DeviceCookies().throttleKey(device, signingInAs: "ana") == nil, "another process's key")
+            #expect(DeviceCookies(key: Array(repeating: 7, count: 32)).throttleKey(device, signingInAs: "ana") == nil, "another key")
             #expect(server.access.devices.throttleKey(device, signingInAs: " ANA ") != nil)
             #expect(server.access.devices.throttleKey(device, signingInAs: "bob") == nil)
 
@@ -68,5 +69,25 @@ import GalleryStore
             for _ in 0..<28 { server.access.throttle.failed([deviceKey]) }
             #expect(try await login(from: "198.51.100.8", password: "correct horse 2", device: device).status == .tooManyRequests)
         }
+    }
+
+    /// The key is the database's: a device stays known after a restart and at another instance on
+    /// the same database, and only there.
+    @Test(arguments: Backend.tested) func aDeviceIsKnownAfterARestart(_ backend: Backend) async throws {
+        let first = try await makeServer(backend)
+        _ = try await first.store.createAccount(name: "ana", passwordHash: try await Secrets.hashPassword("correct horse"), admin: true)
+        let device = try await first.application().test(.router) { client -> String? in
+            let r = try await client.execute(uri: "/api/login", method: .post, headers: [.contentType: "application/json", .origin: "http://localhost"],
+                                             body: ByteBuffer(string: #"{"name": "ana", "password": "correct horse"}"#))
+            #expect(r.status == .ok)
+            return r.headers[values: .setCookie].first { $0.hasPrefix(DeviceCookies.name + "=") }
+                .map { String($0.dropFirst(DeviceCookies.name.count + 1).prefix { $0 != ";" }) }
+        }
+        let cookie = try #require(device)
+        let again = try await GalleryServer(configuration: first.configuration, logger: quietLogger)
+        #expect(again.access.devices.throttleKey(cookie, signingInAs: "ana") == first.access.devices.throttleKey(cookie, signingInAs: "ana"))
+        #expect(again.access.devices.throttleKey(cookie, signingInAs: "ana") != nil)
+        let elsewhere = try await makeServer(backend)
+        #expect(elsewhere.access.devices.throttleKey(cookie, signingInAs: "ana") == nil, "another database's key")
     }
 }
