@@ -44,7 +44,19 @@ extension GalleryStore {
         guard !trimmed.contains(where: { $0.isNewline || $0 == "\0" }) else { throw StoreError.invalid("name must be one line") }
         // A member route names a user by id or by name: a name of digits only would be both.
         guard !trimmed.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw StoreError.invalid("name must not be digits only") }
+        // Nothing unseen in a name others read to pick a member: no zero-width or direction
+        // marks ("ana\u{200B}" shows as "ana"), no controls, private-use or unassigned code points.
+        let unseen: Set<Unicode.GeneralCategory> = [.format, .control, .privateUse, .surrogate, .unassigned]
+        guard !trimmed.unicodeScalars.contains(where: { unseen.contains($0.properties.generalCategory) }) else {
+            throw StoreError.invalid("name must not contain invisible, control or unassigned characters")
+        }
         return trimmed
+    }
+
+    /// A name as it reads: compatibility forms folded (NFKC: full-width "ａｎａ", the ligature in
+    /// "ﬁona", superscripts) and case ignored. Two accounts never read the same.
+    static func nameReading(_ name: String) -> String {
+        name.precomposedStringWithCompatibilityMapping.lowercased().precomposedStringWithCompatibilityMapping
     }
 
     /// A new account. `onlyIfFirst`: refused when any account exists (the setup link creates
@@ -65,6 +77,11 @@ extension GalleryStore {
             if count == 0 { try db.execute("DELETE FROM setup_token") }
             if try db.value("SELECT COUNT(*) FROM account WHERE lower(name) = lower(?)", [name], as: Int.self)! > 0 {
                 throw StoreError.invalid("an account named \"\(name)\" exists already")
+            }
+            // Look-alikes (the attacker review of session 27): the few accounts' names read here.
+            let reading = Self.nameReading(name)
+            if let same = try db.values("SELECT name FROM account", as: String.self).first(where: { Self.nameReading($0) == reading }) {
+                throw StoreError.invalid("an account named \"\(same)\" exists already, which \"\(name)\" reads as")
             }
             let id = try db.insert("INSERT INTO account (name, passwordHash, admin, createdAt) VALUES (?, ?, ?, ?) RETURNING id",
                                    [name, passwordHash, admin || count == 0, Self.now()])

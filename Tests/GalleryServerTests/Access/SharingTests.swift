@@ -49,6 +49,20 @@ import GalleryServer
                                                   body: ByteBuffer(string: #"{"name": "12345", "password": "long enough"}"#))
             #expect(digits.status.code / 100 == 4)
             #expect(message(digits).contains("digits only"))
+            // Nor a name that reads as another's (full-width, a ligature, case) or hides characters.
+            for (name, says) in [("ＡＮＮＡ ＭＡＲＩＡ", "reads as"), ("anna\u{FB01}", ""), ("Anna\u{200B} Maria", "invisible"),
+                                 ("\u{202E}airam anna", "invisible"), ("anna\u{E000}", "invisible")] {
+                let made = try await client.execute(uri: "/api/users", method: .post, headers: f.headers[.owner]! + Self.sameOrigin,
+                                                    body: ByteBuffer(data: try JSONEncoder().encode(["name": name, "password": "long enough"])))
+                if says.isEmpty {
+                    #expect(made.status == .created, "\(name): \(message(made))")
+                } else {
+                    #expect(made.status.code / 100 == 4 && message(made).contains(says), "\(name): \(message(made))")
+                }
+            }
+            let fi = try await client.execute(uri: "/api/users", method: .post, headers: f.headers[.owner]! + Self.sameOrigin,
+                                              body: ByteBuffer(string: #"{"name": "annafi", "password": "long enough"}"#))
+            #expect(fi.status.code / 100 == 4 && message(fi).contains("reads as"), "\(message(fi))")
         }
     }
 
