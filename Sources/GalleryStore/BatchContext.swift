@@ -271,8 +271,8 @@ struct BatchContext {
         let keys = try ranks(items.count, section: s, index: index, removing: [])
         let sectionId = Int64(work.sectionID(at: s).rawValue)
         var newIds: [ItemID] = []
-        for (item, key) in zip(items, keys) {
-            let newId = try ItemRows.insert(db, gallery: gallery, section: sectionId, rank: key, title: try checkTitle(item.title), item, at: now)
+        let rows = try zip(items, keys).map { item, key in (rank: key, title: try checkTitle(item.title), item: item) }
+        for newId in try ItemRows.insert(db, gallery: gallery, section: sectionId, rows: rows, at: now) {
             newIds.append(ItemID(UInt64(newId)))
             createdItems.append(newId)
             touched.insert(newId)

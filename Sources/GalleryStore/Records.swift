@@ -59,6 +59,41 @@ enum ItemRows {
                        item.aspect, item.state.rawValue, item.reason, now])
     }
 
+    /// Rows in one statement at most (12 arguments each: 1,200, under both SQLite's and PostgreSQL's limits).
+    static let rowsPerInsert = 100
+
+    /// New items in order (content version 0, not in the trash), `rowsPerInsert` rows to a
+    /// statement; answers their ids in the same order. A statement per row was half of an
+    /// import's time on SQLite (100,000 items: ~55 % in `INSERT … RETURNING` through GRDB, one
+    /// statement each) and a round trip each on PostgreSQL. The ranks, distinct within one
+    /// insert, tell the returned ids apart (neither database promises RETURNING's order).
+    static func insert(_ db: any SQLConnection, gallery: Int64, section: Int64, rows: [(rank: String, title: String, item: NewItem)],
+                       at now: Double) throws -> [Int64] {
+        if rows.count == 1 { return [try insert(db, gallery: gallery, section: section, rank: rows[0].rank, title: rows[0].title, rows[0].item, at: now)] }
+        var ids: [Int64] = []
+        ids.reserveCapacity(rows.count)
+        var start = 0
+        while start < rows.count {
+            let part = rows[start..<min(start + rowsPerInsert, rows.count)]
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)", count: part.count).joined(separator: ", ")
+            var arguments: SQLArguments = []
+            arguments.reserveCapacity(part.count * 12)
+            for r in part {
+                arguments += [gallery, section, r.rank, r.title, r.item.sourceURL, r.item.fileHash, r.item.width, r.item.height,
+                              r.item.aspect, r.item.state.rawValue, r.item.reason, now] as SQLArguments
+            }
+            let returned = try db.fetchAll("INSERT INTO item (\(columns)) VALUES \(values) RETURNING id, rank", arguments,
+                                           cached: part.count == rowsPerInsert)
+            let byRank = Dictionary(returned.map { ($0["rank"] as String, $0["id"] as Int64) }, uniquingKeysWith: { a, _ in a })
+            for r in part {
+                guard let id = byRank[r.rank], returned.count == part.count else { throw StoreError.corrupt("an insert of \(part.count) items returned \(returned.count) ids") }
+                ids.append(id)
+            }
+            start += part.count
+        }
+        return ids
+    }
+
     /// Copies of the live items `condition` selects: same content, content version 0, not in the
     /// trash. `gallery`, `section` and `rank` are SQL expressions (a `?` or a column); their
     /// arguments come first, then the creation time, then the condition's.
