@@ -74,30 +74,40 @@ extension GalleryStore {
     /// One deleted gallery's rows, a part at a time, each part its own transaction sized to take
     /// about `purgePartTime`: the items (their indexes are most of the work), the log, the
     /// checkpoints and the sections, then the row, which takes what is left with it.
+    ///
+    /// Several purges of one gallery may run at once on PostgreSQL (instances starting together,
+    /// or the others joining on `d <gallery>`): a part skips rows another purge has locked, and a
+    /// table is left only once none of its rows is there, so no purge gets to the sections (whose
+    /// delete would cascade to the items left) while another still deletes items.
     func purgeGallery(_ gallery: Int64) async throws {
         let began = ContinuousClock.now
         var removed = 0
-        // The children of `item` and `section` (link_item, item) go with them; the item rows go
-        // before their sections so that no part deletes a whole section's items at once.
+        let skipLocked = database.kindFansOut ? SQLDialect.postgres.skipLocked : ""
         let parts: [(table: String, sql: String, smallest: Int, largest: Int)] = [
-            ("item", "DELETE FROM item WHERE id IN (SELECT id FROM item WHERE galleryId = ? LIMIT ?)", 100, 20_000),
-            ("operation", "DELETE FROM operation WHERE galleryId = ? AND version IN (SELECT version FROM operation WHERE galleryId = ? LIMIT ?)", 100, 20_000),
+            ("item", "DELETE FROM item WHERE id IN (SELECT id FROM item WHERE galleryId = ? LIMIT ?\(skipLocked))", 100, 20_000),
+            ("operation", "DELETE FROM operation WHERE galleryId = ? AND version IN (SELECT version FROM operation WHERE galleryId = ? LIMIT ?\(skipLocked))", 100, 20_000),
             // A checkpoint holds a whole gallery's arrangement (megabytes at 1M): one at a time.
-            ("checkpoint", "DELETE FROM checkpoint WHERE galleryId = ? AND version IN (SELECT version FROM checkpoint WHERE galleryId = ? LIMIT ?)", 1, 1),
-            ("section", "DELETE FROM section WHERE id IN (SELECT id FROM section WHERE galleryId = ? LIMIT ?)", 100, 20_000),
+            ("checkpoint", "DELETE FROM checkpoint WHERE galleryId = ? AND version IN (SELECT version FROM checkpoint WHERE galleryId = ? LIMIT ?\(skipLocked))", 1, 1),
+            ("section", "DELETE FROM section WHERE id IN (SELECT id FROM section WHERE galleryId = ? LIMIT ?\(skipLocked))", 100, 20_000),
         ]
         for part in parts {
             var size = min(max(1000, part.smallest), part.largest)
             while true {
                 let start = ContinuousClock.now, limit = size
-                let n = try await database.write { db in
+                let (n, left) = try await database.write { db -> (Int, Bool) in
                     // Still marked (a gallery is never unmarked; this guards against an id reused by another row).
-                    guard try db.exists("SELECT 1 FROM gallery WHERE id = ? AND deleting = 1", [gallery]) else { return 0 }
+                    guard try db.exists("SELECT 1 FROM gallery WHERE id = ? AND deleting = 1", [gallery]) else { return (0, false) }
                     let args: SQLArguments = part.table == "item" || part.table == "section" ? [gallery, limit] : [gallery, gallery, limit]
-                    return try db.execute(part.sql, args)
+                    let n = try db.execute(part.sql, args)
+                    return try (n, n > 0 || db.exists("SELECT 1 FROM \(part.table) WHERE galleryId = ?", [gallery]))
                 }
                 removed += n
-                guard n > 0 else { break }
+                guard left else { break }
+                if n == 0 {
+                    // The rows left are another purge's, in a transaction not yet committed.
+                    try await Task.sleep(for: .milliseconds(20))
+                    continue
+                }
                 if let hook = afterPurgePart.withLock({ $0 }) { await hook(part.table, n) }
                 let took = ContinuousClock.now - start  // with the wait for the writer: an upper bound
                 if took < Self.purgePartTime / 2 { size = min(size * 2, part.largest) }

@@ -165,6 +165,9 @@ extension GalleryStore {
         switch parts[1] {
         case "v", "d":
             if parts.count >= 3, let gallery = Int64(parts[2]) { scheduleFollow(gallery) }
+            // A deleted gallery's rows: this instance joins in, so they go even if the one that
+            // deleted it stops (`purgeGallery` is safe beside other purges).
+            if parts[1] == "d" { startPurge() }
         case "l": fanout.state.withLock { $0.onSignal }?(.galleryList)
         case "a": fanout.state.withLock { $0.onSignal }?(.access)
         default: break

@@ -101,6 +101,60 @@ import Synchronization
         #expect(try await Self.rows(store, big).values.allSatisfy { $0 == 0 })
     }
 
+    /// Two purges of one gallery at once (PostgreSQL: instances starting together, or joining on
+    /// another's delete): each skips the rows the other holds, and neither deletes sections while
+    /// items are left (that would cascade to them in one transaction).
+    @Test(arguments: Backend.tested) func twoPurgesAtOnceShareTheWork(_ backend: Backend) async throws {
+        let (first, place) = try await makeStore(backend)
+        let second = try await place.open()
+        let total = 30_000
+        let big = try await Self.bulkGallery(first, items: total)
+        let sectionsEarly = Mutex(0)
+        for store in [first, second] {
+            store.afterPurgePart.withLock { $0 = { table, _ in
+                guard table == "section" else { return }
+                let items = (try? await store.database.read { db in
+                    try db.value("SELECT COUNT(*) FROM item WHERE galleryId = ?", [big], as: Int.self)
+                }) ?? nil
+                if items != 0 { sectionsEarly.withLock { $0 += 1 } }
+            } }
+        }
+        try await first.database.write { db in try db.execute("UPDATE gallery SET deleting = 1 WHERE id = ?", [big]) }
+        first.startPurge()
+        second.startPurge()
+        await first.finishPurge()
+        await second.finishPurge()
+        #expect(sectionsEarly.withLock { $0 } == 0, "a purge deleted sections while items were left")
+        #expect(try await Self.rows(first, big).values.allSatisfy { $0 == 0 })
+    }
+
+    /// On PostgreSQL another instance joins in when it hears of a delete.
+    @Test func anotherInstanceJoinsInOnPostgreSQL() async throws {
+        guard Backend.tested.contains(.postgres) else { return }
+        let (first, place) = try await makeStore(.postgres)
+        let second = try await place.open()
+        second.startFollowing()
+        defer { try? first.close(); try? second.close() }
+        #expect(await FanoutTests.eventually { second.followingSessions >= 1 }, "the second instance listens")
+        let parted = Mutex<[String]>([])
+        second.afterPurgePart.withLock { $0 = { table, _ in parted.withLock { $0.append(table) } } }
+        let big = try await Self.bulkGallery(first, items: 30_000)
+        // The first instance's purge is held at its first part, as if it had stopped there.
+        let (held, release) = AsyncStream<Void>.makeStream()
+        first.afterPurgePart.withLock { $0 = { _, _ in for await _ in held { break } } }
+        try await first.deleteGallery(big)
+        await second.finishPurge()
+        var waited = 0
+        while try await Self.rows(second, big)["gallery"] != 0, waited < 3000 {
+            try await Task.sleep(for: .milliseconds(10)); waited += 1
+            await second.finishPurge()
+        }
+        #expect(try await Self.rows(second, big).values.allSatisfy { $0 == 0 }, "the other instance finished the delete")
+        #expect(parted.withLock { $0 }.contains("item"))
+        release.yield(); release.finish()
+        await first.finishPurge()
+    }
+
     @Test(arguments: Backend.tested) func aStartFinishesADeleteLeftHalfWay(_ backend: Backend) async throws {
         let (store, place) = try await makeStore(backend)
         let (g, _) = try await store.importGallery(name: "Half", sections: Self.sections([2_000, 2_000]))
