@@ -8,7 +8,7 @@ extension GalleryStore {
     /// `deleting` (every read by id answers "not found" from then on, the list leaves it out, no
     /// batch is taken), its members and share links go (nobody's role names it), other instances
     /// are told and its live streams end with `deleted`. Its sections, items, log and checkpoints
-    /// are removed afterwards a part at a time (`purgeDeletedGalleries`), the row last: at a
+    /// are removed afterwards a part at a time (`startPurge`, `purgeGallery`), the row last: at a
     /// million items one transaction held every gallery's writes ~7 s (issue 15's limits).
     public func deleteGallery(_ id: Int64) async throws {
         try await database.write { db in
