@@ -82,13 +82,13 @@ extension GalleryStore {
     func purgeGallery(_ gallery: Int64) async throws {
         let began = ContinuousClock.now
         var removed = 0
-        let skipLocked = database.kindFansOut ? SQLDialect.postgres.skipLocked : ""
-        let parts: [(table: String, sql: String, smallest: Int, largest: Int)] = [
-            ("item", "DELETE FROM item WHERE id IN (SELECT id FROM item WHERE galleryId = ? LIMIT ?\(skipLocked))", 100, 20_000),
-            ("operation", "DELETE FROM operation WHERE galleryId = ? AND version IN (SELECT version FROM operation WHERE galleryId = ? LIMIT ?\(skipLocked))", 100, 20_000),
+        // `skip`: the dialect's row-lock skip (PostgreSQL's `FOR UPDATE SKIP LOCKED`; none on SQLite, one writer).
+        let parts: [(table: String, sql: @Sendable (_ skip: String) -> String, smallest: Int, largest: Int)] = [
+            ("item", { "DELETE FROM item WHERE id IN (SELECT id FROM item WHERE galleryId = ? LIMIT ?\($0))" }, 100, 20_000),
+            ("operation", { "DELETE FROM operation WHERE galleryId = ? AND version IN (SELECT version FROM operation WHERE galleryId = ? LIMIT ?\($0))" }, 100, 20_000),
             // A checkpoint holds a whole gallery's arrangement (megabytes at 1M): one at a time.
-            ("checkpoint", "DELETE FROM checkpoint WHERE galleryId = ? AND version IN (SELECT version FROM checkpoint WHERE galleryId = ? LIMIT ?\(skipLocked))", 1, 1),
-            ("section", "DELETE FROM section WHERE id IN (SELECT id FROM section WHERE galleryId = ? LIMIT ?\(skipLocked))", 100, 20_000),
+            ("checkpoint", { "DELETE FROM checkpoint WHERE galleryId = ? AND version IN (SELECT version FROM checkpoint WHERE galleryId = ? LIMIT ?\($0))" }, 1, 1),
+            ("section", { "DELETE FROM section WHERE id IN (SELECT id FROM section WHERE galleryId = ? LIMIT ?\($0))" }, 100, 20_000),
         ]
         for part in parts {
             var size = min(max(1000, part.smallest), part.largest)
@@ -98,7 +98,7 @@ extension GalleryStore {
                     // Still marked (a gallery is never unmarked; this guards against an id reused by another row).
                     guard try db.exists("SELECT 1 FROM gallery WHERE id = ? AND deleting = 1", [gallery]) else { return (0, false) }
                     let args: SQLArguments = part.table == "item" || part.table == "section" ? [gallery, limit] : [gallery, gallery, limit]
-                    let n = try db.execute(part.sql, args)
+                    let n = try db.execute(part.sql(db.dialect.skipLocked), args)
                     return try (n, n > 0 || db.exists("SELECT 1 FROM \(part.table) WHERE galleryId = ?", [gallery]))
                 }
                 removed += n

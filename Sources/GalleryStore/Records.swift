@@ -52,11 +52,16 @@ struct ItemRecord: Sendable {
 enum ItemRows {
     static let columns = "galleryId, sectionId, rank, title, sourceURL, fileHash, width, height, aspect, state, reason, contentVersion, trashed, createdAt"
 
+    /// One new row's values for `columns` (content version 0, not in the trash) and their arguments.
+    static let rowValues = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)"
+    static func rowArguments(gallery: Int64, section: Int64, rank: String, title: String, _ item: NewItem, at now: Double) -> SQLArguments {
+        [gallery, section, rank, title, item.sourceURL, item.fileHash, item.width, item.height, item.aspect, item.state.rawValue, item.reason, now]
+    }
+
     /// A new item (content version 0, not in the trash); answers its id.
     static func insert(_ db: any SQLConnection, gallery: Int64, section: Int64, rank: String, title: String, _ item: NewItem, at now: Double) throws -> Int64 {
-        try db.insert("INSERT INTO item (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?) RETURNING id",
-                      [gallery, section, rank, title, item.sourceURL, item.fileHash, item.width, item.height,
-                       item.aspect, item.state.rawValue, item.reason, now])
+        try db.insert("INSERT INTO item (\(columns)) VALUES \(rowValues) RETURNING id",
+                      rowArguments(gallery: gallery, section: section, rank: rank, title: title, item, at: now))
     }
 
     /// Rows in one statement at most (12 arguments each: 1,200, under both SQLite's and PostgreSQL's limits).
@@ -75,18 +80,14 @@ enum ItemRows {
         var start = 0
         while start < rows.count {
             let part = rows[start..<min(start + rowsPerInsert, rows.count)]
-            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)", count: part.count).joined(separator: ", ")
-            var arguments: SQLArguments = []
-            arguments.reserveCapacity(part.count * 12)
-            for r in part {
-                arguments += [gallery, section, r.rank, r.title, r.item.sourceURL, r.item.fileHash, r.item.width, r.item.height,
-                              r.item.aspect, r.item.state.rawValue, r.item.reason, now] as SQLArguments
-            }
+            let values = Array(repeating: rowValues, count: part.count).joined(separator: ", ")
+            let arguments = part.flatMap { rowArguments(gallery: gallery, section: section, rank: $0.rank, title: $0.title, $0.item, at: now) }
             let returned = try db.fetchAll("INSERT INTO item (\(columns)) VALUES \(values) RETURNING id, rank", arguments,
                                            cached: part.count == rowsPerInsert)
             let byRank = Dictionary(returned.map { ($0["rank"] as String, $0["id"] as Int64) }, uniquingKeysWith: { a, _ in a })
+            guard returned.count == part.count else { throw StoreError.corrupt("an insert of \(part.count) items returned \(returned.count) ids") }
             for r in part {
-                guard let id = byRank[r.rank], returned.count == part.count else { throw StoreError.corrupt("an insert of \(part.count) items returned \(returned.count) ids") }
+                guard let id = byRank[r.rank] else { throw StoreError.corrupt("an insert returned no id for rank \(r.rank)") }
                 ids.append(id)
             }
             start += part.count
