@@ -85,21 +85,24 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     let password = "bench password"
     let owner = try await store.createAccount(name: "bench", passwordHash: try await Secrets.hashPassword(password), admin: true, onlyIfFirst: true)
     _ = try await store.createToken(account: owner.id, name: "bench", scope: .write, tokenHash: Secrets.digest("gat_bench_token"))
-    // Same run, alternating (issue 15.3): the server with SQLite's own checkpoints on the writer,
-    // then with them on the checkpointer's queue; `--rounds` pairs.
-    // With --history-items, the background half runs once per catch-up checkpoint setting instead.
-    let shipped = GalleryStore.historyItemsPerInterval
-    var runs: [(WALCheckpoints, Int)] = [(.onWriter, shipped)]
-    runs += (o.historyItems.isEmpty ? [shipped] : o.historyItems).map { (.background, $0) }
+    // Same run, alternating (issue 15.3): one transaction per batch, then group commit (batches
+    // queued behind the writer share one, `--batches-per-transaction 1,16`); `--rounds` rounds.
+    // With --history-items, each runs once per catch-up checkpoint setting.
+    let shipped = GalleryStore.historyItemsPerInterval, shippedGroup = GalleryStore.batchesPerTransaction
+    var runs: [(group: Int, historyItems: Int)] = []
+    for group in o.batchesPerTransaction {
+        runs += (o.historyItems.isEmpty ? [shipped] : o.historyItems).map { (group, $0) }
+    }
     for round in 1...o.rounds {
-        for (mode, historyItems) in runs {
+        for (group, historyItems) in runs {
             GalleryStore.setHistoryItemsPerInterval(historyItems)
-            let running = try await BenchServer.start(folder: folder, portBase: 18_000) { $0.walCheckpoints = mode }
+            GalleryStore.batchesPerTransaction = group
+            let running = try await BenchServer.start(folder: folder, portBase: 18_000) { _ in }
             let server = running.server, base = running.base
             let login = try await benchLogins(base: base, password: password)
             let interval = GalleryStore.historyCheckpointInterval(itemCount: o.items)
             print("")
-            print("round \(round), WAL checkpoints \(mode == .onWriter ? "on the writer (SQLite's default)" : "in the background"), "
+            print("round \(round), \(group == 1 ? "one transaction per batch (before session 30)" : "up to \(group) queued batches per transaction"), "
                   + "a catch-up checkpoint every \(interval) versions (--history-items \(historyItems)):")
             for (label, headers) in [("session cookie + Origin", ["Cookie": login.cookie, "Origin": base]),
                                      ("bearer token", ["Authorization": "Bearer gat_bench_token"])] {
@@ -113,10 +116,16 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
             let h = server.store.historyCheckpointStats
             print("catch-up checkpoints written by batches: \(h.count), \(String(format: "%.1f", h.seconds * 1000)) ms in all, "
                   + "longest \(String(format: "%.2f", h.longest * 1000)) ms, \(h.bytes / 1_000_000) MB")
+            let g = server.store.batchGroupStats
+            if g.transactions > 0 {
+                print("transactions of several batches: \(g.transactions), holding \(g.batches) batches "
+                      + "(\(String(format: "%.1f", Double(g.batches) / Double(g.transactions))) each, at most \(g.largest))")
+            }
             await running.stop()
         }
     }
     GalleryStore.setHistoryItemsPerInterval(shipped)
+    GalleryStore.batchesPerTransaction = shippedGroup
     // Every committed move wrote 1 item row + the version + the log row.
     let rowsCheck = try await store.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!

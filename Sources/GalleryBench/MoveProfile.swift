@@ -20,6 +20,7 @@ func runServeMoves(_ o: BenchOptions) async throws {
     }
     let folder = URL(fileURLWithPath: data)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    if o.has("--batches-per-transaction") { GalleryStore.batchesPerTransaction = o.batchesPerTransaction[0] }
     do {
         let store = try GalleryStore(folder: folder)
         if try await store.listGalleries().isEmpty {

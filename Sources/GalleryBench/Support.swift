@@ -14,8 +14,12 @@ struct BenchOptions {
     var photos = 200
     /// Distinct image hashes in the snapshot benchmark's gallery (a library of copies has few, a camera roll one per item).
     var hashes = 300
-    /// `move`: pairs of HTTP runs (WAL checkpoints on the writer, then in the background).
+    /// `move`: rounds of HTTP runs (one transaction per batch, then group commit).
     var rounds = 1
+    /// `move`: the batches a transaction may hold (`GalleryStore.batchesPerTransaction`), one run
+    /// each, alternating; 1 is one transaction per batch (before session 30). `serve-moves`: the
+    /// first, for the server it starts.
+    var batchesPerTransaction: [Int] = [1, GalleryStore.batchesPerTransaction]
     /// `move`: the catch-up checkpoint setting(s) to run the background-checkpoint half with, one
     /// run each, alternating (`--history-items 100000,12500`); empty: the shipped setting only.
     var historyItems: [Int] = []
@@ -32,7 +36,7 @@ struct BenchOptions {
         "--images": .number, "--photos": .number, "--hashes": .number, "--rounds": .number, "--versions": .number,
         "--windows": .number, "--baseline-windows": .number, "--in-place-windows": .number, "--moving": .number,
         "--port": .number, "--like": .number, "--rate": .number, "--warmup": .number,
-        "--history-items": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
+        "--history-items": .numbers, "--batches-per-transaction": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
         "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text, "--serve-line": .text,
         "--restore": .flag, "--copy-baseline": .flag, "--http": .flag, "--flat-limit-baseline": .flag,
         "--diff-stages": .flag, "--scattered": .flag, "--whole-diff-baseline": .flag, "--seed-only": .flag,
@@ -79,6 +83,10 @@ struct BenchOptions {
         hashes = number("--hashes") ?? hashes
         rounds = number("--rounds") ?? rounds
         historyItems = numbers("--history-items") ?? historyItems
+        batchesPerTransaction = numbers("--batches-per-transaction") ?? batchesPerTransaction
+        if batchesPerTransaction.isEmpty || batchesPerTransaction.contains(where: { $0 < 1 }) {
+            stop("--batches-per-transaction takes whole numbers from 1")
+        }
         batchItems = numbers("--batch-items") ?? batchItems
     }
 

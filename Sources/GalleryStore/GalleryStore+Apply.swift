@@ -32,11 +32,7 @@ extension GalleryStore {
         guard !ops.isEmpty else { throw StoreError.invalid("\"operations\" must not be empty") }
         let batch = PendingBatch(gallery: gallery, baseVersion: baseVersion, ops: ops,
                                  payload: try Self.payloadText(payload), maxItems: maxItems)
-        // One write transaction per batch. (Group commit — batches queued meanwhile sharing one
-        // transaction, each in a savepoint — was built and measured for issue 15: with WAL and
-        // synchronous=NORMAL a commit costs no fsync, so there was nothing to share, and answering
-        // a group at once raised p90/p99 under 50 clients by 25–40 %. BENCHMARKS.md, "Moves".)
-        return try await database.writeWithoutTransaction { db in try self.commit(db, batch) }
+        return try await enqueue(batch)
     }
 
     /// Runs a batch in one write transaction; memory (the live snapshot, the catch-up window,

@@ -19,6 +19,9 @@ public final class GalleryStore: Sendable {
     public let database: any StoreDatabase
     public let files: ImageFiles
     let live = Mutex<[Int64: LiveGallery]>([:])
+    /// Batches waiting for the writer, committed in groups (`GalleryStore+Group.swift`).
+    let batchQueue = Mutex(BatchQueue())
+    let groupStats = Mutex(BatchGroupStats())
     let nextSubscriber = Atomic<Int>(0)
     /// The last live-stream catch-up made (`catchUpParts`), for the streams that ask for the same
     /// one next: windows that lost the network together come back at the same version at once.

@@ -130,6 +130,14 @@ public final class PostgresDatabase: StoreDatabase {
         }
     }
 
+    public func writeLater(_ body: @escaping @Sendable (any SQLConnection) -> Void) {
+        writerQueue.async {
+            // Not connected: the body's first statement says so.
+            try? self.writer.connectIfNeeded()
+            body(self.writer)
+        }
+    }
+
     public func close() throws {
         writerQueue.sync { writer.close() }
         for c in readers.withLock({ r -> [PGConnection] in defer { r = [] }; return r }) { c.close() }
@@ -300,6 +308,27 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
         }
         try run("COMMIT")
         return out
+    }
+
+    /// `SAVEPOINT` … `RELEASE`, inside `transaction` only; on an error rolled back to (PostgreSQL
+    /// then takes statements again) and released. If that fails, the transaction is rolled back.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        precondition(inTransaction, "a savepoint outside a transaction")
+        try run("SAVEPOINT batch")
+        do {
+            let out = try body()
+            try run("RELEASE SAVEPOINT batch")
+            return out
+        } catch {
+            do {
+                try run("ROLLBACK TO SAVEPOINT batch")
+                try run("RELEASE SAVEPOINT batch")
+            } catch {
+                try? run("ROLLBACK")
+                inTransaction = false
+            }
+            throw error
+        }
     }
 
     static func value(_ cell: PostgresCell) throws -> SQLValue {

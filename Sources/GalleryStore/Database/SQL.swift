@@ -22,6 +22,9 @@ public protocol StoreDatabase: Sendable {
     /// The writer's turn without a transaction (nothing else writes meanwhile); `body` opens its
     /// own transaction with `SQLConnection.transaction`.
     @discardableResult func writeWithoutTransaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
+    /// The writer's turn without a transaction, without waiting for it: `body` runs on the writer
+    /// after the turns already asked for (the queue of batches, `GalleryStore+Group.swift`).
+    func writeLater(_ body: @escaping @Sendable (any SQLConnection) -> Void)
     /// Closes every connection; the store is not used after.
     func close() throws
 }
@@ -56,8 +59,12 @@ public struct SQLDialect: Sendable {
     public var idRankPairs = "(SELECT json_extract(value, '$[0]') AS id, json_extract(value, '$[1]') AS rank FROM json_each(?))"
     /// Ids from one text argument, a JSON array of integers, for `id IN …`.
     public var ids = "(SELECT value FROM json_each(?))"
+    /// Batches queued for one gallery may share the writer's transaction, each in its own
+    /// savepoint (`GalleryStore+Group.swift`): SQLite. Not PostgreSQL, where each batch follows the
+    /// gallery's row under its lock against the versions in memory (other instances' batches).
+    public var groupsBatches = false
 
-    public static let sqlite = SQLDialect(lockRow: "")
+    public static let sqlite = SQLDialect(lockRow: "", groupsBatches: true)
     public static let postgres = SQLDialect(lockRow: " FOR UPDATE", shareRow: " FOR SHARE", fansOut: true,
                                             skipLocked: " FOR UPDATE SKIP LOCKED",
                                             now: "EXTRACT(EPOCH FROM clock_timestamp())::DOUBLE PRECISION",
@@ -197,6 +204,12 @@ public protocol SQLConnection: AnyObject {
     var totalChanges: Int { get }
     /// `body` in a transaction: committed when it returns, rolled back when it throws.
     func transaction<T>(_ body: () throws -> T) throws -> T
+    /// Inside `transaction`: `body` in a savepoint, its writes kept when it returns and undone
+    /// when it throws (the transaction goes on). If the transaction itself ended meanwhile (an
+    /// error the database answers by rolling everything back), `inTransaction` is false after.
+    func savepoint<T>(_ body: () throws -> T) throws -> T
+    /// Whether a transaction is open on this connection.
+    var inTransaction: Bool { get }
 }
 
 extension SQLConnection {

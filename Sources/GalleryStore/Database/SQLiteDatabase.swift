@@ -42,6 +42,10 @@ public final class SQLiteDatabase: StoreDatabase {
         try await pool.writeWithoutTransaction { db in try body(GRDBConnection(db)) }
     }
 
+    public func writeLater(_ body: @escaping @Sendable (any SQLConnection) -> Void) {
+        pool.asyncWriteWithoutTransaction { db in body(GRDBConnection(db)) }
+    }
+
     public func close() throws { try pool.close() }
 }
 
@@ -249,6 +253,34 @@ final class GRDBConnection: SQLConnection {
             return out
         } catch {
             if sqlite3_get_autocommit(db.sqliteConnection) == 0 { try? db.rollback() }
+            throw error
+        }
+    }
+
+    var inTransaction: Bool { sqlite3_get_autocommit(db.sqliteConnection) == 0 }
+
+    /// `SAVEPOINT` … `RELEASE` through cached statements, inside `transaction` only. On an error
+    /// the savepoint is rolled back and released and the error thrown; if SQLite ended the whole
+    /// transaction already, or the rollback to the savepoint fails (then the transaction is rolled
+    /// back: nothing half-undone is ever committed), the error is thrown with no transaction open.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        precondition(inTransaction, "a savepoint outside a transaction")
+        try checkTransaction("SAVEPOINT batch")
+        try db.cachedStatement(sql: "SAVEPOINT batch").execute()
+        do {
+            let out = try body()
+            try checkTransaction("RELEASE SAVEPOINT batch")
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT batch").execute()
+            return out
+        } catch {
+            if inTransaction {
+                do {
+                    try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT batch").execute()
+                    try db.cachedStatement(sql: "RELEASE SAVEPOINT batch").execute()
+                } catch {
+                    try? db.rollback()
+                }
+            }
             throw error
         }
     }
