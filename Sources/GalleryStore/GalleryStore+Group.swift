@@ -104,7 +104,9 @@ extension GalleryStore {
         }
         live.withLock { state in state[gallery]?.snapshot = Snapshot() }
         var done: [(QueuedBatch, CommittedBatch)] = []
-        var refused: [(QueuedBatch, any Error)] = []
+        // Refused, and whether against a batch of this transaction (then the refusal stands only
+        // if the transaction commits).
+        var refused: [(QueuedBatch, any Error, afterOthers: Bool)] = []
         var next = start
         var failing: QueuedBatch? // the batch that ended the transaction, if one did
         do {
@@ -128,7 +130,7 @@ extension GalleryStore {
                             batchRereads.add(1, ordering: .relaxed)
                             do { before = try Self.engineSnapshot(db, gallery) } catch { failing = queued; throw error }
                         }
-                        refused.append((queued, error))
+                        refused.append((queued, error, afterOthers: !done.isEmpty))
                         continue
                     }
                     let (committed, after) = outcome!
@@ -144,7 +146,8 @@ extension GalleryStore {
                 return group.count
             }
             // Nothing of this transaction is in the database: its batches fail (the one that
-            // ended it too), and the live snapshot is read again.
+            // ended it too; one refused against an earlier batch of it was judged on rows that
+            // never were), and the live snapshot is read again.
             if !done.isEmpty || !refused.isEmpty { batchRereads.add(1, ordering: .relaxed) }
             let rows = try? Self.engineSnapshot(db, gallery)
             live.withLock { state in
@@ -153,7 +156,7 @@ extension GalleryStore {
                 }
             }
             for (q, _) in done { q.answer.resume(throwing: error) }
-            for (q, e) in refused { q.answer.resume(throwing: e) }
+            for (q, e, afterOthers) in refused { q.answer.resume(throwing: afterOthers ? error : e) }
             failing?.answer.resume(throwing: error)
             return next
         }
@@ -174,26 +177,29 @@ extension GalleryStore {
             state[gallery]?.itemCount = before.itemCount
         }
         for (q, c) in done { q.answer.resume(returning: c.result) }
-        for (q, e) in refused { q.answer.resume(throwing: e) }
+        for (q, e, _) in refused { q.answer.resume(throwing: e) }
         return next
     }
 }
 
 extension PendingBatch {
-    /// Few operations naming few items, none deleting a section or settling every item of a URL:
-    /// quick to run, so it may wait in a group for the others' commit (`commitWaiting`). A drag's
-    /// move, a rename, an upload's insert or its outcome are; an archive's part or a big selection's
-    /// move is not, and runs in a transaction of its own.
+    /// One operation that `run` makes on the live snapshot in place (no diff of a section, which
+    /// at a million items in one section takes milliseconds) naming few items: a move, copy, trash
+    /// or restore of at most 64 items, an insert of at most 64, an upload's outcome, a gallery's
+    /// new name. Quick, so it may wait in a group for the others' commit (`commitWaiting`); a
+    /// drag's drop is one. Anything else (several operations, a swap, a rename, a purge, a section
+    /// operation, an archive's part, a big selection) runs in a transaction of its own.
     var isSmall: Bool {
-        ops.count <= 16 && ops.allSatisfy { op in
-            switch op {
-            case let .client(edit):
-                if case .deleteSection = edit { return false }
-                return edit.itemCount <= 64
-            case let .insert(items, _): return items.count <= 64
-            case .finish, .resize, .renameGallery: return true
-            case .finishURL: return false
+        guard ops.count == 1 else { return false }
+        switch ops[0] {
+        case let .client(edit):
+            switch edit {
+            case .move, .copy, .trash, .restore: return edit.itemCount <= 64
+            case .swap, .purge, .renameItem, .createSection, .renameSection, .moveSection, .deleteSection: return false
             }
+        case let .insert(items, _): return items.count <= 64
+        case .finish, .renameGallery: return true
+        case .resize, .finishURL: return false
         }
     }
 }

@@ -132,7 +132,7 @@ public final class PostgresDatabase: StoreDatabase {
 
     public func writeLater(_ body: @escaping @Sendable (any SQLConnection) -> Void) {
         writerQueue.async {
-            // Not connected: the body's first statement says so.
+            // Not connected: the body's first statement says why (`connectError`).
             try? self.writer.connectIfNeeded()
             body(self.writer)
         }
@@ -164,6 +164,9 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
 
     var dialect: SQLDialect { .postgres }
 
+    /// Why the last connect failed (a statement without a connection says so: `writeLater`).
+    var connectError: (any Error)?
+
     func connectIfNeeded() throws {
         if let connection, !connection.isClosed { return }
         connection = nil
@@ -172,14 +175,16 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
             connection = try PostgresConnection.connect(
                 on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration,
                 id: Self.nextID.add(1, ordering: .relaxed).newValue, logger: Self.logger).wait()
+            connectError = nil
         } catch {
             // PostgreSQL answered and said no (a wrong password, no such role or database: SQLSTATE
             // classes 28 and 3D): that will not pass by itself, unlike a server that is down or
             // starting (no answer, 57P03), which is a 503 and is tried again.
-            if let state = (error as? PSQLError)?.serverInfo?[.sqlState], state.hasPrefix("28") || state.hasPrefix("3D") {
-                throw StoreError.database("PostgreSQL at \(displayURL) refused the connection: \(Self.describe(error))")
-            }
-            throw StoreError.unavailable("PostgreSQL at \(displayURL) cannot be reached: \(Self.describe(error))")
+            let refused = (error as? PSQLError)?.serverInfo?[.sqlState].map { $0.hasPrefix("28") || $0.hasPrefix("3D") } ?? false
+            let answer = refused ? StoreError.database("PostgreSQL at \(displayURL) refused the connection: \(Self.describe(error))")
+                : StoreError.unavailable("PostgreSQL at \(displayURL) cannot be reached: \(Self.describe(error))")
+            connectError = answer
+            throw answer
         }
     }
 
@@ -238,7 +243,7 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
     }
 
     func query(_ sql: String, _ arguments: SQLArguments) throws -> PostgresQueryResult {
-        guard let connection else { throw StoreError.unavailable("PostgreSQL at \(displayURL): not connected") }
+        guard let connection else { throw connectError ?? StoreError.unavailable("PostgreSQL at \(displayURL): not connected") }
         do {
             return try connection.query(PostgresQuery(unsafeSQL: Self.translate(sql), binds: Self.bindings(arguments)), logger: Self.logger).wait()
         } catch {

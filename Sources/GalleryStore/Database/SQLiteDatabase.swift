@@ -59,9 +59,12 @@ final class GRDBConnection: SQLConnection {
     /// (some disk-full and I/O errors roll it back) would run outside it, on its own, so it is
     /// refused instead (`SQLITE_ABORT`), as GRDB's own transactions do.
     private var inTransactionBody = false
+    /// A savepoint's writes could not be undone (its rollback and the transaction's both failed):
+    /// nothing more runs in this transaction, and it is not committed.
+    private var mustNotCommit = false
 
     private func checkTransaction(_ sql: String) throws {
-        if inTransactionBody, sqlite3_get_autocommit(db.sqliteConnection) != 0 {
+        if inTransactionBody, sqlite3_get_autocommit(db.sqliteConnection) != 0 || mustNotCommit {
             throw DatabaseError(resultCode: .SQLITE_ABORT, message: "the transaction was rolled back before its end", sql: sql)
         }
     }
@@ -245,7 +248,7 @@ final class GRDBConnection: SQLConnection {
         try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
         let outer = inTransactionBody
         inTransactionBody = true
-        defer { inTransactionBody = outer }
+        defer { inTransactionBody = outer; mustNotCommit = false }
         do {
             let out = try body()
             try checkTransaction("COMMIT TRANSACTION")
@@ -257,7 +260,7 @@ final class GRDBConnection: SQLConnection {
         }
     }
 
-    var inTransaction: Bool { sqlite3_get_autocommit(db.sqliteConnection) == 0 }
+    var inTransaction: Bool { sqlite3_get_autocommit(db.sqliteConnection) == 0 && !mustNotCommit }
 
     /// `SAVEPOINT` … `RELEASE` through cached statements, inside `transaction` only. On an error
     /// the savepoint is rolled back and released and the error thrown; if SQLite ended the whole
@@ -279,6 +282,7 @@ final class GRDBConnection: SQLConnection {
                     try db.cachedStatement(sql: "RELEASE SAVEPOINT batch").execute()
                 } catch {
                     try? db.rollback()
+                    if sqlite3_get_autocommit(db.sqliteConnection) == 0 { mustNotCommit = true }
                 }
             }
             throw error
