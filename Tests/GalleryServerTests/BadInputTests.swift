@@ -49,6 +49,15 @@ import StoreTestSupport
         }
     }
 
+    @Test func theNULCheckReadsEveryWayOfWritingIt() {
+        for path in ["%00", "/a%00", "/%%00", "/%0%00", "/a%000", "/a\u{0}b", "/%00.js"] {
+            #expect(RequestGuardProbe.refusesPath(path), "\(path)")
+        }
+        for path in ["/", "/%0", "/%0a", "/%20", "/a%30", "/0%0/0", "/%2500", "/100%"] {
+            #expect(!RequestGuardProbe.refusesPath(path), "\(path)")
+        }
+    }
+
     @Test func ambiguousDestinationsAreRefusedNotGuessed() async throws {
         let server = try await makeServer()
         let start = try await seeded(server)

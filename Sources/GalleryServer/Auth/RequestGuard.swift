@@ -39,7 +39,7 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
         }
         // A NUL in the path cuts a file name short where the page's files are served:
         // /index.html%00.js was index.html served as JavaScript (the attacker review of session 27).
-        if request.uri.path.utf8.contains(0) || request.uri.path.contains("%00") {
+        if Self.holdsNUL(request.uri.path) {
             throw APIError(.badRequest, "the path holds a NUL character")
         }
         if !request.method.isSafe {
@@ -125,6 +125,22 @@ struct RequestGuard<Context: RequestContext>: RouterMiddleware {
 
     static func isLoopback(_ host: String) -> Bool { host.hasPrefix("127.") || host == "::1" }
 
+    /// A NUL byte or its escape `%00` in a path, read byte by byte (Foundation's `contains` of a
+    /// string was ~2 % of the server's CPU under 50 clients moving, session 30).
+    static func holdsNUL(_ path: String) -> Bool {
+        var seen = 0 // how much of "%00" the bytes just before match
+        for b in path.utf8 {
+            if b == 0 { return true }
+            switch (seen, b) {
+            case (_, 0x25): seen = 1            // %
+            case (1, 0x30): seen = 2            // %0
+            case (2, 0x30): return true         // %00
+            default: seen = 0
+            }
+        }
+        return false
+    }
+
     static func authority(host: String, port: Int?) -> String {
         let h = host.contains(":") ? "[\(host)]" : host
         return port.map { "\(h):\($0)" } ?? h
@@ -188,4 +204,6 @@ public struct RequestGuardProbe: Sendable {
     public func acceptsOrigin(_ origin: String, host: String) -> Bool {
         RequestGuard<BasicRequestContext>(configuration: configuration).acceptsOrigin(origin, authority: host)
     }
+    /// Whether a path is refused for a NUL in it.
+    public static func refusesPath(_ path: String) -> Bool { RequestGuard<BasicRequestContext>.holdsNUL(path) }
 }
