@@ -97,6 +97,14 @@ extension GalleryStore {
     /// next transaction starts.
     func commitGroup(_ db: any SQLConnection, _ group: [QueuedBatch], from start: Int) -> Int {
         let gallery = group[start].batch.gallery
+        // The batch that writes the catch-up checkpoint of the version before it (a megabyte at
+        // 100k items) runs as a transaction of its own: in a savepoint every page it rewrites is
+        // first copied to the savepoint's journal (its checkpoints took 8.4 ms on average in
+        // groups against 5.3 ms alone, session 30).
+        if live.withLock({ $0[gallery].map { $0.pendingCheckpoint != nil && $0.pendingCheckpoint == $0.version } ?? false }) {
+            group[start].answer.resume(with: Result { try commit(db, group[start].batch) })
+            return start + 1
+        }
         var before: Snapshot
         do { before = try _loadLive(db, gallery) } catch {
             for q in group[start...] { q.answer.resume(throwing: error) }
