@@ -63,18 +63,20 @@ import StoreTestSupport
             (g.id, nil, [.move(items: [a[6], a[7]], to: .after(item: b[4]))]),
             (g.id, nil, [.restore(items: [a[4]])]),
             (g.id, nil, [.move(items: [a[8]], to: .index(section: sections[1], index: 0))]),
-            // Not small: a transaction of its own, and the move after it waits for it.
+            // Not small: each a transaction of its own, and the move after them waits for them.
             (g.id, nil, [.renameItem(b[3], title: "Renamed alone")]),
+            (g.id, nil, [.swap(a[10], a[11])]),
+            (g.id, nil, [.move(items: [a[12]], to: .end(section: sections[2])), .move(items: [a[13]], to: .end(section: sections[2]))]),
             (g.id, nil, [.move(items: [a[9]], to: .index(section: sections[1], index: 0))]),
         ])
-        #expect(store.waitingBatchCount == 10)
+        #expect(store.waitingBatchCount == 12)
         try await held.release()
         var results: [Result<BatchResult, any Error>] = []
         for t in tasks { results.append(await t.result) }
 
         #expect(store.batchGroupStats == BatchGroupStats(transactions: 1, batches: 8, largest: 8), "one transaction held the first eight")
         let committed = results.compactMap { try? $0.get() }
-        #expect(committed.map(\.version) == Array(start.version + 1 ... start.version + 8), "a version each, in the order they came")
+        #expect(committed.map(\.version) == Array(start.version + 1 ... start.version + 10), "a version each, in the order they came")
         for r in committed { #expect(r.changes.fromVersion == r.version - 1 && r.changes.toVersion == r.version) }
         guard case .failure(StoreError.stale) = results[1] else { Issue.record("the stale batch answered \(results[1])"); return }
         guard case .failure(StoreError.itemNotFound(9_999_999)) = results[2] else { Issue.record("the unknown item answered \(results[2])"); return }
@@ -203,6 +205,9 @@ import StoreTestSupport
         for await event in stream {
             guard case let .changes(c) = event else { Issue.record("not a change on the stream"); break }
             #expect(c.fromVersion == start.version && c.toVersion == start.version + 1, "only the last batch's version")
+            var shown = try Snapshot(gallery: start)
+            try replay(c, on: &shown)
+            #expect(shown == (try await Self.rows(store, g.id)), "the event is the committed move's")
             break
         }
         cancel()
@@ -248,6 +253,9 @@ import StoreTestSupport
         for await event in stream {
             guard case let .changes(c) = event else { Issue.record("not a change on the stream"); break }
             #expect(c.fromVersion == start.version && c.toVersion == next.version, "the failed group sent nothing")
+            var shown = try Snapshot(gallery: start)
+            try replay(c, on: &shown)
+            #expect(shown == (try await Self.rows(store, g.id)), "the event is the next batch's, not the failed group's")
             break
         }
         cancel()

@@ -262,10 +262,11 @@ final class GRDBConnection: SQLConnection {
 
     var inTransaction: Bool { sqlite3_get_autocommit(db.sqliteConnection) == 0 && !mustNotCommit }
 
-    /// `SAVEPOINT` … `RELEASE` through cached statements, inside `transaction` only. On an error
+    /// `SAVEPOINT` … `RELEASE` through cached statements, inside a transaction only. On an error
     /// the savepoint is rolled back and released and the error thrown; if SQLite ended the whole
-    /// transaction already, or the rollback to the savepoint fails (then the transaction is rolled
-    /// back: nothing half-undone is ever committed), the error is thrown with no transaction open.
+    /// transaction already, the error is thrown with no transaction open; if the rollback to the
+    /// savepoint fails, the transaction is rolled back (or, failing that, refuses every statement
+    /// and its commit: nothing half-undone is ever committed) and the rollback's error is thrown.
     func savepoint<T>(_ body: () throws -> T) throws -> T {
         precondition(inTransaction, "a savepoint outside a transaction")
         try checkTransaction("SAVEPOINT batch")
@@ -280,9 +281,12 @@ final class GRDBConnection: SQLConnection {
                 do {
                     try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT batch").execute()
                     try db.cachedStatement(sql: "RELEASE SAVEPOINT batch").execute()
-                } catch {
+                } catch let undo {
+                    // The transaction is over (or must not commit): every batch in it fails with
+                    // why, not with this batch's own refusal.
                     try? db.rollback()
                     if sqlite3_get_autocommit(db.sqliteConnection) == 0 { mustNotCommit = true }
+                    throw undo
                 }
             }
             throw error
