@@ -61,24 +61,36 @@ extension GalleryStore {
             // they were, so read them again.
             let reread = outcome != nil || lost
             if reread { batchRereads.add(1, ordering: .relaxed) }
-            let rows = reread ? try? Self.engineSnapshot(db, gallery) : before
-            live.withLock { state in
-                if let rows { state[gallery]?.snapshot = rows } else {
-                    // Unreadable now: forgotten, read again on next use; its streams reconnect.
-                    for (_, c) in state.removeValue(forKey: gallery)?.subscribers ?? [:] { c.finish() }
-                }
-            }
+            putBack(gallery, reread ? try? Self.engineSnapshot(db, gallery) : before)
             throw error
         }
         guard let (done, after) = outcome else { throw StoreError.corrupt("a batch committed without an answer") }
-        live.withLock { state in
-            if let wrote = done.wroteCheckpoint, state[gallery]?.pendingCheckpoint == wrote { state[gallery]?.pendingCheckpoint = nil }
-            state[gallery]?.commit(version: done.version, stages: done.stages, isCheckpoint: done.isCheckpoint)
-            state[gallery]?.snapshot = after
-            state[gallery]?.itemCount = after.itemCount
-            for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(done.result.changes)) }
-        }
+        reachMemory(gallery, [done], snapshot: after)
         return done.result
+    }
+
+    /// Memory after a commit: each batch's version into the catch-up window and its changes to the
+    /// live streams, in order, then the snapshot after the last.
+    func reachMemory(_ gallery: Int64, _ batches: [CommittedBatch], snapshot: Snapshot) {
+        live.withLock { state in
+            for done in batches {
+                if let wrote = done.wroteCheckpoint, state[gallery]?.pendingCheckpoint == wrote { state[gallery]?.pendingCheckpoint = nil }
+                state[gallery]?.commit(version: done.version, stages: done.stages, isCheckpoint: done.isCheckpoint)
+                for (_, c) in state[gallery]?.subscribers ?? [:] { c.yield(.changes(done.result.changes)) }
+            }
+            state[gallery]?.snapshot = snapshot
+            state[gallery]?.itemCount = snapshot.itemCount
+        }
+    }
+
+    /// Memory after a transaction that did not commit: the live snapshot as the rows are (nil:
+    /// unreadable now — forgotten, read again on next use; its streams reconnect).
+    func putBack(_ gallery: Int64, _ rows: Snapshot?) {
+        live.withLock { state in
+            if let rows { state[gallery]?.snapshot = rows } else {
+                for (_, c) in state.removeValue(forKey: gallery)?.subscribers ?? [:] { c.finish() }
+            }
+        }
     }
 
     /// A batch inside its transaction: the rows, the new version, the log row (the stages with

@@ -149,7 +149,7 @@ extension GalleryStore {
             }
         } catch {
             if next == start { // the transaction did not begin: nothing ran
-                live.withLock { state in state[gallery]?.snapshot = before }
+                putBack(gallery, before)
                 for q in group[start...] { q.answer.resume(throwing: error) }
                 return group.count
             }
@@ -157,12 +157,7 @@ extension GalleryStore {
             // ended it too; one refused against an earlier batch of it was judged on rows that
             // never were), and the live snapshot is read again.
             if !done.isEmpty || !refused.isEmpty { batchRereads.add(1, ordering: .relaxed) }
-            let rows = try? Self.engineSnapshot(db, gallery)
-            live.withLock { state in
-                if let rows { state[gallery]?.snapshot = rows } else {
-                    for (_, c) in state.removeValue(forKey: gallery)?.subscribers ?? [:] { c.finish() }
-                }
-            }
+            putBack(gallery, try? Self.engineSnapshot(db, gallery))
             for (q, _) in done { q.answer.resume(throwing: error) }
             for (q, e, afterOthers) in refused { q.answer.resume(throwing: afterOthers ? error : e) }
             failing?.answer.resume(throwing: error)
@@ -175,15 +170,7 @@ extension GalleryStore {
                 s.largest = max(s.largest, next - start)
             }
         }
-        live.withLock { state in
-            for (_, c) in done {
-                if let wrote = c.wroteCheckpoint, state[gallery]?.pendingCheckpoint == wrote { state[gallery]?.pendingCheckpoint = nil }
-                state[gallery]?.commit(version: c.version, stages: c.stages, isCheckpoint: c.isCheckpoint)
-                for (_, s) in state[gallery]?.subscribers ?? [:] { s.yield(.changes(c.result.changes)) }
-            }
-            state[gallery]?.snapshot = before
-            state[gallery]?.itemCount = before.itemCount
-        }
+        reachMemory(gallery, done.map(\.1), snapshot: before)
         for (q, c) in done { q.answer.resume(returning: c.result) }
         for (q, e, _) in refused { q.answer.resume(throwing: e) }
         return next
