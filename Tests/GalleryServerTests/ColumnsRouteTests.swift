@@ -134,8 +134,12 @@ import StoreTestSupport
         // The pending item must stay pending until the columns are read, however loaded the
         // machine: a fetch that takes 2 minutes, with the timeout far beyond it (with the tests'
         // 3 s timeout and a 4 s image, a slow run saw it fail between the snapshot and the read),
-        // from a server that keeps sending (one silent for 10 s fails: a loaded run saw that too).
-        let server = try await makeServer { $0.createSampleGallery = true; $0.fetchTimeout = .seconds(600) }
+        // from a server that keeps sending (one silent for 10 s fails: a loaded run saw that too),
+        // with the silence allowed far beyond it as well (a run beside a release build saw the
+        // test process itself starved for 10 s: "sent nothing for 10 s").
+        let server = try await makeServer {
+            $0.createSampleGallery = true; $0.fetchTimeout = .seconds(600); $0.fetchSilence = .seconds(600)
+        }
         try await server.test(.router) { client in
             let list: [GalleryInfo] = try await client.json(.get, "/api/galleries")
             let g = list[0].id

@@ -237,8 +237,9 @@ import Glibc
         let took = clock.now - signalled
         if child.isRunning { kill(child.processIdentifier, SIGKILL) }
         child.waitUntilExit()
-        // 2 s of grace, at most 5 s of cancellation, and room for a loaded machine (2.9 s measured on a quiet one).
-        #expect(took < .seconds(15), "stopped \(took) after SIGTERM with a 2 s grace period")
+        // 2 s of grace, at most 5 s of cancellation, and room for a loaded machine (2.9 s measured on a quiet one,
+        // 18.6 s beside a release build on the same 2 cores).
+        #expect(took < .seconds(25), "stopped \(took) after SIGTERM with a 2 s grace period")
         #expect(child.terminationReason == .exit && child.terminationStatus == 0, "exit \(child.terminationStatus)")
         continuation.finish()
         #expect(await upload.value == "failed")
