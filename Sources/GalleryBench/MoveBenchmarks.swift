@@ -88,22 +88,28 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     // Same run, alternating (issue 15.3): one transaction per batch, then group commit (batches
     // queued behind the writer share one, `--batches-per-transaction 1,16`); `--rounds` rounds.
     // With --history-items, each runs once per catch-up checkpoint setting.
+    // With --wal-restart-frames, each once per bound of the write-ahead log.
     let shipped = GalleryStore.historyItemsPerInterval, shippedGroup = GalleryStore.batchesPerTransaction
-    var runs: [(group: Int, historyItems: Int)] = []
+    let shippedFrames = GalleryStore.walRestartFrames
+    var runs: [(group: Int, historyItems: Int, frames: Int32)] = []
     for group in o.batchesPerTransaction {
-        runs += (o.historyItems.isEmpty ? [shipped] : o.historyItems).map { (group, $0) }
+        for items in o.historyItems.isEmpty ? [shipped] : o.historyItems {
+            runs += (o.walRestartFrames.isEmpty ? [shippedFrames] : o.walRestartFrames.map { Int32($0) }).map { (group, items, $0) }
+        }
     }
     for round in 1...o.rounds {
-        for (group, historyItems) in runs {
+        for (group, historyItems, frames) in runs {
             GalleryStore.setHistoryItemsPerInterval(historyItems)
             GalleryStore.batchesPerTransaction = group
+            GalleryStore.walRestartFrames = frames
             let running = try await BenchServer.start(folder: folder, portBase: 18_000) { _ in }
             let server = running.server, base = running.base
             let login = try await benchLogins(base: base, password: password)
             let interval = GalleryStore.historyCheckpointInterval(itemCount: o.items)
             print("")
             print("round \(round), \(group == 1 ? "one transaction per batch (before session 30)" : "up to \(group) queued batches per transaction"), "
-                  + "a catch-up checkpoint every \(interval) versions (--history-items \(historyItems)):")
+                  + "a catch-up checkpoint every \(interval) versions (--history-items \(historyItems)), "
+                  + "the write-ahead log starting over past \(frames) frames:")
             for (label, headers) in [("session cookie + Origin", ["Cookie": login.cookie, "Origin": base]),
                                      ("bearer token", ["Authorization": "Bearer gat_bench_token"])] {
                 try wrkMoves(label: label, headers: headers, o: o, folder: folder, base: base, gallery: gallery.id, itemIds: itemIds,
@@ -113,6 +119,7 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
             for (side, x) in [("on the writer", c.onWriter), ("in the background", c.background)] where x.count > 0 {
                 print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms, at most \(x.mostFrames) frames in one")
             }
+            if c.restarts > 0 || c.longestLog > 0 { print("the write-ahead log started over \(c.restarts) times (longest \(c.longestLog) frames)") }
             let h = server.store.historyCheckpointStats
             print("catch-up checkpoints written by batches: \(h.count), \(String(format: "%.1f", h.seconds * 1000)) ms in all, "
                   + "longest \(String(format: "%.2f", h.longest * 1000)) ms, \(h.bytes / 1_000_000) MB")
@@ -126,6 +133,7 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
     }
     GalleryStore.setHistoryItemsPerInterval(shipped)
     GalleryStore.batchesPerTransaction = shippedGroup
+    GalleryStore.walRestartFrames = shippedFrames
     // Every committed move wrote 1 item row + the version + the log row.
     let rowsCheck = try await store.pool.read { db in
         try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM operation WHERE galleryId = ?", arguments: [gallery.id])!

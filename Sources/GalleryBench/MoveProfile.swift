@@ -21,6 +21,7 @@ func runServeMoves(_ o: BenchOptions) async throws {
     let folder = URL(fileURLWithPath: data)
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     if o.has("--batches-per-transaction") { GalleryStore.batchesPerTransaction = o.batchesPerTransaction[0] }
+    if let frames = o.walRestartFrames.first { GalleryStore.walRestartFrames = Int32(frames) }
     do {
         let store = try GalleryStore(folder: folder)
         if try await store.listGalleries().isEmpty {

@@ -23,6 +23,10 @@ struct BenchOptions {
     /// `move`: the catch-up checkpoint setting(s) to run the background-checkpoint half with, one
     /// run each, alternating (`--history-items 100000,12500`); empty: the shipped setting only.
     var historyItems: [Int] = []
+    /// `move`: where SQLite's write-ahead log starts over (`GalleryStore.walRestartFrames`), one
+    /// run each, alternating (`--wal-restart-frames 10000,100000`: before and after session 31);
+    /// empty: the shipped setting only. `serve-moves`: the first, for the server it starts.
+    var walRestartFrames: [Int] = []
     /// `limits`: how many items the big batch moves (spread over the gallery), one run each; empty: all of them.
     var batchItems: [Int] = []
 
@@ -36,7 +40,7 @@ struct BenchOptions {
         "--images": .number, "--photos": .number, "--hashes": .number, "--rounds": .number, "--versions": .number,
         "--windows": .number, "--baseline-windows": .number, "--in-place-windows": .number, "--moving": .number,
         "--port": .number, "--like": .number, "--rate": .number, "--warmup": .number,
-        "--history-items": .numbers, "--batches-per-transaction": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
+        "--history-items": .numbers, "--batches-per-transaction": .numbers, "--wal-restart-frames": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
         "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text, "--serve-line": .text,
         "--restore": .flag, "--copy-baseline": .flag, "--http": .flag, "--flat-limit-baseline": .flag,
         "--diff-stages": .flag, "--scattered": .flag, "--whole-diff-baseline": .flag, "--seed-only": .flag,
@@ -86,6 +90,10 @@ struct BenchOptions {
         batchesPerTransaction = numbers("--batches-per-transaction") ?? batchesPerTransaction
         if batchesPerTransaction.isEmpty || batchesPerTransaction.contains(where: { $0 < 1 }) {
             stop("--batches-per-transaction takes whole numbers from 1")
+        }
+        walRestartFrames = numbers("--wal-restart-frames") ?? walRestartFrames
+        if walRestartFrames.contains(where: { $0 < 1_000 || $0 > Int(Int32.max) }) {
+            stop("--wal-restart-frames takes whole numbers from 1000")
         }
         batchItems = numbers("--batch-items") ?? batchItems
     }

@@ -1,12 +1,13 @@
 // gallery-bench: release-mode server benchmarks (BENCHMARKS.md, "## Server").
 //   swift build -c release --product gallery-bench && .build/release/gallery-bench [move|backends|access|hash|thumbs|snapshot|catchup|limits|import|all]
-//   move [--items N --sections S --clients C --seconds T --moves M --rounds R --batches-per-transaction 1,16]: R rounds
-//     of HTTP runs, one per setting: one transaction per batch (1, before session 30), then group commit (the shipped 16)
+//   move [--items N --sections S --clients C --seconds T --moves M --rounds R --batches-per-transaction 1,16
+//     --wal-restart-frames 10000,100000]: R rounds of HTTP runs, one per setting: one transaction per batch (1, before
+//     session 30), then group commit (the shipped 16); each once per write-ahead log bound given (100,000 shipped, session 31)
 //   backends [--items N --sections S --clients C --seconds T --rounds R --postgres URL]: SQLite, PostgreSQL × 1 and
 //     PostgreSQL × 2 instances (real `gallery serve` processes beside this binary): moves under wrk and the columnar read
 //   fanout --database postgres://… --moves M: a move on one `gallery serve` reaching a live stream on a second one
 //     on the same PostgreSQL database, beside a stream on the first (not in `all`: it needs PostgreSQL)
-//   serve-moves --data DIR [--items N --sections S --port P --batches-per-transaction N --seed-only | --wrk-script FILE]: the move benchmark's gallery served for
+//   serve-moves --data DIR [--items N --sections S --port P --batches-per-transaction N --wal-restart-frames N --seed-only | --wrk-script FILE]: the move benchmark's gallery served for
 //     profiling (scripts/profile-moves.sh: the server's CPU time per move over HTTP, PERF=1 a perf profile)
 //   limits --restore [--restore-sizes 100000,1000000 --sections 100 --rounds R --postgres URL]: 1,000 items spread over
 //     every section trashed and restored, the index seeks beside the code before session 15, a probe move's wait meanwhile

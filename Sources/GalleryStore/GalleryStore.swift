@@ -132,6 +132,14 @@ public final class GalleryStore: Sendable {
 
     static func now() -> Double { Date().timeIntervalSince1970 }
 
+    /// Frames of SQLite's write-ahead log past which the writer finishes copying it back and it
+    /// starts over (`WALCheckpointer`), for stores opened from now on: the move benchmark compares
+    /// settings in one run (`--wal-restart-frames`); the server keeps the default.
+    public static var walRestartFrames: Int32 {
+        get { WALCheckpointer.restartFramesOfNewStores }
+        set { WALCheckpointer.restartFramesOfNewStores = newValue }
+    }
+
     /// How many WAL checkpoints ran since the store opened and what they cost (SQLite; none on PostgreSQL).
     public var walCheckpointStats: WALCheckpointStats { (database as? SQLiteDatabase)?.checkpointer.stats ?? WALCheckpointStats() }
 

@@ -42,22 +42,34 @@ final class WALCheckpointer: Sendable {
     static let pages: Int32 = 1000
     /// The log starts over only when a write transaction begins with every frame copied back.
     /// Under a steady stream of commits a background checkpoint never gets there (each commit
-    /// adds frames while it copies; measured: the log grew past 100 MB), so past this many frames
-    /// (~40 MB) the writer copies back what the background has not yet (once that is at most
+    /// adds frames while it copies; measured: the log grew past 100 MB), so past `restartPages` frames
+    /// the writer copies back what the background has not yet (once that is at most
     /// `restartTail` frames), between two of its transactions, and its next one starts the log
-    /// over: one short stall every ~10,000 frames instead of a full copy (two fsyncs) every 1,000.
+    /// over: one short stall every `restartFrames` frames instead of a full copy (two fsyncs) every 1,000.
     /// `WALCheckpointTests` holds the bound.
-    static let restartPages: Int32 = 10_000
+    ///
+    /// 100,000 frames (~400 MB of log under a sustained stream of writes; session 31): each start
+    /// over stalls the writer for its copy's and the log header's fsyncs, which under 50 clients
+    /// moving took 33 ms on average (longest 59 ms; the disk busy with ~75 MB/s of log and copies)
+    /// — every 0.8 s with 10,000 frames, and p99 of the moves 48–62 ms against 32–38 with 100,000
+    /// in the same runs (BENCHMARKS.md, "Session 31"). The log's file keeps the size it reached.
+    static let defaultRestartFrames: Int32 = 100_000
+    /// The bound of new stores (`GalleryStore.walRestartFrames`).
+    nonisolated(unsafe) static var restartFramesOfNewStores: Int32 = defaultRestartFrames
     /// Frames the writer's finishing copy leaves to itself at most (short of the bound).
     static let restartTail: Int32 = 200
     // Tried and measured (BENCHMARKS.md, "WAL checkpoints off the writer"): a restart at 30,000
     // frames, and background passes every 4,000 (fewer, cheaper in all) — neither lowered p99:
     // the writer's finishing copy grows with the pass interval. With `restartTail` (session 22),
     // 30,000 again: a third as many finishing copies but longer ones (longest 22–24 ms against
-    // 13–15), p99 no better; and a log file three times the size.
+    // 13–15), p99 no better; and a log file three times the size. Session 31 (fsyncs slower under
+    // load, finishing copies 33 ms on average): 10,000 / 40,000 / 100,000 frames gave p99 48–56 /
+    // 35–44 / 32–35 ms in the same runs.
 
     let mode: WALCheckpoints
     let path: String
+    /// Past this many frames the writer finishes the copy and the log starts over.
+    let restartPages: Int32
     private let queue = DispatchQueue(label: "gallery.wal-checkpoint")
     private let scheduled = Atomic<Bool>(false)
     /// Frames of the current log the last background checkpoint copied back; and the log's
@@ -69,9 +81,11 @@ final class WALCheckpointer: Sendable {
     /// of the pool is read-only and may not checkpoint; the writer is the one to keep free).
     private let connection = Mutex<OpaquePointer?>(nil)
 
-    init(mode: WALCheckpoints, path: String) {
+    init(mode: WALCheckpoints, path: String, restartFrames: Int32 = WALCheckpointer.restartFramesOfNewStores) {
+        precondition(restartFrames > 2 * Self.restartTail)
         self.mode = mode
         self.path = path
+        restartPages = restartFrames
     }
 
     deinit {
@@ -106,11 +120,11 @@ final class WALCheckpointer: Sendable {
             if pages < previous {
                 backfilled.store(0, ordering: .relaxed)
                 statsBox.withLock { $0.restarts += 1 }
-            } else if pages >= Self.restartPages {
+            } else if pages >= restartPages {
                 statsBox.withLock { $0.longestLog = max($0.longestLog, pages) }
             }
             let behind = pages - backfilled.load(ordering: .relaxed)
-            if pages >= Self.restartPages {
+            if pages >= restartPages {
                 // The writer finishes the copy (and the log starts over at its next transaction)
                 // once the background has brought it within `restartTail` frames of the end: every
                 // batch queued meanwhile waits for that copy, so it is kept short (~1,000 frames
@@ -119,12 +133,12 @@ final class WALCheckpointer: Sendable {
                 // past twice the bound (a reader holding an old snapshot keeps the background from
                 // the end) the writer copies what it can anyway. While a pass runs the writer's copy
                 // is refused at once (busy) and asked again at the next commit.
-                if behind <= Self.restartTail || pages >= 2 * Self.restartPages {
+                if behind <= Self.restartTail || pages >= 2 * restartPages {
                     if let copied = checkpoint(writer, side: \.onWriter, from: pages - behind) { backfilled.store(copied, ordering: .relaxed) }
                     return
                 }
             }
-            guard behind >= (pages >= Self.restartPages ? Self.restartTail : Self.pages),
+            guard behind >= (pages >= restartPages ? Self.restartTail : Self.pages),
                   !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
             queue.async { [weak self] in
                 guard let self else { return }

@@ -11,8 +11,11 @@ public final class SQLiteDatabase: StoreDatabase {
     /// Copies the write-ahead log back (off the writer by default: `WALCheckpointer`).
     let checkpointer: WALCheckpointer
 
-    public init(path: String, checkpoints: WALCheckpoints = .background) throws {
-        let checkpointer = WALCheckpointer(mode: checkpoints, path: path)
+    /// `walRestartFrames`: where the write-ahead log starts over (`WALCheckpointer`; nil: the
+    /// default of new stores, `GalleryStore.walRestartFrames`).
+    public init(path: String, checkpoints: WALCheckpoints = .background, walRestartFrames: Int32? = nil) throws {
+        let checkpointer = walRestartFrames.map { WALCheckpointer(mode: checkpoints, path: path, restartFrames: $0) }
+            ?? WALCheckpointer(mode: checkpoints, path: path)
         self.checkpointer = checkpointer
         var config = Configuration()
         config.prepareDatabase { db in
