@@ -298,7 +298,7 @@ extension GalleryStore {
         // The checkpoint of the previous version, if it was one: `before` is its snapshot.
         if pendingCheckpoint == current {
             let started = DispatchTime.now().uptimeNanoseconds
-            let bytes = try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: current, snapshot: before)
+            let bytes = try CatchUpLog.writeCheckpoint(db, gallery: gallery, version: current, snapshot: before, compact: false)
             let took = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             historyCheckpoints.withLock { $0.add(seconds: took, bytes: bytes) }
         }
@@ -308,6 +308,8 @@ extension GalleryStore {
         try db.execute("INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
                        [gallery, newVersion, batch.payload, ctx.now, try CatchUpLog.encodeStages(stages)])
         let rows = db.totalChanges - startChanges
+        // The window's compaction, a step every few versions (not counted in the batch's rows).
+        if newVersion % CatchUpLog.compactEvery == 0 { try CatchUpLog.compactStep(db, gallery: gallery) }
         let changes = try Self.changesJSON(db, gallery, from: current, to: newVersion, stages: stages, touched: ctx.touched)
         var orphaned: [String] = []
         for hash in ctx.purgedHashes.sorted() {

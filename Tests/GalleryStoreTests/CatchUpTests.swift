@@ -189,6 +189,58 @@ import StoreTestSupport
         }
     }
 
+    /// Session 31: no batch carries the whole compaction. The batch that writes a checkpoint only
+    /// inserts it; steps every `compactEvery` versions delete the checkpoint that left the window
+    /// and at most `compactRows` log rows behind it (a new oldest checkpoint frees 100 rows here:
+    /// more than one step takes), and the log still ends exactly at the oldest checkpoint kept.
+    @Test func theLogIsCompactedInStepsNotByTheCheckpointsBatch() async throws {
+        let (store, _) = try await makeStore(.sqlite, historyEvery: 100)
+        let (g, _) = try await makeGallery(store, sections: 2, perSection: 4)
+        let ids = try await store.snapshot(g.id).sections[0].items.map(\.id)
+        func counts() async throws -> (rows: Int, checkpoints: Int) {
+            try await store.database.read { db in
+                (try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ?", [g.id], as: Int.self)!,
+                 try db.value("SELECT COUNT(*) FROM checkpoint WHERE galleryId = ?", [g.id], as: Int.self)!)
+            }
+        }
+        var before = try await counts()
+        var capped = 0
+        for k in 0..<1_100 {
+            let r = try await store.apply(gallery: g.id, [.swap(ids[k % 2], ids[2 + k % 2])])
+            let after = try await counts()
+            let deleted = before.rows + 1 - after.rows
+            if r.version % CatchUpLog.compactEvery == 0 {
+                #expect(deleted <= CatchUpLog.compactRows, "version \(r.version) deleted \(deleted) log rows")
+                if deleted == CatchUpLog.compactRows { capped += 1 }
+            } else {
+                #expect(deleted == 0, "version \(r.version) is no step but deleted \(deleted) log rows")
+                #expect(after.checkpoints >= before.checkpoints, "version \(r.version) is no step but deleted a checkpoint")
+            }
+            before = after
+        }
+        #expect(capped > 0, "a step stopped at compactRows at least once")
+        let (rows, checkpoints, oldestRow, oldestCheckpoint, version) = try await store.database.read { db in
+            (try db.value("SELECT COUNT(*) FROM operation WHERE galleryId = ?", [g.id], as: Int.self)!,
+             try db.value("SELECT COUNT(*) FROM checkpoint WHERE galleryId = ?", [g.id], as: Int.self)!,
+             try db.value("SELECT MIN(version) FROM operation WHERE galleryId = ?", [g.id], as: Int64.self)!,
+             try db.value("SELECT MIN(version) FROM checkpoint WHERE galleryId = ?", [g.id], as: Int64.self)!,
+             try db.value("SELECT version FROM gallery WHERE id = ?", [g.id], as: Int64.self)!)
+        }
+        // The last step kept the newest nine checkpoints written by then (checkpoint c is written
+        // by the batch of version c + 1), and the log from the oldest of them on; a checkpoint
+        // written after that step waits for the next one.
+        let lastStep = version - version % CatchUpLog.compactEvery
+        let newestAtStep = (lastStep - 1) / 100 * 100
+        let oldestKept = newestAtStep - 100 * Int64(LiveGallery.maxCheckpoints)
+        let writtenSince = (version - 1) / 100 * 100 > newestAtStep ? 1 : 0
+        #expect(oldestCheckpoint == oldestKept && checkpoints == LiveGallery.maxCheckpoints + 1 + writtenSince,
+                "\(checkpoints) checkpoints from \(oldestCheckpoint) at version \(version)")
+        #expect(oldestRow == oldestKept + 1 && rows == Int(version - oldestKept), "\(rows) rows from \(oldestRow) at version \(version)")
+        // Catch-up from inside the window (memory's: eight intervals) still replays.
+        #expect(try await store.changes(gallery: g.id, since: version - 700) != nil)
+        #expect(try await store.changes(gallery: g.id, since: oldestKept - 50) == nil, "behind the window: the snapshot")
+    }
+
     /// Issue 15: the log is compacted behind the checkpoints — bounded on disk however many
     /// versions a gallery sees — and catch-up inside the window still replays exactly, after a restart too.
     @Test(arguments: Backend.tested) func theLogStaysBoundedBehindTheWindow(_ backend: Backend) async throws {
