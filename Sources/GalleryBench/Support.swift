@@ -92,8 +92,8 @@ struct BenchOptions {
             stop("--batches-per-transaction takes whole numbers from 1")
         }
         walRestartFrames = numbers("--wal-restart-frames") ?? walRestartFrames
-        if walRestartFrames.contains(where: { $0 < 1_000 || $0 > Int(Int32.max) }) {
-            stop("--wal-restart-frames takes whole numbers from 1000")
+        if walRestartFrames.contains(where: { $0 < 1_000 || $0 > Int(Int32.max / 2) }) {
+            stop("--wal-restart-frames takes whole numbers from 1000 to \(Int32.max / 2)")
         }
         batchItems = numbers("--batch-items") ?? batchItems
     }

@@ -15,8 +15,9 @@ import GalleryCore
 ///   `LiveGallery.checkpointInterval` (250 versions up to 50k items, 1,000 at 100k, at most 2,000),
 ///   written by the transaction of the batch after it (from that batch's snapshot before: no
 ///   copy), and once when a process first loads a gallery (at the version it finds). All but the
-///   newest `maxCheckpoints + 1` are deleted, and the log rows up to the oldest kept: at a first
-///   load at once, behind batches a step every `compactEvery` versions (`compactStep`).
+///   newest `maxCheckpoints + 1` are deleted, and the log rows up to the oldest kept: at once by
+///   a first load that writes its checkpoint, behind batches a step every `compactEvery` versions
+///   (`compactStep`).
 /// - On a gallery's first load in a process, the in-memory `LiveGallery` window is rebuilt from
 ///   the checkpoints inside the window and the stages after the oldest of them. The newest
 ///   stretch (from the newest checkpoint) is replayed at once and must land exactly on the
@@ -45,13 +46,13 @@ enum CatchUpLog {
         return json
     }
 
-    /// Writes the checkpoint of a version. With `compact` (a gallery's first load) it then drops
+    /// Writes the checkpoint of a version. With `compact` (a gallery's first load; never a batch) it then drops
     /// the checkpoints that fell out of the window (all but the newest `maxCheckpoints + 1`: the
     /// interval depends on the gallery's size) and every log row behind them; a batch leaves that
     /// to `compactStep` (the rebuilt window reads the newest checkpoints and the rows after the
     /// oldest of them: older ones are never read). Answers the blob's size in bytes.
     @discardableResult
-    static func writeCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot, compact: Bool = true) throws -> Int {
+    static func writeCheckpoint(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot, compact: Bool) throws -> Int {
         let blob = encode(snapshot)
         try db.execute("""
             INSERT INTO checkpoint (galleryId, version, snapshot) VALUES (?, ?, ?)
@@ -122,13 +123,14 @@ enum CatchUpLog {
         // catch-up reaches back at least to here. Written first: it may push the oldest checkpoint
         // out, and the rebuilt window must not name a checkpoint that is gone.
         if try !db.exists("SELECT 1 FROM checkpoint WHERE galleryId = ? AND version = ?", [gallery, version]) {
-            try writeCheckpoint(db, gallery: gallery, version: version, snapshot: snapshot)
+            try writeCheckpoint(db, gallery: gallery, version: version, snapshot: snapshot, compact: true)
         }
         return try rebuild(db, gallery: gallery, version: version, snapshot: snapshot) ?? LiveGallery(version: version, snapshot: snapshot)
     }
 
     static func rebuild(_ db: any SQLConnection, gallery: Int64, version: Int64, snapshot: Snapshot) throws -> LiveGallery? {
-        // The newest checkpoints at or before now (writeCheckpoint keeps maxCheckpoints + 1).
+        // The newest checkpoints at or before now (`compactStep` keeps maxCheckpoints + 1; one more
+        // can be there until the next step).
         let versions = try db.values("""
             SELECT version FROM checkpoint WHERE galleryId = ? AND version <= ? ORDER BY version DESC LIMIT ?
             """, [gallery, version, LiveGallery.maxCheckpoints + 1], as: Int64.self).reversed()

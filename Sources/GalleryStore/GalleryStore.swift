@@ -134,7 +134,8 @@ public final class GalleryStore: Sendable {
 
     /// Frames of SQLite's write-ahead log past which the writer finishes copying it back and it
     /// starts over (`WALCheckpointer`), for stores opened from now on: the move benchmark compares
-    /// settings in one run (`--wal-restart-frames`); the server keeps the default.
+    /// settings in one run (`--wal-restart-frames`); the server keeps the default. From 401 to
+    /// `Int32.max / 2` (a store opened with another value stops at a precondition).
     public static var walRestartFrames: Int32 {
         get { WALCheckpointer.restartFramesOfNewStores }
         set { WALCheckpointer.restartFramesOfNewStores = newValue }

@@ -42,7 +42,7 @@ final class WALCheckpointer: Sendable {
     static let pages: Int32 = 1000
     /// The log starts over only when a write transaction begins with every frame copied back.
     /// Under a steady stream of commits a background checkpoint never gets there (each commit
-    /// adds frames while it copies; measured: the log grew past 100 MB), so past `restartPages` frames
+    /// adds frames while it copies; measured: the log grew past 100 MB), so past `restartFrames` frames
     /// the writer copies back what the background has not yet (once that is at most
     /// `restartTail` frames), between two of its transactions, and its next one starts the log
     /// over: one short stall every `restartFrames` frames instead of a full copy (two fsyncs) every 1,000.
@@ -69,7 +69,7 @@ final class WALCheckpointer: Sendable {
     let mode: WALCheckpoints
     let path: String
     /// Past this many frames the writer finishes the copy and the log starts over.
-    let restartPages: Int32
+    let restartFrames: Int32
     private let queue = DispatchQueue(label: "gallery.wal-checkpoint")
     private let scheduled = Atomic<Bool>(false)
     /// Frames of the current log the last background checkpoint copied back; and the log's
@@ -82,10 +82,10 @@ final class WALCheckpointer: Sendable {
     private let connection = Mutex<OpaquePointer?>(nil)
 
     init(mode: WALCheckpoints, path: String, restartFrames: Int32 = WALCheckpointer.restartFramesOfNewStores) {
-        precondition(restartFrames > 2 * Self.restartTail)
+        precondition(restartFrames > 2 * Self.restartTail && restartFrames <= Int32.max / 2, "restartFrames \(restartFrames) out of range")
         self.mode = mode
         self.path = path
-        restartPages = restartFrames
+        self.restartFrames = restartFrames
     }
 
     deinit {
@@ -120,11 +120,11 @@ final class WALCheckpointer: Sendable {
             if pages < previous {
                 backfilled.store(0, ordering: .relaxed)
                 statsBox.withLock { $0.restarts += 1 }
-            } else if pages >= restartPages {
+            } else if pages >= restartFrames {
                 statsBox.withLock { $0.longestLog = max($0.longestLog, pages) }
             }
             let behind = pages - backfilled.load(ordering: .relaxed)
-            if pages >= restartPages {
+            if pages >= restartFrames {
                 // The writer finishes the copy (and the log starts over at its next transaction)
                 // once the background has brought it within `restartTail` frames of the end: every
                 // batch queued meanwhile waits for that copy, so it is kept short (~1,000 frames
@@ -133,12 +133,12 @@ final class WALCheckpointer: Sendable {
                 // past twice the bound (a reader holding an old snapshot keeps the background from
                 // the end) the writer copies what it can anyway. While a pass runs the writer's copy
                 // is refused at once (busy) and asked again at the next commit.
-                if behind <= Self.restartTail || pages >= 2 * restartPages {
+                if behind <= Self.restartTail || pages >= 2 * restartFrames {
                     if let copied = checkpoint(writer, side: \.onWriter, from: pages - behind) { backfilled.store(copied, ordering: .relaxed) }
                     return
                 }
             }
-            guard behind >= (pages >= restartPages ? Self.restartTail : Self.pages),
+            guard behind >= (pages >= restartFrames ? Self.restartTail : Self.pages),
                   !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
             queue.async { [weak self] in
                 guard let self else { return }

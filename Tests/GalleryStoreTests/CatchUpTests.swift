@@ -237,7 +237,7 @@ import StoreTestSupport
                 "\(checkpoints) checkpoints from \(oldestCheckpoint) at version \(version)")
         #expect(oldestRow == oldestKept + 1 && rows == Int(version - oldestKept), "\(rows) rows from \(oldestRow) at version \(version)")
         // Catch-up from inside the window (memory's: eight intervals) still replays.
-        #expect(try await store.changes(gallery: g.id, since: version - 700) != nil)
+        #expect(try await store.changes(gallery: g.id, since: version - 500) != nil)
         #expect(try await store.changes(gallery: g.id, since: oldestKept - 50) == nil, "behind the window: the snapshot")
     }
 
