@@ -14,8 +14,8 @@ public final class SQLiteDatabase: StoreDatabase {
     /// `walRestartFrames`: where the write-ahead log starts over (`WALCheckpointer`; nil: the
     /// default of new stores, `GalleryStore.walRestartFrames`).
     public init(path: String, checkpoints: WALCheckpoints = .background, walRestartFrames: Int32? = nil) throws {
-        let checkpointer = walRestartFrames.map { WALCheckpointer(mode: checkpoints, path: path, restartFrames: $0) }
-            ?? WALCheckpointer(mode: checkpoints, path: path)
+        let checkpointer = WALCheckpointer(mode: checkpoints, path: path,
+                                           restartFrames: walRestartFrames ?? WALCheckpointer.restartFramesOfNewStores)
         self.checkpointer = checkpointer
         var config = Configuration()
         config.prepareDatabase { db in
