@@ -266,7 +266,9 @@ extension Snapshot {
         if lo >= hi { return }
         let slot = _sections[s].slot
         let items = _sections[s].items
-        for i in lo..<hi { _itemTable.update(items[i].rawValue, Snapshot._pack(slot: slot, item: i)) }
+        items.withUnsafeBufferPointer { ids in
+            _itemTable.updateRun(ids, from: lo, to: hi) { Snapshot._pack(slot: slot, item: $0) }
+        }
     }
 
     /// Points the slots of sections `from...` at their current indices.

@@ -28,4 +28,33 @@ import Testing
             }
         }
     }
+
+    /// `updateRun` (a renumbering's writes, a block's home slots read first) must write exactly
+    /// what `update` one key at a time does: keys that collide and wrap, runs that are not a whole
+    /// number of blocks, a range inside the list.
+    @Test func updateRunWritesWhatUpdateDoesKeyByKey() {
+        for seed in 0..<20 as Range<UInt64> {
+            var rng = SeededGenerator(seed: seed)
+            let n = Int.random(in: 1...200, using: &rng)
+            // Keys on a few multiples: many share a home slot in a small table.
+            var keys: [UInt64] = []
+            var seen = Set<UInt64>()
+            while keys.count < n {
+                let key = UInt64.random(in: 0..<UInt64(4 * n), using: &rng) &* (seed % 2 == 0 ? 1 : 0x1_0000_0001)
+                if seen.insert(key).inserted { keys.append(key) }
+            }
+            var table = _IDTable(minimumCapacity: n)
+            for (k, key) in keys.enumerated() { _ = table.insertIfAbsent(key, Int64(k)) }
+            var reference = table
+            let lo = Int.random(in: 0...n, using: &rng), hi = Int.random(in: lo...n, using: &rng)
+            let ids = keys.map { ItemID($0) }
+            ids.withUnsafeBufferPointer { table.updateRun($0, from: lo, to: hi) { Int64(1_000 + $0) } }
+            for i in lo..<hi { reference.update(keys[i], Int64(1_000 + i)) }
+            for (k, key) in keys.enumerated() {
+                #expect(table.find(key) == reference.find(key))
+                #expect(table.find(key) == Int64(k >= lo && k < hi ? 1_000 + k : k))
+            }
+            #expect(table.count == n)
+        }
+    }
 }
