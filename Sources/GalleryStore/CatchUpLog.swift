@@ -185,39 +185,67 @@ enum CatchUpLog {
 
     // MARK: Snapshot blobs
 
-    /// Little-endian: "GS1\0", section count, then per section its id, item count, item ids and
-    /// content versions (12 bytes an item: 1.2 MB for 100k items). Written a section's ids and
-    /// versions at a time (a 1M gallery's blob byte by byte showed up on the writer, issue 15).
+    /// The blob of a checkpoint, "GS2\0" then unsigned LEB128 varints: the section count; per
+    /// section its id, its item count, each item id as the zigzag-encoded difference from the id
+    /// before it in the section (the first from 0), then each item's content version. A library
+    /// mostly keeps the order it was imported in (neighbours' ids one apart) and its items' first
+    /// versions: ~2 bytes an item, where GS1's fixed 12 wrote 1.2 MB at 100k items and 12 MB at 1M
+    /// every checkpoint interval; a 100k gallery shuffled at random ~4–5 (issue 15.3: the
+    /// checkpoint's insert and its later delete were the longest steps of the writer's turn).
+    /// Blobs written before session 32 ("GS1\0", below) still decode.
     static func encode(_ snapshot: Snapshot) -> Data {
-        var size = 8
-        for s in 0..<snapshot.sectionCount { size += 12 + snapshot.items(inSection: s).count * 12 }
-        var out = Data(count: size)
-        out.withUnsafeMutableBytes { (raw: UnsafeMutableRawBufferPointer) in
-            var at = 0
-            func put<T: FixedWidthInteger>(_ v: T) {
-                withUnsafeBytes(of: v.littleEndian) { raw.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                at += MemoryLayout<T>.size
-            }
-            for (k, b) in [0x47, 0x53, 0x31, 0].enumerated() { raw[k] = UInt8(b) }
-            at = 4
-            put(UInt32(snapshot.sectionCount))
-            for s in 0..<snapshot.sectionCount {
-                let items = snapshot.items(inSection: s), versions = snapshot.versions(inSection: s)
-                put(snapshot.sectionID(at: s).rawValue)
-                put(UInt32(items.count))
-                #if _endian(little)
-                items.withUnsafeBytes { raw.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                at += items.count * 8
-                versions.withUnsafeBytes { raw.baseAddress!.advanced(by: at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-                at += versions.count * 4
-                #else
-                for id in items { put(id.rawValue) }
-                for v in versions { put(v) }
-                #endif
-            }
-            precondition(at == size)
+        var sections: [(id: SectionID, items: ArraySlice<ItemID>, versions: ArraySlice<UInt32>)] = []
+        sections.reserveCapacity(snapshot.sectionCount)
+        for s in 0..<snapshot.sectionCount {
+            sections.append((snapshot.sectionID(at: s), snapshot.items(inSection: s)[...], snapshot.versions(inSection: s)[...]))
         }
-        return out
+        return encode(sections)
+    }
+
+    /// `encode` of sections that need not make a snapshot (a test writes damaged blobs with it).
+    static func encode(sections: [(id: SectionID, items: [ItemID], versions: [UInt32])]) -> Data {
+        encode(sections.map { ($0.id, $0.items[...], $0.versions[...]) })
+    }
+
+    private static func encode(_ sections: [(id: SectionID, items: ArraySlice<ItemID>, versions: ArraySlice<UInt32>)]) -> Data {
+        // Room for the longest varints (10 bytes a 64-bit value, 5 a version), written without
+        // bounds checks into one allocation that becomes the Data (no copy, never zeroed).
+        var worst = 4 + 10
+        for s in sections { worst += 20 + s.items.count * 15 }
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: worst)
+        var at = 0
+        @inline(__always) func put(_ value: UInt64) {
+            var v = value
+            while v >= 0x80 {
+                out[at] = UInt8(truncatingIfNeeded: v) | 0x80
+                v &>>= 7
+                at &+= 1
+            }
+            out[at] = UInt8(truncatingIfNeeded: v)
+            at &+= 1
+        }
+        out[0] = 0x47; out[1] = 0x53; out[2] = 0x32; out[3] = 0
+        at = 4
+        put(UInt64(sections.count))
+        for s in sections {
+            put(s.id.rawValue)
+            put(UInt64(s.items.count))
+            var previous: UInt64 = 0
+            s.items.withUnsafeBufferPointer { ids in
+                for id in ids {
+                    let d = Int64(bitPattern: id.rawValue &- previous)
+                    put(UInt64(bitPattern: (d &<< 1) ^ (d >> 63)))
+                    previous = id.rawValue
+                }
+            }
+            s.versions.withUnsafeBufferPointer { versions in
+                for v in versions { put(UInt64(v)) }
+            }
+        }
+        precondition(at <= worst)
+        return Data(bytesNoCopy: out, count: at, deallocator: .custom { pointer, _ in
+            pointer.assumingMemoryBound(to: UInt8.self).deallocate()
+        })
     }
 
     /// nil when the blob is not one `encode` wrote (wrong tag, truncated, trailing bytes, invalid snapshot).
@@ -225,39 +253,102 @@ enum CatchUpLog {
         decodeSections(data).flatMap { try? Snapshot($0) }
     }
 
-    /// The sections of a blob `encode` wrote, not checked for repeated ids; nil when it is not one
-    /// (wrong tag, truncated, trailing bytes).
+    /// The sections of a blob `encode` wrote (GS2, or GS1 from before session 32), not checked
+    /// for repeated ids; nil when it is not one (wrong tag, truncated, trailing bytes, a varint
+    /// too long or out of range).
     static func decodeSections(_ data: Data) -> [(id: SectionID, items: [ItemID], versions: [UInt32])]? {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [(id: SectionID, items: [ItemID], versions: [UInt32])]? in
-            var at = 0
-            func get<T: FixedWidthInteger>(_: T.Type) -> T? {
-                guard at + MemoryLayout<T>.size <= raw.count else { return nil }
-                defer { at += MemoryLayout<T>.size }
-                return T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self))
+            guard raw.count >= 4, raw[0] == 0x47, raw[1] == 0x53, raw[3] == 0 else { return nil }
+            switch raw[2] {
+            case 0x32: return decodeGS2(raw)
+            case 0x31: return decodeGS1(raw)
+            default: return nil
             }
-            guard raw.count >= 4, raw[0] == 0x47, raw[1] == 0x53, raw[2] == 0x31, raw[3] == 0 else { return nil }
-            at = 4
-            guard let count = get(UInt32.self) else { return nil }
-            var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
-            for _ in 0..<count {
-                guard let id = get(UInt64.self), let n32 = get(UInt32.self) else { return nil }
-                let n = Int(n32)
-                guard at + n * 12 <= raw.count else { return nil }
-                let base = at
-                let items = [ItemID](unsafeUninitializedCapacity: n) { buffer, done in
-                    for k in 0..<n { buffer[k] = ItemID(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 8 * k, as: UInt64.self))) }
-                    done = n
-                }
-                let vbase = base + 8 * n
-                let versions = [UInt32](unsafeUninitializedCapacity: n) { buffer, done in
-                    for k in 0..<n { buffer[k] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: vbase + 4 * k, as: UInt32.self)) }
-                    done = n
-                }
-                at = base + 12 * n
-                sections.append((SectionID(id), items, versions))
-            }
-            guard at == raw.count else { return nil }
-            return sections
         }
+    }
+
+    private static func decodeGS2(_ raw: UnsafeRawBufferPointer) -> [(id: SectionID, items: [ItemID], versions: [UInt32])]? {
+        var at = 4
+        var damaged = false
+        // One unsigned LEB128 varint; at most 10 bytes, the tenth 0 or 1. Sets `damaged` and
+        // answers 0 when the bytes run out or the value does not fit in 64 bits.
+        @inline(__always) func varint() -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while at < raw.count {
+                let byte = raw[at]
+                at &+= 1
+                if shift == 63 && byte > 1 { break }
+                value |= UInt64(byte & 0x7F) &<< shift
+                if byte < 0x80 { return value }
+                shift &+= 7
+            }
+            damaged = true
+            return 0
+        }
+        let count = varint()
+        // Each section takes at least 2 bytes (id, count): a damaged count allocates nothing big.
+        guard !damaged, count <= UInt64(raw.count - at) / 2 else { return nil }
+        var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
+        sections.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            let id = varint(), n64 = varint()
+            // Each item takes at least 2 bytes (its id's difference, its version).
+            guard !damaged, n64 <= UInt64(raw.count - at) / 2 else { return nil }
+            let n = Int(n64)
+            var previous: UInt64 = 0
+            let items = [ItemID](unsafeUninitializedCapacity: n) { buffer, done in
+                for k in 0..<n {
+                    let z = varint()
+                    previous &+= UInt64(bitPattern: Int64(bitPattern: z &>> 1) ^ -Int64(bitPattern: z & 1))
+                    buffer[k] = ItemID(previous)
+                }
+                done = n
+            }
+            let versions = [UInt32](unsafeUninitializedCapacity: n) { buffer, done in
+                for k in 0..<n {
+                    let v = varint()
+                    if v > UInt64(UInt32.max) { damaged = true }
+                    buffer[k] = UInt32(truncatingIfNeeded: v)
+                }
+                done = n
+            }
+            guard !damaged else { return nil }
+            sections.append((SectionID(id), items, versions))
+        }
+        guard at == raw.count else { return nil }
+        return sections
+    }
+
+    /// Blobs written before session 32, little-endian: "GS1\0", section count (4 bytes), then per
+    /// section its id (8), item count (4), item ids (8 each) and content versions (4 each).
+    private static func decodeGS1(_ raw: UnsafeRawBufferPointer) -> [(id: SectionID, items: [ItemID], versions: [UInt32])]? {
+        var at = 4
+        func get<T: FixedWidthInteger>(_: T.Type) -> T? {
+            guard at + MemoryLayout<T>.size <= raw.count else { return nil }
+            defer { at += MemoryLayout<T>.size }
+            return T(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: T.self))
+        }
+        guard let count = get(UInt32.self) else { return nil }
+        var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
+        for _ in 0..<count {
+            guard let id = get(UInt64.self), let n32 = get(UInt32.self) else { return nil }
+            let n = Int(n32)
+            guard at + n * 12 <= raw.count else { return nil }
+            let base = at
+            let items = [ItemID](unsafeUninitializedCapacity: n) { buffer, done in
+                for k in 0..<n { buffer[k] = ItemID(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 8 * k, as: UInt64.self))) }
+                done = n
+            }
+            let vbase = base + 8 * n
+            let versions = [UInt32](unsafeUninitializedCapacity: n) { buffer, done in
+                for k in 0..<n { buffer[k] = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: vbase + 4 * k, as: UInt32.self)) }
+                done = n
+            }
+            at = base + 12 * n
+            sections.append((SectionID(id), items, versions))
+        }
+        guard at == raw.count else { return nil }
+        return sections
     }
 }

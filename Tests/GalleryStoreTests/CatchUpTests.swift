@@ -391,14 +391,25 @@ import StoreTestSupport
         }
     }
 
-    /// The blob's bytes are fixed (blobs written by earlier versions must still decode).
+    /// The blob's bytes are fixed (GS2: blobs written now must decode in later versions).
     @Test func snapshotBlobBytesAreTheDocumentedLayout() throws {
         let s = try Snapshot([(id: SectionID(7), items: [ItemID(1), ItemID(0x0102)], versions: [0, 3])])
-        let expected: [UInt8] = [0x47, 0x53, 0x31, 0, 1, 0, 0, 0,
-                                 7, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
-                                 1, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x01, 0, 0, 0, 0, 0, 0,
-                                 0, 0, 0, 0, 3, 0, 0, 0]
+        // "GS2\0", 1 section, id 7, 2 items, ids +1 (zigzag 2) and +0x101 (zigzag 0x202: 0x82 0x04), versions 0 and 3.
+        let expected: [UInt8] = [0x47, 0x53, 0x32, 0, 1, 7, 2, 2, 0x82, 0x04, 0, 3]
         #expect([UInt8](CatchUpLog.encode(s)) == expected)
+        #expect(CatchUpLog.decode(Data(expected)) == s)
+    }
+
+    /// Checkpoints written before session 32 (GS1, 12 bytes an item) still decode.
+    @Test func blobsOfTheEarlierLayoutStillDecode() throws {
+        let s = try Snapshot([(id: SectionID(7), items: [ItemID(1), ItemID(0x0102)], versions: [0, 3])])
+        let gs1: [UInt8] = [0x47, 0x53, 0x31, 0, 1, 0, 0, 0,
+                            7, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0,
+                            1, 0, 0, 0, 0, 0, 0, 0, 0x02, 0x01, 0, 0, 0, 0, 0, 0,
+                            0, 0, 0, 0, 3, 0, 0, 0]
+        #expect(CatchUpLog.decode(Data(gs1)) == s)
+        #expect(CatchUpLog.decode(Data(gs1.dropLast())) == nil)
+        #expect(CatchUpLog.decode(Data(gs1 + [0])) == nil)
     }
 
     @Test func snapshotBlobsRoundTripAndRejectDamage() throws {
@@ -406,19 +417,34 @@ import StoreTestSupport
                               (id: SectionID(2), items: [], versions: []),
                               (id: SectionID(1 << 40), items: [ItemID(1 << 50)], versions: [UInt32.max])])
         let blob = CatchUpLog.encode(s)
-        #expect(blob.count == 8 + 3 * 12 + 3 * 12)
+        // tag 4, count 1; section 7: id 1, count 1, ids 1 + 2, versions 1 + 1; section 2: 2;
+        // section 2^40: id 6, count 1, id 8 (zigzag 2^51), version 5.
+        #expect(blob.count == 4 + 1 + 7 + 2 + 20)
         #expect(CatchUpLog.decode(blob) == s)
         #expect(CatchUpLog.decode(blob.dropLast()) == nil)
         #expect(CatchUpLog.decode(blob + [0]) == nil)
         var wrongTag = blob
         wrongTag[0] = 0
         #expect(CatchUpLog.decode(wrongTag) == nil)
+        wrongTag = blob
+        wrongTag[2] = 0x33
+        #expect(CatchUpLog.decode(wrongTag) == nil, "an unknown layout")
+        // Ids far apart in both directions, and the largest ones, survive the differences.
+        let far = try Snapshot([(id: SectionID(UInt64.max), items: [ItemID(UInt64.max), ItemID(0), ItemID(1 << 63), ItemID(5)],
+                                 versions: [1, 2, 3, 4])])
+        #expect(CatchUpLog.decode(CatchUpLog.encode(far)) == far)
         // Well-formed bytes that are not a snapshot (one item in two sections) are refused too.
-        var dup = Data([0x47, 0x53, 0x31, 0, 2, 0, 0, 0])
-        for section in [UInt8(1), 2] {
-            dup += [section, 0, 0, 0, 0, 0, 0, 0] + [1, 0, 0, 0] + [5, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 0]
-        }
+        let dup = Data([0x47, 0x53, 0x32, 0, 2] + [1, 1, 10, 0] + [2, 1, 10, 0])
+        #expect(CatchUpLog.decodeSections(dup) != nil)
         #expect(CatchUpLog.decode(dup) == nil)
-        #expect(CatchUpLog.decode(dup.prefix(8 + 24) + Data([1, 0, 0, 0])) == nil, "count says 2 sections, 1 present")
+        #expect(CatchUpLog.decode(dup.prefix(5 + 4)) == nil, "count says 2 sections, 1 present")
+        // Varints that run out, run past 64 bits, or a version past 32 bits.
+        let tag: [UInt8] = [0x47, 0x53, 0x32, 0]
+        #expect(CatchUpLog.decode(Data(tag + [1, 7, 1, 0x80, 0x80])) == nil)
+        #expect(CatchUpLog.decode(Data(tag + [1, 7, 1] + [UInt8](repeating: 0xFF, count: 9) + [0x02, 0])) == nil)
+        #expect(CatchUpLog.decode(Data(tag + [1, 7, 1, 2, 0x80, 0x80, 0x80, 0x80, 0x10])) == nil)
+        #expect(CatchUpLog.decode(Data(tag + [1, 7, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) != nil, "UInt32.max is a version")
+        // A count larger than the bytes left allocates nothing and is refused.
+        #expect(CatchUpLog.decode(Data(tag + [1, 7, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 2, 0])) == nil)
     }
 }

@@ -135,27 +135,20 @@ import StoreTestSupport
             // it is not a snapshot: one id twice).
             let target = try #require(versions.first { $0 > old.version })
             try await store.database.write { db in
-                var blob = [UInt8](try #require(try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?", [g, target], as: Data.self)))
-                // The first section with two items or more ("GS1\0", count, then per section its
-                // id, item count, ids, versions: CatchUpLog.encode).
-                var at = 8, n = 0
-                while at + 12 <= blob.count {
-                    n = Int(blob[at + 8]) | Int(blob[at + 9]) << 8 | Int(blob[at + 10]) << 16
-                    if n >= 2 { break }
-                    at += 12 + 12 * n
-                }
-                try #require(n >= 2 && at + 12 + 12 * n <= blob.count)
-                let first = at + 12, second = at + 20
+                let stored = try #require(try db.value("SELECT snapshot FROM checkpoint WHERE galleryId = ? AND version = ?", [g, target], as: Data.self))
+                // The first section with two items or more, damaged and written back in the
+                // blob's own encoding (CatchUpLog.encode(sections:)).
+                var sections = try #require(CatchUpLog.decodeSections(stored))
+                let at = try #require(sections.firstIndex { $0.items.count >= 2 })
                 switch damage {
-                case "swap":
-                    let a = Array(blob[first..<first + 8]), b = Array(blob[second..<second + 8])
-                    blob.replaceSubrange(first..<first + 8, with: b)
-                    blob.replaceSubrange(second..<second + 8, with: a)
-                case "version": blob[first + 8 * n] &+= 1
-                case "duplicate": blob.replaceSubrange(first..<first + 8, with: Array(blob[second..<second + 8]))
-                default: blob.removeLast(4)
+                case "swap": sections[at].items.swapAt(0, 1)
+                case "version": sections[at].versions[0] &+= 1
+                case "duplicate": sections[at].items[0] = sections[at].items[1]
+                default: break
                 }
-                try db.execute("UPDATE checkpoint SET snapshot = ? WHERE galleryId = ? AND version = ?", [Data(blob), g, target])
+                var blob = CatchUpLog.encode(sections: sections)
+                if damage == "truncate" { blob.removeLast(4) }
+                try db.execute("UPDATE checkpoint SET snapshot = ? WHERE galleryId = ? AND version = ?", [blob, g, target])
             }
             let now = try await store.snapshot(g)
             if damage == "duplicate" {
