@@ -211,7 +211,10 @@ enum CatchUpLog {
         // Room for the longest varints (10 bytes a 64-bit value, 5 a version), written without
         // bounds checks into one allocation that becomes the Data (no copy, never zeroed).
         var worst = 4 + 10
-        for s in sections { worst += 20 + s.items.count * 15 }
+        for s in sections {
+            precondition(s.items.count == s.versions.count, "a section's items and versions differ in count")
+            worst += 20 + s.items.count * 10 + s.versions.count * 5
+        }
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: worst)
         var at = 0
         @inline(__always) func put(_ value: UInt64) {

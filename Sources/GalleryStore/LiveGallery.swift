@@ -45,15 +45,16 @@ struct LiveGallery {
     static let maxCheckpoints = 8
     /// Up to this many items a checkpoint comes every `checkpointEvery` versions; the interval
     /// doubles each time the gallery doubles beyond (a power of two times 250: versions that are
-    /// checkpoints stay multiples of every smaller interval). A checkpoint was 12 bytes an item
-    /// written into SQLite (GS1), so this bounded its cost per version to ~1.2 KB up to `maxInterval`: at
-    /// 100k items one every 1,000 versions (1.2 MB; in GS2, session 32, 2–5 bytes an item: ~250 KB). (It was 100,000 items, ~5 KB a version: at
-    /// 100k items under 50 clients moving, a 1.2 MB checkpoint every 250 versions was ~4 % of the
-    /// writer's time and ~11 % of the WAL's bytes; one every 1,000 answered more moves at a lower
-    /// p99 in the same run, BENCHMARKS.md "Catch-up checkpoints", issue 15.3.)
+    /// checkpoints stay multiples of every smaller interval). This bounds a checkpoint's bytes per
+    /// version up to `maxInterval`: at 100k items one every 1,000 versions — 1.2 MB in the fixed
+    /// layout of 12 bytes an item (GS1), ~250 KB in session 32's varints (GS2, ~2–5 bytes an
+    /// item). (It was 100,000 items, ~5 KB a version: at 100k items under 50 clients moving, a
+    /// 1.2 MB checkpoint every 250 versions was ~4 % of the writer's time and ~11 % of the WAL's
+    /// bytes; one every 1,000 answered more moves at a lower p99 in the same run, BENCHMARKS.md
+    /// "Catch-up checkpoints", issue 15.3.)
     static var itemsPerInterval: Int { itemsPerIntervalSetting.load(ordering: .relaxed) }
     static let itemsPerIntervalSetting = Atomic<Int>(25_000)
-    /// The interval stops growing here (from 400k items; at 1M a 2 MB checkpoint (12 MB in GS1) every 2,000
+    /// The interval stops growing here (from 400k items; at 1M a 2 MB checkpoint every 2,000
     /// versions, as before): the window is `maxCheckpoints` intervals of stages kept in memory
     /// (~1 KB a version at 100 sections), so a longer interval at 1M would hold 64,000 versions'
     /// stages per gallery where 16,000 fit the server's memory budget (issue 15.5).

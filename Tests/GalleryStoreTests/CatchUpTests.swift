@@ -398,6 +398,11 @@ import StoreTestSupport
         let expected: [UInt8] = [0x47, 0x53, 0x32, 0, 1, 7, 2, 2, 0x82, 0x04, 0, 3]
         #expect([UInt8](CatchUpLog.encode(s)) == expected)
         #expect(CatchUpLog.decode(Data(expected)) == s)
+        // A difference below zero: +0x102 (zigzag 0x204: 0x84 0x04), then −0x101 (zigzag 0x201: 0x81 0x04).
+        let back = try Snapshot([(id: SectionID(7), items: [ItemID(0x0102), ItemID(1)], versions: [5, 0])])
+        let backBytes: [UInt8] = [0x47, 0x53, 0x32, 0, 1, 7, 2, 0x84, 0x04, 0x81, 0x04, 5, 0]
+        #expect([UInt8](CatchUpLog.encode(back)) == backBytes)
+        #expect(CatchUpLog.decode(Data(backBytes)) == back)
     }
 
     /// Checkpoints written before session 32 (GS1, 12 bytes an item) still decode.
@@ -444,7 +449,8 @@ import StoreTestSupport
         #expect(CatchUpLog.decode(Data(tag + [1, 7, 1] + [UInt8](repeating: 0xFF, count: 9) + [0x02, 0])) == nil)
         #expect(CatchUpLog.decode(Data(tag + [1, 7, 1, 2, 0x80, 0x80, 0x80, 0x80, 0x10])) == nil)
         #expect(CatchUpLog.decode(Data(tag + [1, 7, 1, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F])) != nil, "UInt32.max is a version")
-        // A count larger than the bytes left allocates nothing and is refused.
+        // A count larger than the bytes left allocates nothing and is refused (items, sections).
         #expect(CatchUpLog.decode(Data(tag + [1, 7, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 2, 0])) == nil)
+        #expect(CatchUpLog.decode(Data(tag + [0xFF, 0xFF, 0xFF, 0xFF, 0x0F, 7, 0])) == nil)
     }
 }

@@ -75,6 +75,7 @@ struct _IDTable: Sendable {
     /// probes then find their lines in the cache.
     mutating func updateRun(_ ids: UnsafeBufferPointer<ItemID>, from lo: Int, to hi: Int, value: (Int) -> Int64) {
         if lo >= hi { return }
+        precondition(lo >= 0 && hi <= ids.count, "updateRun: range out of the ids")
         let shift = _shift
         _slots.withUnsafeMutableBufferPointer { slots in
             let mask = slots.count &- 1

@@ -45,6 +45,13 @@ import Testing
             }
             var table = _IDTable(minimumCapacity: n)
             for (k, key) in keys.enumerated() { _ = table.insertIfAbsent(key, Int64(k)) }
+            // Some keys removed again (their emptied slots may keep the key: an update must not
+            // revive them) and some never inserted: both are left absent.
+            var absent = Set<Int>()
+            for k in 0..<n where Int.random(in: 0..<5, using: &rng) == 0 {
+                table.remove(keys[k])
+                absent.insert(k)
+            }
             var reference = table
             let lo = Int.random(in: 0...n, using: &rng), hi = Int.random(in: lo...n, using: &rng)
             let ids = keys.map { ItemID($0) }
@@ -52,9 +59,12 @@ import Testing
             for i in lo..<hi { reference.update(keys[i], Int64(1_000 + i)) }
             for (k, key) in keys.enumerated() {
                 #expect(table.find(key) == reference.find(key))
-                #expect(table.find(key) == Int64(k >= lo && k < hi ? 1_000 + k : k))
+                #expect(table.find(key) == (absent.contains(k) ? -1 : Int64(k >= lo && k < hi ? 1_000 + k : k)))
             }
-            #expect(table.count == n)
+            let never = (0..<20).map { ItemID(UInt64(4 * n) &+ 1 &+ UInt64($0)) }
+            never.withUnsafeBufferPointer { table.updateRun($0, from: 0, to: never.count) { _ in 7 } }
+            for id in never { #expect(table.find(id.rawValue) == -1) }
+            #expect(table.count == n - absent.count)
         }
     }
 }
