@@ -144,18 +144,31 @@ func message(_ r: TestResponse) -> String {
     }
 
     @Test func failedSignInsAreThrottledAndNeverSayWhichPartWasWrong() async throws {
-        let server = try await serverWithAna()
-        try await server.application().test(.router) { client in
-            var b = Browser()
-            let unknown = try await b.send(client, .post, "/api/login", #"{"name": "nobody", "password": "correct horse"}"#)
-            let wrong = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "wrong horse"}"#)
-            #expect(unknown.status == .unauthorized && wrong.status == .unauthorized)
-            #expect(message(unknown) == message(wrong))
-            for _ in 0..<4 { _ = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "wrong horse"}"#) }
-            // Six failures for this account: locked for a while, even with the right password.
-            let locked = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "correct horse"}"#)
-            #expect(locked.status == .tooManyRequests)
-            #expect(String(buffer: locked.body).contains("retryAfter"))
+        // The sixth failure from one address locks it for 1 s (then 2, 4 … s). A check answered
+        // within a second of that failure being sent must find the lock; on a machine so loaded
+        // that the answer took longer (a fresh-clone CI once: 200 OK, the test 127 s long), the
+        // lock may rightly have run out and nothing is learned: the scenario runs again on a
+        // fresh server, at most three times.
+        for attempt in 0..<3 {
+            let server = try await serverWithAna()
+            let decided = try await server.application().test(.router) { client -> Bool in
+                var b = Browser()
+                let unknown = try await b.send(client, .post, "/api/login", #"{"name": "nobody", "password": "correct horse"}"#)
+                let wrong = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "wrong horse"}"#)
+                #expect(unknown.status == .unauthorized && wrong.status == .unauthorized)
+                #expect(message(unknown) == message(wrong))
+                for _ in 0..<3 { _ = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "wrong horse"}"#) }
+                // The sixth failure, then at once the right password: locked for a while.
+                let sent = ContinuousClock.now
+                let sixth = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "wrong horse"}"#)
+                #expect(sixth.status == .unauthorized)
+                let locked = try await b.send(client, .post, "/api/login", #"{"name": "ana", "password": "correct horse"}"#)
+                if locked.status == .ok && ContinuousClock.now - sent > .seconds(1) && attempt < 2 { return false }
+                #expect(locked.status == .tooManyRequests)
+                #expect(String(buffer: locked.body).contains("retryAfter"))
+                return true
+            }
+            if decided { break }
         }
         // The account's key is the name as it is looked up: a padded or re-cased name is the same
         // account's guess, not a fresh name to guess from (the attacker review of session 27).
