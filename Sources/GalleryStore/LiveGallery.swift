@@ -95,7 +95,8 @@ struct LiveGallery {
             checkpoints.append(newVersion)
             pendingCheckpoint = newVersion
             if checkpoints.count > LiveGallery.maxCheckpoints {
-                checkpoints.removeFirst()
+                // The oldest leaves; `maxCheckpoints` stay (up to that many intervals of versions,
+                // as API.md says). Until session 32 this dropped the next one too (7 and 8 in turn).
                 dropCheckpoints(before: checkpoints[1])
             }
         }

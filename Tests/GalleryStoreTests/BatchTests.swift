@@ -308,6 +308,31 @@ extension BatchEdit {
 }
 
 @Suite struct CatchUpWindowTests {
+    /// The window in memory keeps `maxCheckpoints` checkpoints once the gallery has passed more:
+    /// up to that many intervals of versions (API.md: "eight checkpoint intervals"). Until session
+    /// 32 the ninth's arrival dropped two: 7 and 8 in turn.
+    @Test func theWindowKeepsMaxCheckpointsCheckpoints() async throws {
+        let (store, _) = try await makeStore(.sqlite, historyEvery: shortHistory)
+        let (g, sections) = try await makeGallery(store, sections: 2, perSection: 5)
+        let ids = try await store.snapshot(g.id).sections.flatMap { $0.items.map(\.id) }
+        let total = Int(shortHistory) * (LiveGallery.maxCheckpoints + 3) + 7
+        var counts: Set<Int> = []
+        for k in 0..<total {
+            let r = try await store.apply(gallery: g.id, [.move(items: [ids[k % ids.count]], to: .index(section: sections[k % 2], index: 0))])
+            // Past the window's first filling, every version's window holds exactly that many.
+            if r.version > shortHistory * Int64(LiveGallery.maxCheckpoints) {
+                counts.insert(store.live.withLock { $0[g.id]!.checkpoints.count })
+            }
+        }
+        #expect(counts == [LiveGallery.maxCheckpoints], "checkpoints held: \(counts.sorted())")
+        let (checkpoints, version) = store.live.withLock { ($0[g.id]!.checkpoints, $0[g.id]!.version) }
+        let newest = version - version % shortHistory
+        #expect(checkpoints == (0..<Int64(LiveGallery.maxCheckpoints)).reversed().map { newest - $0 * shortHistory }, "\(checkpoints) at \(version)")
+        // A version just inside the oldest interval still catches up; one before it does not.
+        #expect(try await store.changes(gallery: g.id, since: checkpoints[0]) != nil)
+        #expect(try await store.changes(gallery: g.id, since: checkpoints[0] - 1) == nil)
+    }
+
     @Test(arguments: Backend.tested) func versionsInsideTheWindowCatchUpAndOlderOnesFallBackToTheSnapshot(_ backend: Backend) async throws {
         let (store, place) = try await makeStore(backend, historyEvery: shortHistory)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
