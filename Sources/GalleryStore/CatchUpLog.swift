@@ -60,9 +60,7 @@ enum CatchUpLog {
             """, [gallery, version, blob])
         if compact {
             try dropOldCheckpoints(db, gallery: gallery)
-            try db.execute("""
-                DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)
-                """, [gallery, gallery])
+            try dropLogBehindWindow(db, gallery: gallery, atMost: nil)
         }
         return blob.count
     }
@@ -85,10 +83,19 @@ enum CatchUpLog {
     /// and the rows 64 at a time (~0.2 ms).
     static func compactStep(_ db: any SQLConnection, gallery: Int64) throws {
         try dropOldCheckpoints(db, gallery: gallery)
-        try db.execute("""
-            DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)
-              AND version < (SELECT MIN(version) FROM operation WHERE galleryId = ?) + ?
-            """, [gallery, gallery, gallery, compactRows])
+        try dropLogBehindWindow(db, gallery: gallery, atMost: compactRows)
+    }
+
+    /// The log rows up to the oldest checkpoint kept (never replayed again): all of them, or the
+    /// oldest `atMost` versions of them.
+    static func dropLogBehindWindow(_ db: any SQLConnection, gallery: Int64, atMost: Int?) throws {
+        let behind = "DELETE FROM operation WHERE galleryId = ? AND version <= (SELECT MIN(version) FROM checkpoint WHERE galleryId = ?)"
+        if let atMost {
+            try db.execute(behind + " AND version < (SELECT MIN(version) FROM operation WHERE galleryId = ?) + ?",
+                           [gallery, gallery, gallery, atMost])
+        } else {
+            try db.execute(behind, [gallery, gallery])
+        }
     }
 
     /// All but the newest `maxCheckpoints + 1` checkpoints of a gallery go.
