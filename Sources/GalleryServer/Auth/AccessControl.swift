@@ -8,20 +8,24 @@ import Synchronization
 /// request, answers what the identity may do in a gallery, and tells open live streams when
 /// access was taken away (`changes`), so they re-check and close.
 ///
-/// Lookups are cached for at most `cacheLifetime` (1 s) and the cache is emptied by every
-/// change this process makes to accounts, sessions, tokens, members or links; a change made
-/// by another process (the `gallery user` command) is seen within that second.
+/// Lookups are cached for at most `cacheLifetime` (1 s from when their load began; `LookupCache`:
+/// one load a key at a time, the next begun in the background while the entry still holds) and
+/// the cache is emptied by every change this process makes to accounts, sessions, tokens, members
+/// or links; a change made by another process (the `gallery user` command) is seen within that second.
 public final class AccessControl: Sendable {
     public let store: GalleryStore
     let configuration: ServerConfiguration
     public let throttle = LoginThrottle()
     let devices: DeviceCookies
-    private let identities = Mutex<[String: (identity: Identity?, until: ContinuousClock.Instant)]>([:])
-    private let roles = Mutex<[String: (role: GalleryRole?, until: ContinuousClock.Instant)]>([:])
+    let identities = LookupCache<Identity?>(lifetime: AccessControl.cacheLifetime, refreshAhead: AccessControl.cacheRefreshAhead)
+    let roles = LookupCache<GalleryRole?>(lifetime: AccessControl.cacheLifetime, refreshAhead: AccessControl.cacheRefreshAhead)
     private let watchers = Mutex<[Int: AsyncStream<Void>.Continuation]>([:])
     private let nextWatcher = Atomic<Int>(0)
     private let setup = Mutex<String?>(nil)
     static let cacheLifetime: Duration = .seconds(1)
+    /// A lookup used in the last half of its lifetime is loaded again in the background
+    /// (`LookupCache`): a steady stream of requests never waits for one.
+    static let cacheRefreshAhead: Duration = .milliseconds(500)
     /// A session's last use is written at most this often (a write per request would cost the move path).
     static let touchInterval: Double = 60
 
@@ -64,20 +68,15 @@ public final class AccessControl: Sendable {
 
     /// The identity behind a session cookie value or a bearer token; nil when unknown, expired or revoked.
     func identity(cookie: String?, bearer: String?) async throws -> Identity? {
-        if let bearer { return try await cached("t:" + Secrets.digest(bearer)) { try await self.tokenIdentity(hash: $0) } }
-        if let cookie { return try await cached("s:" + Secrets.digest(cookie)) { try await self.sessionIdentity(hash: $0) } }
-        return nil
-    }
-
-    private func cached(_ key: String, _ load: (String) async throws -> Identity?) async throws -> Identity? {
-        let now = ContinuousClock.now
-        if let hit = identities.withLock({ $0[key] }), hit.until > now { return hit.identity }
-        let identity = try await load(String(key.dropFirst(2)))
-        identities.withLock { cache in
-            if cache.count > 10_000 { cache.removeAll() }
-            cache[key] = (identity, now + Self.cacheLifetime)
+        if let bearer {
+            let hash = Secrets.digest(bearer)
+            return try await identities.value("t:" + hash) { try await self.tokenIdentity(hash: hash) }
         }
-        return identity
+        if let cookie {
+            let hash = Secrets.digest(cookie)
+            return try await identities.value("s:" + hash) { try await self.sessionIdentity(hash: hash) }
+        }
+        return nil
     }
 
     private func tokenIdentity(hash: String) async throws -> Identity? {
@@ -132,14 +131,7 @@ public final class AccessControl: Sendable {
 
     /// The role of an account in a gallery (cached like identities).
     func role(account: Int64, gallery: Int64) async throws -> GalleryRole? {
-        let key = "\(account):\(gallery)", now = ContinuousClock.now
-        if let hit = roles.withLock({ $0[key] }), hit.until > now { return hit.role }
-        let role = try await store.role(account: account, gallery: gallery)
-        roles.withLock { cache in
-            if cache.count > 10_000 { cache.removeAll() }
-            cache[key] = (role, now + Self.cacheLifetime)
-        }
-        return role
+        try await roles.value("\(account):\(gallery)") { try await self.store.role(account: account, gallery: gallery) }
     }
 
     /// Whether the identity may do `action` in the gallery: `nil` when it may not even see the
@@ -166,8 +158,8 @@ public final class AccessControl: Sendable {
 
     /// A change another instance made (told through the database): this process's caches and streams.
     func accessChangedElsewhere() {
-        identities.withLock { $0.removeAll() }
-        roles.withLock { $0.removeAll() }
+        identities.invalidate()
+        roles.invalidate()
         for c in watchers.withLock({ Array($0.values) }) { c.yield() }
     }
 
