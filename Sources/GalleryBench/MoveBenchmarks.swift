@@ -156,7 +156,7 @@ func wrkMoves(label: String, headers: [String: String], o: BenchOptions, folder:
 }
 
 /// wrk's Lua script posting random single moves (a random item to a random section, in its first
-/// half), printing one line `p50=… p90=… p99=… max=… requests=… non200=…` (ms). With `ports`, wrk's
+/// half), printing one line `p50=… p90=… p99=… p99.9=… max=… requests=… non200=…` (ms). With `ports`, wrk's
 /// threads are spread over those servers on loopback (one address per thread), else wrk's URL.
 func movesScript(headers: [String: String], ports: [Int] = [], first: Int64, count: Int, sections: [Int64], per: Int, gallery: Int64) -> String {
     let spread = ports.isEmpty ? "" : """
@@ -180,8 +180,9 @@ func movesScript(headers: [String: String], ports: [Int] = [], first: Int64, cou
           return wrk.format(nil, "/api/galleries/\(gallery)/batch", nil, body)
         end
         done = function(summary, latency, requests)
-          io.write(string.format("p50=%.3f p90=%.3f p99=%.3f max=%.3f requests=%d non200=%d\\n",
-            latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000, latency.max / 1000,
+          io.write(string.format("p50=%.3f p90=%.3f p99=%.3f p99.9=%.3f max=%.3f requests=%d non200=%d\\n",
+            latency:percentile(50) / 1000, latency:percentile(90) / 1000, latency:percentile(99) / 1000,
+            latency:percentile(99.9) / 1000, latency.max / 1000,
             summary.requests, summary.errors.status))
         end
         """
