@@ -17,8 +17,8 @@ public final class AccessControl: Sendable {
     let configuration: ServerConfiguration
     public let throttle = LoginThrottle()
     let devices: DeviceCookies
-    let identities = LookupCache<Identity?>(lifetime: AccessControl.cacheLifetime, refreshAhead: AccessControl.cacheRefreshAhead)
-    let roles = LookupCache<GalleryRole?>(lifetime: AccessControl.cacheLifetime, refreshAhead: AccessControl.cacheRefreshAhead)
+    private let identities = LookupCache<Identity?>(lifetime: AccessControl.cacheLifetime, refreshAhead: AccessControl.cacheRefreshAhead)
+    private let roles = LookupCache<GalleryRole?>(lifetime: AccessControl.cacheLifetime, refreshAhead: AccessControl.cacheRefreshAhead)
     private let watchers = Mutex<[Int: AsyncStream<Void>.Continuation]>([:])
     private let nextWatcher = Atomic<Int>(0)
     private let setup = Mutex<String?>(nil)
