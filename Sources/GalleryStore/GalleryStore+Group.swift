@@ -112,6 +112,8 @@ extension GalleryStore {
         }
         live.withLock { state in state[gallery]?.snapshot = Snapshot() }
         var done: [(QueuedBatch, CommittedBatch)] = []
+        // The sections and name at the last version committed, then at each batch's of this transaction.
+        var known = live.withLock { $0[gallery]?.sectionsAndName }
         // Refused, and whether against a batch of this transaction (then the refusal stands only
         // if the transaction commits).
         var refused: [(QueuedBatch, any Error, afterOthers: Bool)] = []
@@ -126,7 +128,7 @@ extension GalleryStore {
                     var lost = false
                     do {
                         try db.savepoint {
-                            outcome = try self.run(db, queued.batch, before: &before, lockedVersion: nil, lost: &lost)
+                            outcome = try self.run(db, queued.batch, before: &before, lockedVersion: nil, lost: &lost, known: known)
                             try self.announce(db, gallery: gallery, version: outcome!.0.version)
                         }
                     } catch {
@@ -143,6 +145,7 @@ extension GalleryStore {
                     }
                     let (committed, after) = outcome!
                     before = after
+                    known = SectionsAndName(committed)
                     done.append((queued, committed))
                     if committed.isCheckpoint { break }
                 }

@@ -38,6 +38,9 @@ struct LiveGallery {
     /// time a catch-up reaches into it (`verifyHistory`).
     var verifiedFrom: Int64
     var subscribers: [Int: AsyncStream<GalleryEvent>.Continuation] = [:]
+    /// The sections and name at the last version this process committed (the next hot-path
+    /// batch's answer takes them from here: `GalleryStore.finish`).
+    var sectionsAndName: SectionsAndName?
 
     /// Checkpoints at versions that are multiples of `checkpointInterval` (and where a process
     /// first loaded the gallery). Window: up to maxCheckpoints intervals.
