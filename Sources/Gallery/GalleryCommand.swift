@@ -68,6 +68,7 @@ struct Serve: AsyncParsableCommand {
     var maxBatchItems: Int = ServerConfiguration().maxBatchItems
 
     func run() async throws {
+        LazyMetadataLogHandler.bootstrap()
         var logger = Logger(label: "gallery")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var config = ServerConfiguration()

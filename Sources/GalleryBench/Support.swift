@@ -177,6 +177,7 @@ struct BenchServer {
         config.dataFolder = folder
         config.createSampleGallery = false
         configure(&config)
+        LazyMetadataLogHandler.bootstrap() // as `gallery serve` logs
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let server = try await GalleryServer(configuration: config, logger: logger)
