@@ -179,7 +179,25 @@ struct BatchContext {
         let remaining = items.count - gone.count
         let lower = index > 0 ? items[current(index - 1)] : nil
         let upper = index < remaining ? items[current(index)] : nil
-        return try Self.keys(count, try lower.map(itemRank), try upper.map(itemRank))
+        let (below, above) = try neighbourRanks(lower, upper)
+        return try Self.keys(count, below, above)
+    }
+
+    /// The ranks of the items either side of a place; both in one statement when both are there
+    /// (a move's two reads were ~3 % of the server's CPU under 50 clients moving, issue 15.3).
+    func neighbourRanks(_ lower: ItemID?, _ upper: ItemID?) throws -> (String?, String?) {
+        guard let lower, let upper else { return (try lower.map(itemRank), try upper.map(itemRank)) }
+        let (l, u) = (Int64(lower.rawValue), Int64(upper.rawValue))
+        var below: String?, above: String?
+        for row in try db.fetchAll("SELECT id, rank FROM item WHERE id IN (?, ?)", [l, u]) {
+            let id: Int64 = row["id"]
+            if id == l { below = row["rank"] }
+            if id == u { above = row["rank"] }
+        }
+        guard let below, let above else {
+            throw StoreError.corrupt("item \(below == nil ? l : u) has no row")
+        }
+        return (below, above)
     }
 
     // MARK: Items
