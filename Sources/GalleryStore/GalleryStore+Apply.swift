@@ -105,8 +105,10 @@ extension GalleryStore {
     /// place that failed after its first change: the caller reads the rows again).
     /// `known`: the sections and name at a version, from the last batch committed or the one
     /// before in this transaction (a hot-path batch at that version answers them without reading).
+    /// `writesVersion` false: the gallery row's version is left to the caller (a group writes the
+    /// last batch's once, before its commit: `commitGroup`).
     func run(_ db: any SQLConnection, _ batch: PendingBatch, before: inout Snapshot, lockedVersion: Int64?, lost: inout Bool,
-             known: SectionsAndName? = nil) throws -> (CommittedBatch, Snapshot) {
+             known: SectionsAndName? = nil, writesVersion: Bool = true) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery, ops = batch.ops
         let pendingCheckpoint = live.withLock { $0[gallery]?.pendingCheckpoint }
         var ctx = BatchContext(db: db, gallery: gallery, work: before, now: Self.now())
@@ -177,7 +179,7 @@ extension GalleryStore {
             }
             return try finish(db, batch, ctx: &ctx, before: &before, madeInPlace: madeInPlace, sectionsBefore: sectionsBefore,
                               checked: checked, itemCountBefore: itemCountBefore, current: current, pendingCheckpoint: pendingCheckpoint,
-                              known: known)
+                              known: known, writesVersion: writesVersion)
         } catch {
             if let sectionsBefore {
                 ctx.work.revert(to: sectionsBefore)
@@ -258,7 +260,7 @@ extension GalleryStore {
     /// The rest of `run` once the operations are made: the stages, the version, the log row, the answer.
     private func finish(_ db: any SQLConnection, _ batch: PendingBatch, ctx: inout BatchContext, before: inout Snapshot, madeInPlace: Bool,
                         sectionsBefore: Snapshot.Sections?, checked: Snapshot?, itemCountBefore: Int, current: Int64,
-                        pendingCheckpoint: Int64?, known: SectionsAndName?) throws -> (CommittedBatch, Snapshot) {
+                        pendingCheckpoint: Int64?, known: SectionsAndName?, writesVersion: Bool) throws -> (CommittedBatch, Snapshot) {
         let gallery = batch.gallery
         let startChanges = ctx.startChanges
         let newVersion = current + 1
@@ -309,11 +311,11 @@ extension GalleryStore {
             historyCheckpoints.withLock { $0.add(seconds: took, bytes: bytes) }
         }
         let isCheckpoint = LiveGallery.isCheckpoint(newVersion, itemCount: itemCountBefore, every: historyEvery)
-        try db.execute("UPDATE gallery SET version = ? WHERE id = ?", [newVersion, gallery])
+        if writesVersion { try db.execute("UPDATE gallery SET version = ? WHERE id = ?", [newVersion, gallery]) }
         // The stages go into the log row with the version, so catch-up survives a restart (CatchUpLog).
         try db.execute("INSERT INTO operation (galleryId, version, payload, createdAt, stages) VALUES (?, ?, ?, ?, ?)",
                        [gallery, newVersion, batch.payload, ctx.now, try CatchUpLog.encodeStages(stages)])
-        let rows = db.totalChanges - startChanges
+        let rows = db.totalChanges - startChanges + (writesVersion ? 0 : 1) // the version's row, written by the group
         // The window's compaction, a step every few versions (not counted in the batch's rows).
         if newVersion % CatchUpLog.compactEvery == 0 { try CatchUpLog.compactStep(db, gallery: gallery) }
         // A hot-path batch (one item moved, an insert, an outcome) changes neither the sections nor

@@ -113,6 +113,40 @@ import StoreTestSupport
 
     /// A batch whose log row a trigger refuses (after its item rows are written) is undone alone;
     /// the batches before and after it in the group commit.
+    /// A group reads the gallery row's version once and writes it once, after its last batch
+    /// (the batches after the first start from the one before them): the row, a restart and the
+    /// next batch all see the last committed batch's version — also when the group's last batch
+    /// was refused — and each batch still counts the version's row among its rows written.
+    @Test func aGroupWritesTheVersionOfItsLastCommittedBatchOnce() async throws {
+        let (store, place) = try await makeStore(.sqlite)
+        let (g, sections) = try await makeGallery(store, sections: 2, perSection: 10)
+        let start = try await store.snapshot(g.id)
+        let a = start.sections[0].items.map(\.id)
+        let held = try await HeldWriter(store)
+        let tasks = await Self.queue(store, [
+            (g.id, nil, [.move(items: [a[0]], to: .end(section: sections[1]))]),
+            (g.id, nil, [.move(items: [a[1]], to: .index(section: sections[1], index: 3))]),
+            (g.id, start.version + 2, [.move(items: [a[2]], to: .end(section: sections[1]))]), // based on the second
+            (g.id, start.version, [.move(items: [a[3]], to: .end(section: sections[1]))]),     // stale: refused
+        ])
+        try await held.release()
+        var results: [Result<BatchResult, any Error>] = []
+        for t in tasks { results.append(await t.result) }
+        #expect(results.prefix(3).map { (try? $0.get())?.version } == [start.version + 1, start.version + 2, start.version + 3])
+        #expect(results.prefix(3).allSatisfy { (try? $0.get())?.rowsWritten == 3 }, "item, version and log rows each")
+        guard case .failure(StoreError.stale(_, let current)) = results[3] else { Issue.record("the last was not refused as stale: \(results[3])"); return }
+        #expect(current == start.version + 3, "judged against the version the batch before it made")
+        #expect(store.batchGroupStats.largest == 4)
+        #expect(try await store.snapshot(g.id).version == start.version + 3, "the row after the group")
+        let memory = try await store.snapshot(g.id)
+        try store.close()
+        let reopened = try await place.open()
+        defer { try? reopened.close() }
+        #expect(try await reopened.snapshot(g.id) == memory, "a restart reads the same version and rows")
+        let next = try await reopened.apply(gallery: g.id, baseVersion: start.version + 3, [.move(items: [a[3]], to: .end(section: sections[1]))])
+        #expect(next.version == start.version + 4)
+    }
+
     @Test func aBatchFailingAfterItsRowsIsUndoneAloneInItsGroup() async throws {
         let (store, _) = try await makeStore(.sqlite)
         let (g, sections) = try await makeGallery(store, sections: 2, perSection: 20)
