@@ -17,6 +17,20 @@ import GRDBSQLite
         try database.close()
     }
 
+    /// The writer keeps 32 MB of pages (a move's random rows and index entries stay cached,
+    /// issue 15.3); the readers keep SQLite's default 2 MB each.
+    @Test func theWriterHasTheLargerPageCache() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try SQLiteDatabase(path: folder.appendingPathComponent("t.sqlite").path)
+        defer { try? database.close() }
+        let writer = try await database.writeWithoutTransaction { c in try c.value("PRAGMA cache_size", [], as: Int64.self) }
+        let reader = try await database.read { c in try c.value("PRAGMA cache_size", [], as: Int64.self) }
+        #expect(writer == -32768)
+        #expect(reader == -2000)
+    }
+
     @Test func everyKindOfValueReadsAsGRDBReadsIt() async throws {
         try await withDatabase { c in
             _ = try c.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, i INTEGER, d REAL, s TEXT, b BLOB, n TEXT)", [])
