@@ -644,7 +644,6 @@ struct PendingBatch: Sendable {
     var maxItems: Int? = nil
 }
 
-/// A batch run inside its transaction, waiting for the commit to reach memory.
 /// A gallery's sections in order and its name at a version (as a batch's answer carries them).
 struct SectionsAndName: Equatable {
     let version: Int64
@@ -658,6 +657,7 @@ extension SectionsAndName {
     }
 }
 
+/// A batch run inside its transaction, waiting for the commit to reach memory.
 struct CommittedBatch {
     let version: Int64
     let stages: [StageJSON]
