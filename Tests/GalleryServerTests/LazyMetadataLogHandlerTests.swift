@@ -1,29 +1,32 @@
 import Testing
 import Foundation
 import Logging
-import Synchronization
 @testable import GalleryServer
 
 /// The server's log handler (issue 15.3): the metadata is formatted when a line is written, not
 /// when it is set — and the line is the one swift-log's `StreamLogHandler` writes.
 @Suite(.serialized) struct LazyMetadataLogHandlerTests {
-    /// What `body` writes to standard error (read while it runs, so a full pipe never blocks it).
+    /// What `body` writes to standard error. Read without waiting for the pipe's end: a process
+    /// another test starts meanwhile inherits the pipe as its standard error and could hold it
+    /// open for as long as it runs. The pipe holds 1 MB, so no writer blocks before it is read.
     static func standardError(_ body: () -> Void) -> String {
-        let pipe = Pipe()
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return "" }
+        _ = fcntl(ends[1], 1031, 1 << 20) // F_SETPIPE_SZ (Linux; not in Swift's Glibc module)
+        _ = fcntl(ends[0], F_SETFL, O_NONBLOCK)
         let saved = dup(2)
-        let data = Mutex(Data())
-        let done = DispatchSemaphore(value: 0)
-        let reader = pipe.fileHandleForReading
-        Thread.detachNewThread { let read = reader.readDataToEndOfFile(); data.withLock { $0 = read }; done.signal() }
         fflush(nil)
-        dup2(pipe.fileHandleForWriting.fileDescriptor, 2)
+        dup2(ends[1], 2)
         body()
         fflush(nil)
         dup2(saved, 2)
         close(saved)
-        try? pipe.fileHandleForWriting.close()
-        done.wait()
-        return String(decoding: data.withLock { $0 }, as: UTF8.self)
+        close(ends[1])
+        var text = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while case let n = read(ends[0], &chunk, chunk.count), n > 0 { text.append(contentsOf: chunk[..<n]) }
+        close(ends[0])
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The line that ends with `marker`, without its timestamp (the text before the first space).
