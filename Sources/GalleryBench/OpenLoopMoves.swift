@@ -3,7 +3,7 @@ import NIOCore
 import NIOPosix
 import NIOHTTP1
 
-/// `gallery-bench open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W]`: single
+/// `gallery-bench open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W --trace OUT]`: single
 /// moves posted to a running `serve-moves` server at a fixed rate (open loop), over C keep-alive
 /// connections, the latency of each counted from when it was due.
 ///
@@ -21,7 +21,8 @@ import NIOHTTP1
 /// late=… answered=…` (ms). `late`: measured moves not answered a second after the run's end (still
 /// waiting for a connection, or sent and unanswered: the server did not keep up with R); each is in
 /// the percentiles with the time it had waited by then, a lower bound, so that the worst moves are not
-/// left out. `answered`: every answer, the warm-up's too (for the CPU per move).
+/// left out. `answered`: every answer, the warm-up's too (for the CPU per move). With `--trace OUT`, OUT gets
+/// one line per answered measured move: when it was due (seconds after the warm-up) and its latency (ms).
 func runOpenLoopMoves(_ o: BenchOptions) async throws {
     guard let path = o.text("--serve-line"), let rate = o.number("--rate"), rate > 0 else {
         FileHandle.standardError.write(Data("usage: gallery-bench open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W]\n".utf8))
@@ -49,6 +50,8 @@ func runOpenLoopMoves(_ o: BenchOptions) async throws {
     let loop = group.next()
     let run = OpenLoopRun(loop: loop, rate: Double(rate), warmup: warmup, seconds: seconds, host: "\(host):\(port)",
                           path: "/api/galleries/\(gallery)/batch", first: first, count: count, per: per, sections: sections)
+    let tracePath = o.text("--trace")
+    if tracePath != nil { run.trace = [] }
     var channels: [Channel] = []
     for k in 0..<clients {
         let channel = try await ClientBootstrap(group: loop)
@@ -64,6 +67,11 @@ func runOpenLoopMoves(_ o: BenchOptions) async throws {
     let summary = try await run.start(channels).get()
     for c in channels { try? await c.close() }
     try await group.shutdownGracefully()
+    if let tracePath, let trace = run.trace {
+        let lines = trace.map { String(format: "%.4f %.3f", $0.due, $0.latency * 1000) }
+        let header = String(format: "# measured from %.4f s (CLOCK_MONOTONIC): due (s after that), latency (ms)\n", run.start + run.warmup)
+        try (header + lines.joined(separator: "\n") + "\n").write(toFile: tracePath, atomically: true, encoding: .utf8)
+    }
     print(summary)
 }
 
@@ -87,6 +95,8 @@ final class OpenLoopRun: @unchecked Sendable {
     var start = 0.0
     var issued = 0
     var latencies: [Double] = []
+    /// With `--trace FILE`: each measured move's due time (seconds after the warm-up) and latency.
+    var trace: [(due: Double, latency: Double)]? = nil
     var non200 = 0
     var failure: Error?
     var done: EventLoopPromise<String>?
@@ -172,6 +182,7 @@ final class OpenLoopRun: @unchecked Sendable {
         answers += 1
         if due >= start + warmup {
             latencies.append(now - due)
+            trace?.append((due - start - warmup, now - due))
             if status != .ok { non200 += 1 }
         }
         idle.append(k)

@@ -41,7 +41,7 @@ struct BenchOptions {
         "--windows": .number, "--baseline-windows": .number, "--in-place-windows": .number, "--moving": .number,
         "--port": .number, "--like": .number, "--rate": .number, "--warmup": .number,
         "--history-items": .numbers, "--batches-per-transaction": .numbers, "--wal-restart-frames": .numbers, "--batch-items": .numbers, "--restore-sizes": .numbers,
-        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text, "--serve-line": .text,
+        "--postgres": .text, "--database": .text, "--data": .text, "--name": .text, "--wrk-script": .text, "--serve-line": .text, "--trace": .text,
         "--restore": .flag, "--copy-baseline": .flag, "--http": .flag, "--flat-limit-baseline": .flag,
         "--diff-stages": .flag, "--scattered": .flag, "--whole-diff-baseline": .flag, "--seed-only": .flag,
         "--section-ops": .flag,

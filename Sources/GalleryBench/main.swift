@@ -17,7 +17,7 @@
 //   restart-catchup [--items N --sections S --versions V --windows W --baseline-windows B]: W windows catching up from
 //     an old version right after a restart, the history checked in place once for all beside each its own O(n) replay
 //     (--baseline-windows 0: without the baseline row)
-//   open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W]: single moves at a fixed rate (open loop) to a
+//   open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W --trace OUT]: single moves at a fixed rate (open loop) to a
 //     running serve-moves server (FILE: the line it printed), latency counted from when each move was due (scripts/ab-moves.sh RATE=R)
 //   .build/release/gallery-bench seed --data DIR --like G --items N --sections S   (a big gallery for bench-page.py)
 // Each figure is printed beside its baseline from the same run. `gallery-bench --help` lists the subcommands and options;
