@@ -120,6 +120,9 @@ func runMoveBenchmarks(_ o: BenchOptions) async throws {
                 print("WAL checkpoints \(side): \(x.count), \(String(format: "%.1f", x.seconds * 1000)) ms in all, longest \(String(format: "%.2f", x.longest * 1000)) ms, at most \(x.mostFrames) frames in one")
             }
             if c.restarts > 0 || c.longestLog > 0 { print("the write-ahead log started over \(c.restarts) times (longest \(c.longestLog) frames)") }
+            if c.databaseSyncs.count > 0 {
+                print("database file synced by the background near the bound: \(c.databaseSyncs.count) times, \(String(format: "%.1f", c.databaseSyncs.seconds * 1000)) ms in all, longest \(String(format: "%.2f", c.databaseSyncs.longest * 1000)) ms")
+            }
             let h = server.store.historyCheckpointStats
             print("catch-up checkpoints written by batches: \(h.count), \(String(format: "%.1f", h.seconds * 1000)) ms in all, "
                   + "longest \(String(format: "%.2f", h.longest * 1000)) ms, \(h.bytes / 1_000_000) MB")
