@@ -56,6 +56,8 @@ final class WALCheckpointer: Sendable {
     /// moving took 33 ms on average (longest 59 ms; the disk busy with ~75 MB/s of log and copies)
     /// — every 0.8 s with 10,000 frames, and p99 of the moves 48–62 ms against 32–38 with 100,000
     /// in the same runs (BENCHMARKS.md, "Session 31"). The log's file keeps the size it reached.
+    /// Most of those 33 ms were the database file's sync of the whole cycle's copies; since the
+    /// background syncs near the bound (`syncAhead`, session 35) a start over stalls ~12 ms.
     static let defaultRestartFrames: Int32 = 100_000
     /// The bound of new stores (`GalleryStore.walRestartFrames`).
     nonisolated(unsafe) static var restartFramesOfNewStores: Int32 = defaultRestartFrames
