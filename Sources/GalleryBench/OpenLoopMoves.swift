@@ -25,7 +25,7 @@ import NIOHTTP1
 /// one line per answered measured move: when it was due (seconds after the warm-up) and its latency (ms).
 func runOpenLoopMoves(_ o: BenchOptions) async throws {
     guard let path = o.text("--serve-line"), let rate = o.number("--rate"), rate > 0 else {
-        FileHandle.standardError.write(Data("usage: gallery-bench open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W]\n".utf8))
+        FileHandle.standardError.write(Data("usage: gallery-bench open-moves --serve-line FILE --rate R [--clients C --seconds T --warmup W --trace OUT]\n".utf8))
         exit(2)
     }
     let text = try String(contentsOfFile: path, encoding: .utf8)
