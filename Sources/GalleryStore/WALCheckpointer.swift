@@ -81,7 +81,8 @@ final class WALCheckpointer: Sendable {
     static func syncAhead(_ restartFrames: Int32) -> Int32 { restartFrames / 8 }
     // Tried and measured (BENCHMARKS.md, "WAL checkpoints off the writer"): a restart at 30,000
     // frames, and background passes every 4,000 (fewer, cheaper in all) — neither lowered p99:
-    // the writer's finishing copy grew with the pass interval (no longer: `backgroundPassFrames`). With `restartTail` (session 22),
+    // the writer's finishing copy grew with the pass interval (no longer: `backgroundPassFrames`).
+    // With `restartTail` (session 22),
     // 30,000 again: a third as many finishing copies but longer ones (longest 22–24 ms against
     // 13–15), p99 no better; and a log file three times the size. Session 31 (fsyncs slower under
     // load, finishing copies 33 ms on average): 10,000 / 40,000 / 100,000 frames gave p99 48–56 /
