@@ -101,6 +101,9 @@ public struct Snapshot: Sendable {
         }
     }
 
+    /// Snapshots of at least this many items build their id table in bulk (in hash order).
+    public static var bulkBuildMinimum: Int { _IDTable.groupedMinimum }
+
     /// A snapshot that skips the duplicate check: for tests of the diff's own checks.
     init(_unchecked sections: [(id: SectionID, items: [ItemID])]) {
         let built = sections.map { _Section(id: $0.id, slot: 0, items: $0.items, versions: [UInt32](repeating: 0, count: $0.items.count)) }
