@@ -46,12 +46,14 @@ let package = Package(
         .systemLibrary(name: "CZstd", path: "Sources/CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         // Probe, thumbnail, limits, sample images.
         .target(name: "Imaging", dependencies: ["CVips"]),
+        // A SQLite VFS that writes a transaction's write-ahead log frames in one write (issue 15.3).
+        .target(name: "CSQLiteWALBuffer", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The gallery domain: galleries, sections, items, rank keys, operations and versions.
         .target(name: "GalleryCore", dependencies: ["GridEngine"]),
         // Persistence behind one database-access protocol: GRDB (SQLite, WAL; the default) or
         // PostgreSQL (postgres-nio), and content-addressed image files (docs/storage.md).
         .target(name: "GalleryStore", dependencies: [
-            "GalleryCore",
+            "GalleryCore", "CSQLiteWALBuffer",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOCore", package: "swift-nio"),
