@@ -46,6 +46,7 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .long, help: "Largest upload request in MiB.") var maxUploadMb: Int = 64
     @Option(name: .long, help: "Largest fetched image in MiB.") var maxFetchMb: Int = 32
     @Option(name: .long, help: "Fetch timeout in seconds (whole fetch, redirects included).") var fetchTimeout: Int = 20
+    @Option(name: .long, help: "Seconds a fetch's server may send nothing before the fetch fails (\"sent nothing for N s\"), within the fetch timeout.") var fetchSilence: Int = 10
     @Option(name: .long, help: "Largest image in megapixels (decompression-bomb guard).") var maxMegapixels: Int = 100
     @Flag(name: .long, help: "Do not create the sample gallery on first start.") var noSample = false
     @Option(name: .long, help: "CPU priority (nice 0-19) of thumbnailing, below answering requests; 0 for the same.") var ingestNice: Int32 = 10
@@ -81,7 +82,9 @@ struct Serve: AsyncParsableCommand {
         config.allowPrivateAddresses = allowPrivateAddresses
         config.maxUploadBytes = maxUploadMb << 20
         config.maxFetchBytes = maxFetchMb << 20
+        guard fetchTimeout >= 1, fetchSilence >= 1 else { throw ValidationError("--fetch-timeout and --fetch-silence must be at least 1 second") }
         config.fetchTimeout = .seconds(fetchTimeout)
+        config.fetchSilence = .seconds(fetchSilence)
         config.maxPixels = maxMegapixels * 1_000_000
         config.createSampleGallery = !noSample
         guard maxBatchItems >= 1 else { throw ValidationError("--max-batch-items must be at least 1") }

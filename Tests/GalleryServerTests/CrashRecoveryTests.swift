@@ -80,7 +80,10 @@ import Glibc
         let port = Self.freePort()
         let database = try await backend.databaseURL()
         try await seedOwner(folder: data, database: database)
-        var child = try Self.spawn(data: data, port: port, database: database)
+        // The fetches wait for this process's image server, which a loaded machine (the whole
+        // suite at once) can keep from answering for longer than the 10 s a fetch may hear nothing.
+        let patient = ["--fetch-silence", "60", "--fetch-timeout", "120"]
+        var child = try Self.spawn(data: data, port: port, database: database, extra: patient)
         try await Self.waitReady(port)
 
         let (_, created) = try await post(port, "/api/galleries", #"{"name": "Crash"}"#)
@@ -119,7 +122,7 @@ import Glibc
         acknowledged += copies.withLock { $0 }
         #expect(acknowledged.count >= seedIds.count + 30, "batches were acknowledged before the kill (\(acknowledged.count))")
 
-        child = try Self.spawn(data: data, port: port, database: database)
+        child = try Self.spawn(data: data, port: port, database: database, extra: patient)
         try await Self.waitReady(port)
         // Every acknowledged item is there.
         let snapshot: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
