@@ -11,9 +11,9 @@
 // offset 0, then frames of a 24-byte header (bytes 4–7: the database size after a commit, 0 in
 // every other frame) and a page. What is kept in memory is only ever the end of the file written
 // since the last flush:
-// - a write that continues the gathered bytes, or that starts at or past the end of what was
-//   last written to the file (a transaction's first frame), or the log's header at offset 0 (the
-//   log starting over), is gathered;
+// - a write that continues the gathered bytes, or that starts at or past the end of the frames
+//   written to the file so far (a transaction's first frame), or the log's header at offset 0
+//   (the log starting over: frames are new from there), is gathered;
 // - a write inside the gathered bytes replaces them there (a page written twice before its
 //   transaction's commit);
 // - any other write (SQLite rewriting frames already in the file: a page again, or checksums
