@@ -41,10 +41,11 @@ public final class SQLiteDatabase: StoreDatabase {
         try Migrations.migrator.migrate(pool)
     }
 
-    /// The process's default SQLite VFS becomes the default one with the write-ahead log's
-    /// frames of a transaction written in one write (`CSQLiteWALBuffer`: two writes a frame
-    /// before, ~6.5 % of the server's CPU under 50 clients moving; issue 15.3). Once, before the
-    /// first connection opens; every connection of the process uses it (only log files differ).
+    /// Makes the process's default SQLite VFS one that writes a transaction's write-ahead log
+    /// frames in one write (`CSQLiteWALBuffer`: two writes a frame before, ~6.5 % of the server's
+    /// CPU under 50 clients moving; issue 15.3). Once, before the first connection opens; every
+    /// connection of the process uses it (only log files are written differently). Should it
+    /// fail to register, SQLite's own VFS stays the default and nothing else changes.
     static func registerWALBuffer() {
         _ = walBufferRegistered
     }
