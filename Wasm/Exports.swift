@@ -61,6 +61,9 @@ public func engine_call(_ op: Int32, _ count: Int32) -> Int32 {
 @_cdecl("engine_output")
 public func engine_output() -> UnsafeMutablePointer<Double> { _output }
 
+/// Whether `engine_warm` built its one big snapshot already (once is enough to tier its code up).
+nonisolated(unsafe) var _bulkBuildWarmed = false
+
 /// Makes the engine's first real load cheaper: `rounds` loads of a made-up gallery of `items`
 /// items in each layout the page opens (waterfall, grid, justified), each destroyed at once. The
 /// code of a load is compiled (V8 compiles a function at its first call) and its hot functions
@@ -99,7 +102,8 @@ public func engine_warm(_ rounds: Int32, _ items: Int32) -> Int32 {
             loads += 1
         }
     }
-    if rounds > 0 && Int(items) < Snapshot.bulkBuildMinimum {
+    if rounds > 0 && Int(items) < Snapshot.bulkBuildMinimum && !_bulkBuildWarmed {
+        _bulkBuildWarmed = true
         // A gallery of at least `bulkBuildMinimum` items fills its id table in bulk (in hash
         // order), code the loads above never reach: built once here, so that V8 tiers it up
         // before the first big gallery's load, which otherwise ran it as baseline code (a 1M
