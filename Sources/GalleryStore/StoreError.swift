@@ -1,3 +1,5 @@
+import GRDB
+
 /// Why the store refused a request. Nothing was written when one of these is thrown.
 public enum StoreError: Error, Equatable, Sendable {
     case galleryNotFound(Int64)
@@ -15,6 +17,9 @@ public enum StoreError: Error, Equatable, Sendable {
     case unavailable(String)
     /// The database refused a statement (a constraint, a server-side error).
     case database(String)
+    /// The database's disk is full (PostgreSQL's disk_full; SQLite's is its own `DatabaseError`,
+    /// see `isStorageFull`).
+    case storageFull(String)
 
     public var message: String {
         switch self {
@@ -28,6 +33,7 @@ public enum StoreError: Error, Equatable, Sendable {
         case let .corrupt(text): return "store inconsistency: \(text)"
         case let .unavailable(text): return "database unavailable: \(text)"
         case let .database(text): return "database error: \(text)"
+        case let .storageFull(text): return "the database's disk is full: \(text)"
         }
     }
 }
@@ -35,4 +41,16 @@ public enum StoreError: Error, Equatable, Sendable {
 extension StoreError: CustomStringConvertible {
     /// The message (a command line that fails on a wrong database URL says why, plainly).
     public var description: String { message }
+}
+
+extension StoreError {
+    /// Whether a write failed because the database's disk (or the process's file size limit) is
+    /// full: SQLite's `SQLITE_FULL` (a write that met `ENOSPC` or `EFBIG`), PostgreSQL's `53100`
+    /// (disk_full). The transaction it ended was rolled back: nothing of it was stored, and the
+    /// same request works once there is room (the server answers 507, not 500).
+    public static func isStorageFull(_ error: any Error) -> Bool {
+        if let e = error as? DatabaseError { return e.resultCode == .SQLITE_FULL }
+        if case .storageFull = error as? StoreError { return true }
+        return false
+    }
 }

@@ -10,8 +10,8 @@ import Hummingbird
 /// - security and the `x-access-rule` extension from the route's rule in `AccessRules.table`;
 /// - the refusals every route shares, from that rule and the method: 421 (unknown Host) and 401
 ///   (an unknown or revoked bearer token) everywhere; 401 and 403 where the rule needs someone;
-///   403 and 415 for every write (cross-site, read-only token, a body that is not JSON,
-///   multipart or zip); 404 where a gallery, item or image is named; 400, 413 and 422 with a body;
+///   403, 415 and 507 for every write (cross-site, read-only token, a body that is not JSON,
+///   multipart or zip; the database's disk full); 404 where a gallery, item or image is named; 400, 413 and 422 with a body;
 ///   503 (the database away) everywhere but `/healthz`.
 /// `OpenAPITests` fails when a route exists that the document lacks, or the reverse; schemathesis
 /// (Tests/contract/fuzz.py) fuzzes a live server against it in the test command.
@@ -375,7 +375,7 @@ public enum OpenAPIDocument {
         422: "Well-formed but impossible",
         429: "Too many failed attempts (retryAfter seconds)",
         503: "Unavailable, try again later: the database cannot be reached, or the images folder cannot take a file (/readyz names what fails)",
-        507: "The images folder is full",
+        507: "No room to store it: the images folder or the database's disk is full; nothing was stored",
     ]
 
     static func refusals(_ op: Operation, _ rule: AccessRule) -> Set<Int> {
@@ -384,7 +384,8 @@ public enum OpenAPIDocument {
         // token may come with any request) or reads rows answers 503; /healthz looks up nothing.
         if op.path != "/healthz" { s.insert(503) }
         let safe = op.method == "GET" || op.method == "HEAD"
-        if !safe { s.formUnion([403, 415]) }
+        // A write meets a full disk under the database (or the images folder): 507, nothing stored.
+        if !safe { s.formUnion([403, 415, 507]) }
         if rule != .anyone { s.formUnion([401, 403]) }
         switch rule {
         case .gallery, .item: s.formUnion([400, 404])

@@ -28,6 +28,10 @@ public struct APIError: HTTPResponseError {
 
     /// The API's answer for any error a handler throws.
     static func from(_ error: Error) -> Error {
+        // The database's disk is full (or the server's file size limit reached): nothing of the
+        // request was stored, it works again once there is room, and whoever sent it is not at
+        // fault — 507, as for the images folder, not the 500 of a failure nobody can fix by waiting.
+        if StoreError.isStorageFull(error) { return storageFull }
         switch error {
         case let e as APIError: return e
         case let e as StoreError:
@@ -38,6 +42,7 @@ public struct APIError: HTTPResponseError {
                 return APIError(.conflict, e.message, extra: ["baseVersion": .number(Double(base)), "currentVersion": .number(Double(current))])
             case let .tooManyItems(limit, _): return APIError(.contentTooLarge, e.message, extra: ["maxItems": .number(Double(limit))])
             case .corrupt, .database: return APIError(.internalServerError, Self.internalMessage)
+            case .storageFull: return storageFull
             case .unavailable:
                 // Anyone may meet an outage (sign-in, the session's state, a link): the answer says what
                 // is wrong; where the database is and what its driver said go to the server's log
@@ -61,6 +66,9 @@ public struct APIError: HTTPResponseError {
         default: return APIError(.internalServerError, Self.internalMessage)
         }
     }
+
+    static let storageFull = APIError(HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"),
+                                      "the server's database has no room to write (its disk is full): nothing was stored; try again later")
 
     /// What a 500 says: the database's or the runtime's own words (table names, a driver's codes,
     /// a path) go to the server's log (APIErrorMiddleware), not to whoever sent the request.
@@ -120,6 +128,9 @@ struct APIErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         do { return try await next(request, context) } catch {
             if case let StoreError.unavailable(detail) = error {
                 context.logger.error("database unavailable", metadata: ["reason": "\(detail)"])
+            }
+            if StoreError.isStorageFull(error) {
+                context.logger.error("the database's disk is full: a write was refused (507)", metadata: ["reason": "\(error)", "path": "\(request.uri.path)"])
             }
             let answer = APIError.from(error)
             if let api = answer as? APIError, api.status == .internalServerError {

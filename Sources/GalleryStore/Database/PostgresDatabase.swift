@@ -255,6 +255,8 @@ final class PGConnection: SQLConnection, @unchecked Sendable {
             if let e = error as? PSQLError, let state = e.serverInfo?[.sqlState], state == "22021" || state == "22P05" {
                 throw StoreError.invalid("a text holds the character U+0000 (NUL), which the database cannot store: nothing was written")
             }
+            // Its disk is full (disk_full): the statement's transaction is rolled back; a 507.
+            if (error as? PSQLError)?.serverInfo?[.sqlState] == "53100" { throw StoreError.storageFull(Self.describe(error)) }
             throw StoreError.database(Self.describe(error))
         }
     }
