@@ -44,10 +44,10 @@ extension StoreError: CustomStringConvertible {
 }
 
 extension StoreError {
-    /// Whether a write failed because the database's disk (or the process's file size limit) is
-    /// full: SQLite's `SQLITE_FULL` (a write that met `ENOSPC` or `EFBIG`), PostgreSQL's `53100`
-    /// (disk_full). The transaction it ended was rolled back: nothing of it was stored, and the
-    /// same request works once there is room (the server answers 507, not 500).
+    /// Whether a write failed because the database's disk is full: SQLite's `SQLITE_FULL` (a write
+    /// that met `ENOSPC`), PostgreSQL's `53100` (disk_full). The transaction it ended was rolled
+    /// back: nothing of it was stored, and the same request works once there is room (the server
+    /// answers 507, not 500).
     public static func isStorageFull(_ error: any Error) -> Bool {
         if let e = error as? DatabaseError { return e.resultCode == .SQLITE_FULL }
         if case .storageFull = error as? StoreError { return true }

@@ -28,9 +28,8 @@ public struct APIError: HTTPResponseError {
 
     /// The API's answer for any error a handler throws.
     static func from(_ error: Error) -> Error {
-        // The database's disk is full (or the server's file size limit reached): nothing of the
-        // request was stored, it works again once there is room, and whoever sent it is not at
-        // fault — 507, as for the images folder, not the 500 of a failure nobody can fix by waiting.
+        // The database's disk is full: nothing of the request was stored, it works again once there
+        // is room, and whoever sent it is not at fault — 507, as for the images folder, not a 500.
         if StoreError.isStorageFull(error) { return storageFull }
         switch error {
         case let e as APIError: return e
