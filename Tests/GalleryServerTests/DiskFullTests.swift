@@ -116,11 +116,12 @@ import Glibc
         #expect(after == before)
         let caught: CatchUpAnswer = try await Crash.get(port, "/api/galleries/\(gallery)/changes?since=\(start.version)")
         #expect(caught.changes?.toVersion == before.version)
-        // The server stays responsive: reads answer, and a write is refused again quickly.
+        // The server stays responsive: reads answer, and a write is refused again at once, not after
+        // retries (the bound is loose: the whole suite runs beside it; alone it takes milliseconds).
         let t0 = clock.now
         let (again, _) = try await move(k)
         #expect(again == 507)
-        #expect(clock.now - t0 < .seconds(2))
+        #expect(clock.now - t0 < .seconds(10))
         #expect(try await Self.snapshot(port, gallery) == before)
         // Eight at once (batches waiting together share a transaction: it fails as a whole).
         let together = try await withThrowingTaskGroup(of: UInt.self) { group in
