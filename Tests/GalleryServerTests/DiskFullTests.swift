@@ -4,6 +4,7 @@ import AsyncHTTPClient
 import NIOCore
 import GalleryCore
 import GalleryStore
+import GridEngine
 import StoreTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -89,19 +90,25 @@ import Glibc
         // The disk full but for 256 KiB: the log's frames of the next few dozen moves fill that.
         let filler = mounted + "/filler"
         try Self.fill(mounted, leaving: 256 << 10, filler: filler)
-        let section = start.sections[0].id
-        let move: @Sendable (Int) async throws -> (UInt, Data) = { k in
-            let item = ids[k % ids.count], anchor = ids[(k * 7 + 3) % ids.count]
-            let to = item == anchor ? #"{"section": \#(section), "index": 0}"# : #"{"after": \#(anchor)}"#
-            return try await post(port, "/api/galleries/\(gallery)/batch", #"{"operations": [{"op": "move", "items": [\#(item)], "to": \#(to)}]}"#)
+        // Every move changes the order: the section's first item goes after its last.
+        let move: @Sendable (GallerySnapshotJSON) async throws -> (UInt, Data) = { now in
+            let items = now.sections[0].items
+            return try await post(port, "/api/galleries/\(gallery)/batch",
+                                  #"{"operations": [{"op": "move", "items": [\#(items[0].id)], "to": {"after": \#(items[items.count - 1].id)}}]}"#)
         }
-        var before = start, refused: (status: UInt, body: Data)?, k = 0, acknowledged = 0
-        while k < 5_000 {
+        // And the other way, for the first move stored after a refusal: made from a memory that
+        // kept the refused move, its stage would not replay.
+        let back: @Sendable (GallerySnapshotJSON) async throws -> (UInt, Data) = { now in
+            let items = now.sections[0].items
+            return try await post(port, "/api/galleries/\(gallery)/batch",
+                                  #"{"operations": [{"op": "move", "items": [\#(items[items.count - 1].id)], "to": {"section": \#(now.sections[0].id), "index": 0}}]}"#)
+        }
+        var before = start, refused: (status: UInt, body: Data)?, acknowledged = 0
+        while acknowledged < 5_000 {
             before = try await Self.snapshot(port, gallery)
-            let (status, body) = try await move(k)
+            let (status, body) = try await move(before)
             if status != 200 { refused = (status, body); break }
             acknowledged += 1
-            k += 1
         }
         let (status, body) = try #require(refused, "5,000 moves fitted in 256 KiB")
         #expect(acknowledged >= 5, "moves were stored before the disk filled (\(acknowledged))")
@@ -110,8 +117,8 @@ import Glibc
         let error = try JSONDecoder().decode(ErrorBody.self, from: body).error
         #expect(error.status == 507)
         #expect(error.message.contains("disk is full") && error.message.contains("nothing was stored"), "\(error.message)")
-        // Nothing of the refused move anywhere: the version and order are the last acknowledged
-        // ones, in the server's memory (the live snapshot, the columns) as in its database.
+        // Nothing of the refused move in the database: the version and order are the last
+        // acknowledged ones (the server's memory is checked below, by the changes it makes next).
         let after = try await Self.snapshot(port, gallery)
         #expect(after == before)
         let caught: CatchUpAnswer = try await Crash.get(port, "/api/galleries/\(gallery)/changes?since=\(start.version)")
@@ -119,27 +126,46 @@ import Glibc
         // The server stays responsive: reads answer, and a write is refused again at once, not after
         // retries (the bound is loose: the whole suite runs beside it; alone it takes milliseconds).
         let t0 = clock.now
-        let (again, _) = try await move(k)
+        let (again, _) = try await move(before)
         #expect(again == 507)
         #expect(clock.now - t0 < .seconds(10))
         #expect(try await Self.snapshot(port, gallery) == before)
-        // Eight at once (batches waiting together share a transaction: it fails as a whole).
+
+        // The changes the server makes from its memory (each version's stages, from its live
+        // snapshot) replay the rows' order from before the disk filled: a refused move left
+        // nothing in memory either.
+        let first = start
+        func expectReplay(to now: GallerySnapshotJSON) async throws {
+            let history: CatchUpAnswer = try await Crash.get(port, "/api/galleries/\(gallery)/changes?since=\(first.version)")
+            let changes = try #require(history.changes, "a diff across the refusals")
+            #expect(changes.toVersion == now.version)
+            var replayed = try Snapshot(gallery: first)
+            for stage in changes.stages { try replayed.apply(try stage.batchUpdate.unwrap()) }
+            #expect(replayed == (try Snapshot(gallery: now)))
+        }
+        // Room again, no restart: another move is stored.
+        try FileManager.default.removeItem(atPath: filler)
+        let (stored, storedBody) = try await back(before)
+        #expect(stored == 200, "\(String(decoding: storedBody, as: UTF8.self))")
+        #expect(try JSONDecoder().decode(BatchAnswer.self, from: storedBody).version == before.version + 1)
+        let middle = try await Self.snapshot(port, gallery)
+        try await expectReplay(to: middle)
+
+        // Full again (a page left), and eight moves at once: batches waiting together share a
+        // transaction, which fails as a whole.
+        try Self.fill(mounted, leaving: 4096, filler: filler)
         let together = try await withThrowingTaskGroup(of: UInt.self) { group in
-            for j in 1...8 { group.addTask { [k] in try await move(k + j).0 } }
+            for _ in 0..<8 { group.addTask { [middle] in try await move(middle).0 } }
             return try await group.reduce(into: [UInt]()) { $0.append($1) }
         }
         #expect(together == Array(repeating: 507, count: 8))
-        #expect(try await Self.snapshot(port, gallery) == before)
-
-        // Room again, no restart: the same move is stored, and the ones after it.
+        #expect(try await Self.snapshot(port, gallery) == middle)
         try FileManager.default.removeItem(atPath: filler)
-        let (retried, retriedBody) = try await move(k)
-        #expect(retried == 200, "\(String(decoding: retriedBody, as: UTF8.self))")
-        let answer = try JSONDecoder().decode(BatchAnswer.self, from: retriedBody)
-        #expect(answer.version == before.version + 1)
-        for j in 1...5 { #expect(try await move(k + j).0 == 200) }
+        #expect(try await back(middle).0 == 200)
+        for _ in 0..<4 { #expect(try await move(try await Self.snapshot(port, gallery)).0 == 200) }
         let last = try await Self.snapshot(port, gallery)
-        #expect(last.version == before.version + 6)
+        #expect(last.version == middle.version + 5)
+        try await expectReplay(to: last)
 
         // Stopped, its files copied as they are (what a kill leaves: the log holds the refused
         // commit's frames among the stored ones), then killed; a server on the copy recovers
