@@ -153,8 +153,9 @@ import Glibc
 
         // Full again (a page left), and eight moves at once. Batches waiting together share a
         // transaction, which fails as a whole; whether these wait together is up to the timing
-        // (each refusal is quick), so this does not prove that path: putting back the group's
-        // snapshot instead of reading the rows again (`commitGroup`) was not caught here.
+        // (each refusal is quick), so that path is proven elsewhere: GroupCommitTests holds the
+        // writer and fails a group's COMMIT (putting back the group's snapshot instead of reading
+        // the rows again fails two of its tests, not this one).
         try Self.fill(mounted, leaving: 4096, filler: filler)
         let together = try await withThrowingTaskGroup(of: UInt.self) { group in
             for _ in 0..<8 { group.addTask { [middle] in try await move(middle).0 } }
