@@ -69,6 +69,18 @@ import Glibc
         return try JSONDecoder().decode(T.self, from: Data(try await r.body.collect(upTo: 16 << 20).readableBytesView))
     }
 
+    /// The catch-up from `from`'s version (the stages the server recorded, from its live snapshot)
+    /// replays `from` into `now`: a staged diff, not a snapshot, ending at `now`'s version.
+    static func expectCatchUpReplays(_ port: Int, _ gallery: Int64, from: GallerySnapshotJSON, to now: GallerySnapshotJSON,
+                                     _ what: Comment) async throws {
+        let caught: CatchUpAnswer = try await get(port, "/api/galleries/\(gallery)/changes?since=\(from.version)")
+        let changes = try #require(caught.changes, what)
+        #expect(changes.toVersion == now.version)
+        var replayed = try Snapshot(gallery: from)
+        for stage in changes.stages { try replayed.apply(try stage.batchUpdate.unwrap()) }
+        #expect(replayed == (try Snapshot(gallery: now)))
+    }
+
     /// On SQLite and on PostgreSQL (`gallery serve --database postgres://…`).
     @Test(arguments: Backend.tested) func killDashNineLosesNoAcknowledgedItemAndLeavesNoHalfAppliedBatch(_ backend: Backend) async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "build the gallery product first (swift build)")
@@ -142,12 +154,7 @@ import Glibc
         #expect(first.state == .ready, "\(first.reason ?? "")")
         // Catch-up across the kill: the staged diff from the client's version, not a snapshot.
         let now: GallerySnapshotJSON = try await Self.get(port, "/api/galleries/\(gallery)")
-        let caught: CatchUpAnswer = try await Self.get(port, "/api/galleries/\(gallery)/changes?since=\(beforeKill.version)")
-        let changes = try #require(caught.changes, "a diff across the kill")
-        #expect(changes.toVersion == now.version)
-        var replayed = try Snapshot(gallery: beforeKill)
-        for stage in changes.stages { try replayed.apply(try stage.batchUpdate.unwrap()) }
-        #expect(replayed == (try Snapshot(gallery: now)))
+        try await Self.expectCatchUpReplays(port, gallery, from: beforeKill, to: now, "a diff across the kill")
 
         child.terminate()
         child.waitUntilExit()

@@ -4,7 +4,6 @@ import AsyncHTTPClient
 import NIOCore
 import GalleryCore
 import GalleryStore
-import GridEngine
 import StoreTestSupport
 #if canImport(Glibc)
 import Glibc
@@ -134,14 +133,8 @@ import Glibc
         // The changes the server makes from its memory (each version's stages, from its live
         // snapshot) replay the rows' order from before the disk filled: a refused move left
         // nothing in memory either.
-        let first = start
         func expectReplay(to now: GallerySnapshotJSON) async throws {
-            let history: CatchUpAnswer = try await Crash.get(port, "/api/galleries/\(gallery)/changes?since=\(first.version)")
-            let changes = try #require(history.changes, "a diff across the refusals")
-            #expect(changes.toVersion == now.version)
-            var replayed = try Snapshot(gallery: first)
-            for stage in changes.stages { try replayed.apply(try stage.batchUpdate.unwrap()) }
-            #expect(replayed == (try Snapshot(gallery: now)))
+            try await Crash.expectCatchUpReplays(port, gallery, from: start, to: now, "a diff across the refusals")
         }
         // Room again, no restart: another move is stored.
         try FileManager.default.removeItem(atPath: filler)
