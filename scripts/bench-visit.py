@@ -46,6 +46,8 @@ BOOT = ("JSON.stringify(Object.fromEntries(Object.entries({ html: performance.ge
         "dom: performance.getEntriesByType('navigation')[0].domInteractive, paint: performance.getEntriesByName('first-paint')[0]?.startTime, "
         "pageJs: performance.getEntriesByName(location.origin + '/js/page.js')[0]?.responseEnd, "
         "css: Math.max(...performance.getEntriesByType('resource').filter((e) => e.name.includes('/css/')).map((e) => e.responseEnd)), ...window.bootMarks, open: window.loadMarks.start, "
+        "...(([c]) => c ? { columnsAsked: c.startTime, columnsSent: c.requestStart, columnsFirstByte: c.responseStart, columnsLastByte: c.responseEnd } : {})"
+        "(performance.getEntriesByType('resource').filter((e) => e.name.includes('/columns'))), "
         "fetched: window.loadMarks.fetched, engineLoaded: window.loadMarks.engine, ready: window.readyAt }).map(([k, v]) => [k, Math.round(v)])))")
 
 
