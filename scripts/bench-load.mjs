@@ -24,7 +24,7 @@ if (process.argv[2] === '--child') {
   const small = galleryInput(5000, 10, kind), big = galleryInput(N, S, kind);
   for (let r = 0; r < 10; r++) { const a = engine.callView(Op.controllerCreate, small); engine.callView(Op.controllerDestroy, [a[1]]); }
   if (mode === 'reserved' && engine.reserve) {
-    const bytes = 16 * 2 ** Math.ceil(Math.log2(2 * N)) + N * (kind === 'waterfall' ? 124 : 116); // Controller's loadBytes
+    const bytes = N * (16 + (kind === 'waterfall' ? 124 : 116)); // Controller's loadBytes
     const range = engine.reserve(bytes);
     while (range && engine.touch(range, 2 << 20));
   }

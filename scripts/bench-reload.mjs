@@ -34,7 +34,7 @@ for (const [name, wasm] of engines) {
   const stats = () => { const s = new Float64Array(engine.memory.buffer, engine.exports.engine_heap_stats(), 3); let blocks = '';
     if (process.env.BLOCKS && engine.exports.engine_heap_blocks) { const b = new Float64Array(engine.memory.buffer, engine.exports.engine_heap_blocks(), 257); blocks = ' big free: ' + Array.from({ length: b[0] }, (_, k) => `${MB(b[1 + 2 * k])}+${MB(b[2 + 2 * k])}`).join(' '); }
     return `wasm ${MB(engine.memory.buffer.byteLength)} MB (heap ${MB(s[0])}, live ${MB(s[1])}, free ${MB(s[2])})${blocks}`; };
-  const bytes = 16 * 2 ** Math.ceil(Math.log2(Math.max(8, 2 * N))) + N * (kind === 'waterfall' ? 124 : 116);
+  const bytes = N * (16 + (kind === 'waterfall' ? 124 : 116)); // Controller's loadBytes
   engine.reserve(bytes);
   const create = engine.callWritten(Op.controllerCreate, (into) => {
     const out = into(1 + 2 * S + 3 * N + N + config.length);

@@ -83,12 +83,13 @@ function warmUp(engine) {
   idle(step);
 }
 
-/// Wasm memory the load of a gallery of `n` items takes, about: its id table (16 bytes a slot,
-/// a power of two ≥ 2n slots), and per item its input, id, version, aspects and frames, and
-/// in a waterfall its column tables (measured: 119 bytes an item in a waterfall, 111 in a grid,
-/// at 300k and 1M; a little more here). How much of it a warm-up task touches: TOUCH_SLICE at a
-/// time for up to TOUCH_BUDGET_MS.
-const loadBytes = (n, kind) => 16 * 2 ** Math.ceil(Math.log2(Math.max(8, 2 * n))) + n * (kind === 'waterfall' ? 124 : 116);
+/// Wasm memory the load of a gallery of `n` items takes, about: its id table (16 bytes an id of
+/// its range when the ids lie close together, as a gallery's nearly always do: _IDTable's dense
+/// form; a gallery of spread ids takes more, which the load then grows itself), and per item
+/// its input, id, version, aspects and frames, and in a waterfall its column tables (measured:
+/// 119 bytes an item in a waterfall, 111 in a grid, at 300k and 1M; a little more here). How
+/// much of it a warm-up task touches: TOUCH_SLICE at a time for up to TOUCH_BUDGET_MS.
+const loadBytes = (n, kind) => n * (16 + (kind === 'waterfall' ? 124 : 116));
 const TOUCH_SLICE = 256 << 10, TOUCH_BUDGET_MS = 1;
 /// A task for the next step (a message: timeouts are clamped to 4 ms once nested). The steps are
 /// short (TOUCH_BUDGET_MS) because the columns body is read on this thread as it arrives, and a

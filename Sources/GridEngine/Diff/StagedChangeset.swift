@@ -69,7 +69,7 @@ public struct StagedChangeset: Equatable, Sendable {
         if changed.isEmpty { return [] }
         func part(_ s: [Snapshot._Section]) -> Snapshot {
             // The ids are unique in the whole snapshot (checked by the caller), so in the part too;
-            // checked, a big part's table is built in bulk (`_IDTable.insertAllGrouped`).
+            // checked, a big part's table is built in bulk (`_IDTable.init(bulk:)`).
             (try? Snapshot(_sections: changed.map { s[$0] }, checked: true)) ?? Snapshot()
         }
         var differ = _SnapshotDiffer(source: part(source), target: part(target))

@@ -74,14 +74,17 @@ public struct Snapshot: Sendable {
         _sections = sections
         var total = 0
         for s in sections { total += s.items.count }
-        _itemTable = _IDTable(minimumCapacity: total)
+        let bulk = checked && total >= _IDTable.groupedMinimum
+        _itemTable = _IDTable(minimumCapacity: bulk ? 0 : total)
         _sectionTable = _IDTable(minimumCapacity: sections.count)
         _slotIndex = Array(0..<sections.count)
-        if checked && total >= _IDTable.groupedMinimum {
-            // A big snapshot's tables in bulk; on a repeated id, again one by one below (the error it names).
+        if bulk {
+            // A big snapshot's tables in bulk (dense or grouped: `_IDTable.init(bulk:)`); on a
+            // repeated id, again one by one below (the error it names).
             var unique = true
             for s in 0..<sections.count where _sectionTable.insertIfAbsent(sections[s].id.rawValue, Int64(s)) >= 0 { unique = false; break }
-            if unique && _itemTable.insertAllGrouped(sections.map { $0.items }, value: { Snapshot._pack(slot: $0, item: $1) }) {
+            if unique, let table = _IDTable(bulk: sections.map { $0.items }, value: { Snapshot._pack(slot: $0, item: $1) }) {
+                _itemTable = table
                 for s in 0..<sections.count { _sections[s].slot = s; _sections[s].log = _IndexLog() }
                 return
             }
@@ -101,7 +104,8 @@ public struct Snapshot: Sendable {
         }
     }
 
-    /// Snapshots of at least this many items build their id table in bulk (in hash order).
+    /// Snapshots of at least this many items build their id table in bulk (dense over ids that lie
+    /// close together, else in hash order: `_IDTable.init(bulk:)`).
     public static var bulkBuildMinimum: Int { _IDTable.groupedMinimum }
 
     /// A snapshot that skips the duplicate check: for tests of the diff's own checks.

@@ -64,6 +64,40 @@ import Testing
         #expect(throws: SnapshotError.duplicateSection(again[2].id)) { try Snapshot(again) }
     }
 
+    /// A gallery's ids as the server numbers them (one run with gaps, not in order): the table is
+    /// dense, and the snapshot finds, edits, takes ids far outside the run and names a repeat
+    /// as the one-by-one build does.
+    @Test func aBigSnapshotOfCloseIdsIsDenseAndTakesEditsLikeASmallOne() throws {
+        var rng = SeededGenerator(seed: 3)
+        let ids = (0..<30_000).map { ItemID(5_000_000 + UInt64($0) * 2) }.shuffled(using: &rng)
+        var sections: [(id: SectionID, items: [ItemID], versions: [UInt32])] = []
+        for s in 0..<6 {
+            let items = Array(ids[(s * 5000)..<(s * 5000 + 5000)])
+            sections.append((id: SectionID(UInt64(s + 1)), items: items, versions: [UInt32](repeating: 1, count: 5000)))
+        }
+        var snapshot = try Snapshot(sections)
+        let dense = snapshot._itemTable._isDense
+        #expect(dense)
+        snapshot.checkInvariants()
+        for (si, section) in sections.enumerated() {
+            for (i, id) in section.items.enumerated() where snapshot.indexPath(of: id) != IndexPath(item: i, section: si) {
+                Issue.record("item \(id.rawValue) not at \(si), \(i)"); return
+            }
+        }
+        #expect(snapshot.indexPath(of: ItemID(5_000_001)) == nil)
+        try snapshot.moveItem(sections[0].items[7], to: IndexPath(item: 0, section: 5))
+        try snapshot.deleteItems([sections[1].items[0]])
+        try snapshot.appendItems([ItemID(5_060_000), ItemID(1), ItemID(1 << 50)], toSection: 2)
+        snapshot.checkInvariants()
+        #expect(snapshot.indexPath(of: sections[0].items[7]) == IndexPath(item: 0, section: 5))
+        #expect(snapshot.indexPath(of: sections[1].items[0]) == nil)
+        #expect(snapshot.indexPath(of: ItemID(1 << 50)) == IndexPath(item: 5002, section: 2))
+        #expect(snapshot.itemCount == 30_002)
+        var repeated = sections
+        repeated[4].items[9] = sections[1].items[20]
+        #expect(throws: SnapshotError.duplicateItem(sections[1].items[20])) { try Snapshot(repeated) }
+    }
+
     @Test func aGroupedInsertAgreesWithInsertsOneByOne() {
         for seed in 0..<5 as Range<UInt64> {
             var rng = SeededGenerator(seed: seed)
