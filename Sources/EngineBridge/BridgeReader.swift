@@ -1,3 +1,5 @@
+import GridEngine
+
 /// Reads a flat input buffer front to back; every read is bounds-checked, so a short or
 /// hostile buffer ends in `.malformedInput`, never in a trap.
 struct _BridgeReader {
@@ -63,6 +65,44 @@ struct _BridgeReader {
             throw _BridgeFailure(.malformedInput)
         }
         return UInt64(d)
+    }
+
+    /// The next `n` values, each checked as `id()` checks one, as item ids. A gallery's load reads
+    /// its ids, versions and aspects by these: one pass each, no per-value bounds check and no
+    /// array growth (a million-item load read them value by value in ~20 ms of engine.wasm).
+    mutating func ids(_ n: Int) throws(_BridgeFailure) -> [ItemID] {
+        try run(n) { d, ok in
+            ok = ok && d >= 0 && d <= 9_007_199_254_740_991 && d == d.rounded(.towardZero)
+            return ItemID(UInt64(ok ? d : 0))
+        }
+    }
+
+    /// The next `n` values, each checked as `version()` checks one.
+    mutating func versions(_ n: Int) throws(_BridgeFailure) -> [UInt32] {
+        try run(n) { d, ok in
+            ok = ok && d >= 0 && d <= 4_294_967_295 && d == d.rounded(.towardZero)
+            return UInt32(ok ? d : 0)
+        }
+    }
+
+    /// The next `n` values as they are.
+    mutating func doubles(_ n: Int) throws(_BridgeFailure) -> [Double] {
+        try run(n) { d, _ in d }
+    }
+
+    /// The next `n` values mapped by `convert`, which clears its flag on a value it refuses (and
+    /// then answers anything): the read is then refused as a whole.
+    private mutating func run<T>(_ n: Int, _ convert: (Double, inout Bool) -> T) throws(_BridgeFailure) -> [T] {
+        guard n >= 0, n <= remaining else { throw _BridgeFailure(.malformedInput) }
+        var ok = true
+        let start = position
+        let out = [T](unsafeUninitializedCapacity: n) { buffer, initialized in
+            for k in 0..<n { (buffer.baseAddress! + k).initialize(to: convert(values[start &+ k], &ok)) }
+            initialized = n
+        }
+        guard ok else { throw _BridgeFailure(.malformedInput) }
+        position += n
+        return out
     }
 }
 

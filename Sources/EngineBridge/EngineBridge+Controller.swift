@@ -40,11 +40,8 @@ extension EngineBridge {
     mutating func _controllerCreate(_ r: inout _BridgeReader, _ out: inout [Double]) throws(_BridgeFailure) {
         let snapshot = try Self._snapshot(&r)
         var aspects: [[Double]] = []
-        for s in 0..<snapshot.sectionCount {
-            var row: [Double] = []
-            for _ in 0..<snapshot.itemCount(inSection: s) { row.append(try r.double()) }
-            aspects.append(row)
-        }
+        aspects.reserveCapacity(snapshot.sectionCount)
+        for s in 0..<snapshot.sectionCount { aspects.append(try r.doubles(snapshot.itemCount(inSection: s))) }
         let config = try Self._configuration(&r)
         let viewport = Size(width: try Self._finite(&r), height: try Self._finite(&r))
         var interaction = InteractionConfiguration()
@@ -242,11 +239,7 @@ extension EngineBridge {
         for _ in 0..<(try r.count(stride: 2)) {
             let id = SectionID(try r.id())
             let m = try r.count(stride: 3)
-            var items: [ItemID] = [], versions: [UInt32] = [], aspects: [Double] = []
-            items.reserveCapacity(m); versions.reserveCapacity(m); aspects.reserveCapacity(m)
-            for _ in 0..<m { items.append(ItemID(try r.id())) }
-            for _ in 0..<m { versions.append(try r.version()) }
-            for _ in 0..<m { aspects.append(try r.double()) }
+            let items = try r.ids(m), versions = try r.versions(m), aspects = try r.doubles(m)
             do throws(GridControllerError) {
                 try _controllers[h]!.appendToLiveReplacement(section: id, items: items, versions: versions, aspects: aspects)
             } catch {

@@ -20,13 +20,8 @@ extension EngineBridge {
         for _ in 0..<n {
             let id = SectionID(try r.id())
             let count = try r.count(stride: 2)
-            var items: [ItemID] = []
-            items.reserveCapacity(count)
-            for _ in 0..<count { items.append(ItemID(try r.id())) }
-            var versions: [UInt32] = []
-            versions.reserveCapacity(count)
-            for _ in 0..<count { versions.append(try r.version()) }
-            sections.append((id: id, items: items, versions: versions))
+            let items = try r.ids(count)
+            sections.append((id: id, items: items, versions: try r.versions(count)))
         }
         do throws(SnapshotError) {
             return try Snapshot(sections)

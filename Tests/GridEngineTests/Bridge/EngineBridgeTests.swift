@@ -75,6 +75,29 @@ import GridEngine
         #expect(bridge.call(.diff, dup + dup) == [-6, 1, 5])
     }
 
+    /// A snapshot's ids and versions are read a section's column at a time (`_BridgeReader.ids`,
+    /// `versions`): each value is checked as one read alone is — an id not an integer in
+    /// 0..<2^53, a version not one in 0..<2^32, a count past the buffer's end — and any one of
+    /// them, first, middle or last of its column, refuses the whole call as malformed.
+    @Test func aBadIdOrVersionAnywhereInAColumnIsRefused() {
+        let items: [UInt64] = [10, 11, 12, 13], versions: [UInt32] = [0, 1, 2, 4_294_967_295]
+        let good = Self.encode([(1, items, versions), (2, [20], [0])])
+        var bridge = EngineBridge()
+        #expect(bridge.call(.diff, good + good) == [0, 0])
+        // Where the first section's values are: [2, 1, 4, ids ×4, versions ×4, …].
+        for (offset, bad) in [(3, Double.nan), (4, -1), (5, 2.5), (6, 9_007_199_254_740_992), (3, .infinity),
+                              (7, 4_294_967_296), (8, 1.5), (10, -0.5), (10, .nan)] as [(Int, Double)] {
+            var broken = good
+            broken[offset] = bad
+            #expect(bridge.call(.diff, broken + good)[0] == -2, "value \(bad) at \(offset)")
+            #expect(bridge.call(.diff, good + broken)[0] == -2, "value \(bad) at \(offset), target")
+        }
+        var short = good
+        short[2] = 5 // a count of five ids and five versions where four and four are
+        #expect(bridge.call(.diff, Array(short.prefix(12)))[0] == -2)
+        #expect(bridge.call(.diff, good + good) == [0, 0])
+    }
+
     @Test func framesAnswerEveryItemHeaderAndGapCell() {
         var bridge = EngineBridge()
         // grid of 2 columns, 200 wide, header 20, no insets or spacing, gap cells on
