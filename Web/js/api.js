@@ -36,7 +36,9 @@ export async function answer(res) {
 /// The columns of a gallery in their binary form (GET …/columns?format=binary, docs/API.md):
 /// each column a typed array over the body — nothing parsed but the small JSON header; titles
 /// decoded one by one when asked for (titleAt). The same fields as the JSON form otherwise.
-export function decodeColumns(buffer) {
+/// With `whole` (early.readColumns: the body handed over before its titles arrived) the titles
+/// read as '' until it resolves; `c.whole` then resolves to `c` with them in.
+export function decodeColumns(buffer, whole = null) {
   const bytes = new Uint8Array(buffer);
   if (bytes.length < 8 || String.fromCharCode(...bytes.subarray(0, 4)) !== 'GCB2') throw new ApiError(0, { error: 'not a binary columns body' });
   const h = new DataView(buffer).getUint32(4, true);
@@ -60,8 +62,10 @@ export function decodeColumns(buffer) {
   const titles = bytes.subarray(at, at + c.titleBytes);
   if (at + c.titleBytes !== bytes.length) throw new ApiError(0, { error: 'a binary columns body of the wrong length' });
   const text = new TextDecoder();
-  c.titleAt = (k) => text.decode(titles.subarray(k ? ends[k - 1] : 0, ends[k]));
+  c.titlesIn = !whole;
+  c.titleAt = (k) => (c.titlesIn ? text.decode(titles.subarray(k ? ends[k - 1] : 0, ends[k])) : '');
   c.stateAt = (k) => states[k];
+  if (whole) c.whole = whole.then(() => { c.titlesIn = true; return c; });
   return c;
 }
 

@@ -67,7 +67,8 @@ export const app = {
     if (session.fresh) { early.galleries = null; early.columns = null; }
     if (session.link?.role === 'uploader') { await startFileDrop(session); return; }
     if (early.columns) {
-      const columns = early.columns.response.then((r) => (r instanceof ArrayBuffer ? decodeColumns(r) : columnsAnswer(r)));
+      const columns = early.columns.response.then((r) => (r instanceof Response ? columnsAnswer(r)
+        : Object.assign(decodeColumns(r.body, r.whole), { resume: r.resume })));
       columns.catch(() => {}); // a failure surfaces when open() awaits it
       this._prefetch = { id: early.columns.id, columns };
     }
@@ -210,6 +211,13 @@ export const app = {
     if (this._listed) { const listed = this._listed; this._listed = null; await listed; } // roles come with the list
     marks.fetched = performance.now();
     this.model.loadColumns(columns);
+    // A first visit's body is handed over before its titles (early.js): the grid opens on the
+    // other columns and its tiles take their titles (their accessible names) when they are in.
+    columns.whole?.then(() => {
+      marks.titles = performance.now(); // for the benchmarks and the tests
+      if (this.model.items.fillTitles(columns)) this.view.retitle();
+    },
+      (e) => this.toast(`The photos' titles did not arrive: ${e.message}`));
     marks.model = performance.now();
     $('gallery-select').value = id;
     this.select.toggle(false);
@@ -230,6 +238,8 @@ export const app = {
     this.view.render();
     marks.rendered = performance.now();
     this.toolbar.historyChanged();
+    // The first visit's titles are read on once the grid is on screen (early.readColumns).
+    if (columns.resume) { if (later) later.push(columns.resume); else columns.resume(); }
     const follow = () => {
       if (this.model.id !== id) return; // another gallery opened meanwhile: it follows its own
       this.live.follow(id, this.model.version);

@@ -263,6 +263,7 @@ export class ItemTable {
     if (k < 0) return undefined;
     const c = this._c;
     const item = new ColumnItem(id, c.titleAt(k), c.aspect[k], c.stateAt(k), c.contentVersion[k], c.width[k], c.height[k]);
+    if (c.titlesIn === false) item.untitledAt = k; // its title follows (fillTitles)
     const extra = c.details[id];
     if (extra) { item.reason = extra.reason ?? null; item.sourceURL = extra.sourceURL ?? null; }
     this._made.set(id, item);
@@ -270,6 +271,21 @@ export class ItemTable {
   }
 
   has(id) { return this._made.has(id) || this._find(id) >= 0; }
+
+  /// The titles of the items made before the columns' titles arrived (api.decodeColumns with
+  /// `whole`), now that they have, unless other columns are in use by then. An item replaced
+  /// since (a change's newer copy) keeps its own. Answers whether any was made untitled.
+  fillTitles(c) {
+    if (this._c !== c) return false;
+    let filled = false;
+    for (const item of this._made.values()) {
+      if (item.untitledAt === undefined) continue;
+      item.title = c.titleAt(item.untitledAt);
+      delete item.untitledAt;
+      filled = true;
+    }
+    return filled;
+  }
   set(id, item) { this._made.set(id, item); }
 
   /// Every item (each made): for small galleries and tests.

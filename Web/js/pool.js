@@ -64,6 +64,13 @@ export class CellPool {
     this.free[kind].push(el);
   }
 
+  /// Writes `item`'s title into the cell `el` shows it in, if it is not there yet.
+  retitle(el, item) {
+    if (el.getAttribute('aria-label') === item.title) return;
+    el.setAttribute('aria-label', item.title);
+    el.querySelector('.title').textContent = item.title;
+  }
+
   /// Shows `item` in `el` (a cell); a no-op when already showing this id and version. `later`:
   /// the grid moves fast, an image not in the cache waits for `loadDeferred`.
   bind(el, item, progress, later = false) {

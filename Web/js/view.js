@@ -225,4 +225,14 @@ export class GridView {
   }
 
   elementFor(id) { return this.live.get(`i${id}`)?.el ?? null; }
+
+  /// The tiles shown name their items by their titles again (a first visit's titles arrive after
+  /// the grid opened: ItemTable.fillTitles).
+  retitle() {
+    for (const [key, { el, pool }] of this.live) {
+      if (key[0] !== 'i' && key[0] !== 'v') continue; // items and their floating previews (describe)
+      const item = this.itemData(Number(key.slice(1)));
+      if (item) pool.retitle(el, item);
+    }
+  }
 }
