@@ -36,7 +36,7 @@ export async function answer(res) {
 /// The columns of a gallery in their binary form (GET …/columns?format=binary, docs/API.md):
 /// each column a typed array over the body — nothing parsed but the small JSON header; titles
 /// decoded one by one when asked for (titleAt). The same fields as the JSON form otherwise.
-/// With `whole` (early.readColumns: the body handed over before its titles arrived) the titles
+/// With `whole` (early.js readColumns: the body handed over before its titles arrived) the titles
 /// read as '' until it resolves; `c.whole` then resolves to `c` with them in.
 export function decodeColumns(buffer, whole = null) {
   const bytes = new Uint8Array(buffer);

@@ -281,7 +281,7 @@ export class ItemTable {
     for (const item of this._made.values()) {
       if (item.untitledAt === undefined) continue;
       item.title = c.titleAt(item.untitledAt);
-      delete item.untitledAt;
+      item.untitledAt = undefined;
       filled = true;
     }
     return filled;

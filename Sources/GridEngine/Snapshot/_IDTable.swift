@@ -15,7 +15,7 @@
 /// past that it becomes a hash table, once. The dense form keeps the struct's fields as they
 /// were (`_shift` 0 marks it): with three more stored fields, the debug build of
 /// `SnapshotReplayTests.damagedStagesAreRefusedWithApplyingsErrorAndChangeNothing` crashed
-/// destroying a garbage `Snapshot` — with no other change (see the session notes).
+/// destroying a garbage `Snapshot` — with no other change (BENCHMARKS.md, session 38).
 struct _IDTable: Sendable {
     struct _Slot: Sendable {
         var key: UInt64
@@ -30,8 +30,8 @@ struct _IDTable: Sendable {
     /// bits, at least 1), and `_slots[i]` holds id `_slots[0].key + i` (never empty).
     @inline(__always) var _isDense: Bool { _shift == 0 }
 
-    /// A dense table's range may be at most this many times its count (8 bytes an id of the
-    /// range: at most 32 bytes an item, what the hash table takes at its fullest).
+    /// A dense table's range may be at most this many times its count (a 16-byte slot an id of
+    /// the range: at most 64 bytes an item, what a hash table takes right after it doubled).
     static let denseSpread = 4
 
     init(minimumCapacity: Int) {
