@@ -85,8 +85,8 @@
     // It is read into one buffer of its final size, known from its header (docs/API.md, "Binary
     // form": the same walk as api.decodeColumns, which checks the length), and handed over as
     // soon as every column but the titles is in — the titles, last, are ~40 % of a big body
-    // (issue 15.1): `{ body, whole }`, `whole` settling once the titles are in too. An answer
-    // that is not 2xx stays a Response (app.js reads its error).
+    // (issue 15.1): `{ body, whole, resume }` (readColumns, above). An answer that is not 2xx
+    // stays a Response (app.js reads its error).
     if (named) {
       early.columns = { id: Number(named[1]), response: fetch(`/api/galleries/${named[1]}/columns?format=binary`)
         .then((r) => (r.ok ? readColumns(r) : r)) };
