@@ -21,8 +21,16 @@ def test_a_big_first_visit_opens_before_its_titles_then_names_every_tile(browser
         assert len(title) == 100000
         page = new_page(browser, server)
         try:
+            # The body downloads at ~2 MB/s on the wire (zstd: a few hundred kilobytes a second of
+            # pieces), so that it comes in pieces whatever the machine's load: unthrottled, on a
+            # busy machine the whole body could be in before the page first read it, and then it is
+            # handed over whole (no titles to wait for).
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            cdp.send("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": 2_000_000,
+                                                          "uploadThroughput": -1})
             page.goto(f"{server.url}/#/g/{gallery}")
-            page.wait_for_selector("body[data-ready='1']", timeout=30000)
+            page.wait_for_selector("body[data-ready='1']", timeout=60000)
             # The titles came after the grid had its columns (the early hand-over was taken)...
             page.wait_for_function("window.loadMarks.titles !== undefined", timeout=20000)
             marks = page.evaluate("window.loadMarks")
