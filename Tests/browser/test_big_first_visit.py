@@ -2,7 +2,7 @@
 (early.js hands the body over before its titles, which are ~40 % of it) — and then every tile on
 screen takes its photo's title as its name, as a screen reader reads it, with no error shown.
 The gallery is 100,000 items seeded beside the sample (`gallery-bench seed`, the debug build
-beside `gallery`), so that its body arrives in many pieces."""
+beside `gallery`), its download throttled so that the body arrives in many pieces."""
 import subprocess
 
 from conftest import GALLERY, ROOT, Server, close_page, new_page
