@@ -43,6 +43,14 @@ case "${1:-}" in
     dir=$2; port=$(cat "$dir/port")
     fast="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     [[ -e "$dir/durable" ]] && fast=""
+    # The server outlives this script: it must hold no descriptor of whoever ran it beyond stdio.
+    # A test process that runs this through system(3) has pipes and sockets open (Foundation's
+    # Process learns that a child ended when its socket closes; a reader, when a pipe's last writer
+    # does); held by a server that lives on, they never close and their waits never end.
+    for fd in /proc/$$/fd/*; do
+      fd=${fd##*/}
+      (( fd > 2 && fd != 255 )) && eval "exec $fd>&-" 2>/dev/null || true
+    done
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
       -o "-p $port -k $dir -c listen_addresses=127.0.0.1 $fast -c max_connections=300" \
       start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
