@@ -28,6 +28,27 @@ background() {
 # the flags of a plain `swift build`, which would otherwise rebuild everything after each run.
 build_flags=()
 [[ ${GALLERY_TEST_LEAN_BUILD:-} == 1 ]] && build_flags=(-Xswiftc -gnone -Xcc -g0 -Xswiftc -wmo -Xswiftc -num-threads -Xswiftc 2)
+# limited NAME SECONDS LOG COMMAND…: runs COMMAND, its output shown and kept in LOG. Still running after
+# SECONDS is a hang (each step takes a fraction of its limit, on a machine three times slower too):
+# scripts/hang-report.py prints what was running (the processes, their threads in the project's
+# code, the Swift tests that started and never ended), stops it all and the run fails, instead of
+# the CI's time running out with nothing said.
+limited() {
+  local name=$1 limit=$2 log=$3 waited=0 status=0; shift 3
+  "$@" > >(tee "$log") 2>&1 &
+  local pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    if (( waited >= limit )); then
+      python3 scripts/hang-report.py --kill "$pid" "$log" || true
+      echo "test: $name did not end within $limit s: stopped (the report above says what was running)" >&2
+      exit 1
+    fi
+    sleep 1; waited=$((waited + 1))
+  done
+  wait "$pid" || status=$?
+  return "$status"
+}
+
 echo "== swift build (debug, with the tests)"
 swift build --build-tests "${build_flags[@]}"
 background "setup (the rest)" "$setup" .build/setup.log
@@ -38,7 +59,7 @@ echo "== swift test (the store suite on SQLite and on a private PostgreSQL clust
 # GALLERY_TEST_POSTGRES=skip is set by hand (Tests/GalleryStoreTests/Support.swift).
 eval "$(scripts/pg-test-cluster.sh start)"
 trap 'kill $(jobs -p) 2>/dev/null || true; scripts/pg-test-cluster.sh stop "$GALLERY_PG_DIR"' EXIT
-swift test --skip-build --parallel
+limited "swift test" "${GALLERY_SWIFT_TEST_LIMIT:-1800}" .build/swift-test.log swift test --skip-build --parallel
 
 echo "== the API contract fuzzed (schemathesis against a live server, Tests/contract/fuzz.py)"
 # The same passes against a server on PostgreSQL (an empty database of the private cluster; fewer
@@ -62,6 +83,6 @@ if [[ -d Tests/browser ]]; then
   # The debug server built above: a second (release) build would double CI's build time.
   # Two workers (pytest-xdist), each with its own servers and browser: 9.5 min instead of 13 on two cores
   # (5.5 min since the servers' data folders are copied and the browser is the headless shell).
-  GALLERY_BIN=.build/debug/gallery .venv/bin/python -m pytest -q -n 2 Tests/browser
+  GALLERY_BIN=.build/debug/gallery limited "the browser tests" 1800 .build/browser-tests.log .venv/bin/python -m pytest -q -n 2 Tests/browser
 fi
 echo "== all tests passed"
