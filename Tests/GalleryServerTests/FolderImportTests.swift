@@ -5,31 +5,24 @@ import GalleryServer
 import GalleryStore
 import Imaging
 import GRDB
+import StoreTestSupport
 
 /// `gallery import FOLDER…` (issue 12): run as a person runs it, the built binary on a real
 /// folder of real JPEGs and the bad files a camera card or a download folder holds.
 @Suite struct FolderImportTests {
     struct Run { var status: Int32; var output: String }
 
-    /// Runs the `gallery` binary beside the test bundle (killed after 120 s so a hang fails, never blocks).
-    func gallery(_ arguments: [String], environment: [String: String] = [:], program: String? = nil) throws -> Run {
+    /// Runs the `gallery` binary beside the test bundle (stopped after 120 s so a hang fails, never blocks),
+    /// waiting without holding a thread of the concurrency pool (`Process.exited`).
+    func gallery(_ arguments: [String], environment: [String: String] = [:], program: String? = nil) async throws -> Run {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
         try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build the gallery product first (swift build)")
-        let p = Process()
-        p.executableURL = program.map(URL.init(fileURLWithPath:)) ?? binary
-        p.arguments = program == nil ? arguments : Array(arguments.dropFirst())
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        p.standardError = pipe
-        p.standardOutput = pipe
-        try p.run()
-        let watchdog = DispatchWorkItem { p.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        watchdog.cancel()
-        #expect(p.terminationReason == .exit, "killed by the watchdog: \(output)")
-        return Run(status: p.terminationStatus, output: output)
+        let ran = try await Process.outcome(program.map(URL.init(fileURLWithPath:)) ?? binary,
+                                            program == nil ? arguments : Array(arguments.dropFirst()),
+                                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                            limit: .seconds(120))
+        #expect(ran.reason == .exit, "killed by the watchdog: \(ran.output)")
+        return Run(status: ran.status, output: ran.output)
     }
 
     func photo(_ i: Int) throws -> Data {
@@ -62,7 +55,7 @@ import GRDB
         try fm.createSymbolicLink(atPath: card.appendingPathComponent("DCIM/alias.jpg").path, withDestinationPath: "100CANON/IMG_0002.JPG")
         let data = testFolder("import-data")
 
-        let first = try gallery(["import", card.path, "--data", data.path])
+        let first = try await gallery(["import", card.path, "--data", data.path])
         #expect(first.status == 2, "failures make a non-zero exit: \(first.output)")
         #expect(first.output.contains("added 4, skipped 5, failed 3"), "\(first.output)")
         #expect(first.output.contains("outside.jpg: a symbolic link to \(secret.path)/private.jpg, outside the folders being imported")
@@ -86,7 +79,7 @@ import GRDB
             #expect(store.files.exists(item.fileHash!, "grid.jpg") && store.files.exists(item.fileHash!, "original"))
         }
 
-        let second = try gallery(["import", card.path, "--data", data.path])
+        let second = try await gallery(["import", card.path, "--data", data.path])
         #expect(second.output.contains("added 0, skipped 9"), "\(second.output)")
         #expect(try await items(store, named: card.lastPathComponent).count == 4, "nothing twice")
     }
@@ -107,7 +100,7 @@ import GRDB
             #expect(half.added == 6)
             #expect(try await items(store, named: folder.lastPathComponent).allSatisfy { $0.state == .pending })
         }
-        let again = try gallery(["import", folder.path, "--data", data.path])
+        let again = try await gallery(["import", folder.path, "--data", data.path])
         #expect(again.status == 0, "\(again.output)")
         #expect(again.output.contains("added 6, skipped 6, failed 0"), "\(again.output)")
         let store = try GalleryStore(folder: data)
@@ -169,11 +162,11 @@ import GRDB
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try await withServer(data) { running in
             let store = try GalleryStore(folder: data)
-            let none = try gallery(["import", folder.path, "--data", data.path])
+            let none = try await gallery(["import", folder.path, "--data", data.path])
             #expect(none.status != 0 && none.output.contains("has no account yet"), "\(none.output)")
             _ = try await store.createAccount(name: "ana", passwordHash: "x", admin: true)
 
-            let first = try gallery(["import", folder.path, "--data", data.path])
+            let first = try await gallery(["import", folder.path, "--data", data.path])
             #expect(first.output.contains("sending through the server at \(running.url) as ana"), "\(first.output)")
             #expect(first.output.contains("added 5, skipped 1, failed 1"), "\(first.output)")
             #expect(first.output.contains("\(folder.path)/p1.jpg: already in the gallery"), "walked in name order, day2 first: \(first.output)")
@@ -190,7 +183,7 @@ import GRDB
             #expect(payloads.filter { $0.contains("\"op\":\"upload\"") }.count == 5, "\(payloads)")
             #expect(try await store.tokens(account: 1).isEmpty, "the import's token is removed")
 
-            let second = try gallery(["import", folder.path, "--data", data.path])
+            let second = try await gallery(["import", folder.path, "--data", data.path])
             #expect(second.output.contains("added 0, skipped 6, failed 0"), "\(second.output)")
             #expect(try await self.items(store, named: folder.lastPathComponent).count == 5)
 
@@ -201,19 +194,19 @@ import GRDB
             let read = Secrets.token(), write = Secrets.token()
             _ = try await store.createToken(account: 1, name: "reader", scope: .read, tokenHash: Secrets.digest(read))
             _ = try await store.createToken(account: 1, name: "writer", scope: .write, tokenHash: Secrets.digest(write))
-            let noToken = try gallery(["import", extra.path, "--server", running.url, "--name", folder.lastPathComponent])
+            let noToken = try await gallery(["import", extra.path, "--server", running.url, "--name", folder.lastPathComponent])
             #expect(noToken.status != 0 && noToken.output.contains("GALLERY_TOKEN"), "\(noToken.output)")
-            let refused = try gallery(["import", extra.path, "--server", running.url, "--name", folder.lastPathComponent], environment: ["GALLERY_TOKEN": read])
+            let refused = try await gallery(["import", extra.path, "--server", running.url, "--name", folder.lastPathComponent], environment: ["GALLERY_TOKEN": read])
             #expect(refused.status == 2 && refused.output.contains("failed 1"), "\(refused.output)")
-            let remote = try gallery(["import", extra.path, "--server", running.url + "/", "--name", folder.lastPathComponent], environment: ["GALLERY_TOKEN": write])
+            let remote = try await gallery(["import", extra.path, "--server", running.url + "/", "--name", folder.lastPathComponent], environment: ["GALLERY_TOKEN": write])
             #expect(remote.status == 0 && remote.output.contains("added 1, skipped 0, failed 0"), "\(remote.output)")
             #expect(try await self.items(store, named: folder.lastPathComponent).count == 6)
-            let nobody = try gallery(["import", extra.path, "--server", "http://127.0.0.1:9"], environment: ["GALLERY_TOKEN": write])
+            let nobody = try await gallery(["import", extra.path, "--server", "http://127.0.0.1:9"], environment: ["GALLERY_TOKEN": write])
             #expect(nobody.status != 0 && nobody.output.contains("no gallery server answers at http://127.0.0.1:9"), "\(nobody.output)")
 
             // server.json naming a host off this machine gets no token: the import refuses, nothing is sent.
             try RunningServer(url: "http://203.0.113.9:8080", pid: running.pid).write(in: data)
-            let elsewhere = try gallery(["import", extra.path, "--data", data.path])
+            let elsewhere = try await gallery(["import", extra.path, "--data", data.path])
             #expect(elsewhere.status != 0 && elsewhere.output.contains("not on this machine's loopback"), "\(elsewhere.output)")
             #expect(try await store.tokens(account: 1).map(\.name).sorted() == ["reader", "writer"], "no token made for it")
         }
@@ -245,13 +238,13 @@ import GRDB
             killedAt = String(decoding: said, as: UTF8.self).components(separatedBy: ": added\n").count - 1
             if killedAt >= 1_000 { kill(p.processIdentifier, SIGKILL); break }
         }
-        p.waitUntilExit()
+        await p.exited()
         #expect(p.terminationReason == .uncaughtSignal, "killed halfway (after \(killedAt) files), not finished")
         let store = try GalleryStore(folder: data)
         let before = try await items(store, named: folder.lastPathComponent)
         #expect(before.count < 2_000 && before.count >= 950, "some batches committed: \(before.count)")
 
-        let again = try gallery(["import", folder.path, "--data", data.path])
+        let again = try await gallery(["import", folder.path, "--data", data.path])
         #expect(again.status == 0, "\(again.output.suffix(500))")
         #expect(again.output.contains("added \(2_000 - before.count), skipped \(before.count), failed 0"), "\(again.output.suffix(300))")
         let all = try await items(store, named: folder.lastPathComponent)
@@ -267,12 +260,12 @@ import GRDB
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for i in 1...6 { try photo(i).write(to: folder.appendingPathComponent("p\(i).jpg")) }
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("gallery")
-        let onTerminal = try gallery(["/usr/bin/script", "-qec", "\(binary.path) import \(folder.path) --data \(testFolder("tty-data").path)", "/dev/null"], program: "/usr/bin/script")
+        let onTerminal = try await gallery(["/usr/bin/script", "-qec", "\(binary.path) import \(folder.path) --data \(testFolder("tty-data").path)", "/dev/null"], program: "/usr/bin/script")
         #expect(onTerminal.status == 0, "\(onTerminal.output)")
         #expect(onTerminal.output.contains("\rimporting [") && onTerminal.output.contains("] 6/6 files"), "\(onTerminal.output)")
         #expect(onTerminal.output.contains("thumbnails 6/6") && onTerminal.output.contains("\u{1B}[K"), "\(onTerminal.output)")
         #expect(!onTerminal.output.contains("[1/6] "), "no plain lines on a terminal: \(onTerminal.output)")
-        let onPipe = try gallery(["import", folder.path, "--data", testFolder("pipe-data").path])
+        let onPipe = try await gallery(["import", folder.path, "--data", testFolder("pipe-data").path])
         #expect(onPipe.output.contains("[1/6] \(folder.path)/p1.jpg: added") && !onPipe.output.contains("\r"), "\(onPipe.output)")
         #expect(onPipe.output.contains("added 6, skipped 0, failed 0"))
     }

@@ -21,18 +21,9 @@ struct MigrateTests {
     struct Ran { let status: Int32; let output: String }
 
     /// Runs `gallery ARGS…` to the end; standard output and error together.
-    static func gallery(_ arguments: [String], environment: [String: String]? = nil) throws -> Ran {
-        let p = Process()
-        p.executableURL = CrashRecoveryTests.binary
-        p.arguments = arguments
-        if let environment { p.environment = environment }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Ran(status: p.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    static func gallery(_ arguments: [String], environment: [String: String]? = nil) async throws -> Ran {
+        let ran = try await Process.outcome(CrashRecoveryTests.binary, arguments, environment: environment)
+        return Ran(status: ran.status, output: ran.output)
     }
 
     /// What the seeded data folder holds that the tests come back to.
@@ -151,7 +142,7 @@ struct MigrateTests {
         }
         try sqlite.close()
 
-        let migrated = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
+        let migrated = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
         #expect(migrated.status == 0, "\(migrated.output)")
         #expect(migrated.output.contains("verified before the commit"), "\(migrated.output)")
         #expect(migrated.output.contains("the images stay in \(seed.data.appendingPathComponent("images").path)"), "\(migrated.output)")
@@ -162,7 +153,7 @@ struct MigrateTests {
         #expect(sqliteCounts.map(\.0).sorted() == ["account", "api_token", "checkpoint", "gallery", "item", "link_item", "maintenance",
                                                    "member", "operation", "recovery_code", "section", "session", "share_link"]
                 || sqliteCounts.count > 13, "every table of the schema was counted: \(sqliteCounts)")
-        let check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
+        let check = try await Self.gallery(["check", "--data", seed.data.path, "--against", url])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("the same:"), "\(check.output)")
 
@@ -224,8 +215,8 @@ struct MigrateTests {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let seed = try await Self.seed()
         let url = try await Backend.makePostgresDatabase()
-        #expect(try Self.gallery(["migrate", "--data", seed.data.path, "--to", url, "--no-verify"]).status == 0)
-        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
+        #expect(try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url, "--no-verify"]).status == 0)
+        #expect(try await Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
         let pg = try PostgresDatabase(url: url)
         defer { try? pg.close() }
         let section = try await pg.read { c in try c.value("SELECT sectionId FROM item WHERE trashed = 0 GROUP BY sectionId HAVING COUNT(*) > 3 ORDER BY sectionId LIMIT 1", as: Int64.self)! }
@@ -240,13 +231,13 @@ struct MigrateTests {
         }
         let moved = RankKey.between(third, fourth)
         try await pg.write { c in try c.execute("UPDATE item SET rank = ? WHERE id = ?", [moved, ids[0]]) }
-        var check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
+        var check = try await Self.gallery(["check", "--data", seed.data.path, "--against", url])
         #expect(check.status == 1, "\(check.output)")
         #expect(check.output.contains("item id=\(ids[0]): rank is \"\(original)\" in SQLite, \"\(moved)\" in PostgreSQL"), "\(check.output)")
         #expect(check.output.contains("section \(section): items in rank order differ at position 1: [\(ids[0]), \(ids[1]), \(ids[2])"), "\(check.output)")
         #expect(check.output.contains("[\(ids[1]), \(ids[2]), \(ids[0])"), "\(check.output)")
         try await pg.write { c in try c.execute("UPDATE item SET rank = ? WHERE id = ?", [original, ids[0]]) }
-        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0, "put back")
+        #expect(try await Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0, "put back")
 
         // A changed file hash in SQLite.
         let sqlite = try Self.openSQLite(seed.data)
@@ -255,7 +246,7 @@ struct MigrateTests {
             return (row["id"] as Int64, row["fileHash"] as String)
         }
         try await sqlite.write { db in try db.execute(sql: "UPDATE item SET fileHash = ? WHERE id = ?", arguments: [String(repeating: "0", count: 64), item]) }
-        check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
+        check = try await Self.gallery(["check", "--data", seed.data.path, "--against", url])
         #expect(check.status == 1)
         #expect(check.output.contains("item id=\(item): fileHash is \"\(String(repeating: "0", count: 64))\" in SQLite, \"\(hash)\" in PostgreSQL"), "\(check.output)")
         try await sqlite.write { db in try db.execute(sql: "UPDATE item SET fileHash = ? WHERE id = ?", arguments: [hash, item]) }
@@ -265,7 +256,7 @@ struct MigrateTests {
         try await pg.write { c in try c.execute("DELETE FROM session WHERE idHash = ?", [sessionHash]) }
         let linkHash = Secrets.digest(seed.linkToken)
         try await sqlite.write { db in try db.execute(sql: "UPDATE share_link SET tokenHash = ? WHERE tokenHash = ?", arguments: [Secrets.digest("another"), linkHash]) }
-        check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
+        check = try await Self.gallery(["check", "--data", seed.data.path, "--against", url])
         try sqlite.close()
         #expect(check.status == 1)
         #expect(check.output.contains("table session: 2 rows in SQLite, 1 in PostgreSQL"), "\(check.output)")
@@ -280,38 +271,38 @@ struct MigrateTests {
         try #require(FileManager.default.isExecutableFile(atPath: CrashRecoveryTests.binary.path), "build the gallery product first (swift build)")
         let seed = try await Self.seed()
         let url = try await Backend.makePostgresDatabase()
-        #expect(try Self.gallery(["migrate", "--data", seed.data.path, "--to", url]).status == 0)
+        #expect(try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url]).status == 0)
         // A second copy into the same database: refused, nothing changed.
-        let again = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
+        let again = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
         #expect(again.status != 0)
         #expect(again.output.contains("is not empty (") && again.output.contains("gallery rows") && again.output.contains("account rows")
                 && again.output.contains("--replace"), "\(again.output)")
-        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
+        #expect(try await Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
         // A gallery made on PostgreSQL, then --replace: the target is the SQLite copy again.
         let pg = try GalleryStore(folder: testFolder("replace"), databaseURL: url)
         _ = try await pg.createGallery(name: "Only in PostgreSQL")
         try pg.close()
-        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 1)
-        let replaced = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url, "--replace"])
+        #expect(try await Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 1)
+        let replaced = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url, "--replace"])
         #expect(replaced.status == 0, "\(replaced.output)")
         #expect(replaced.output.contains("--replace"))
-        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
+        #expect(try await Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
 
         for (bad, says) in [("mysql://somewhere/db", "is not postgres://"),
                             ("postgres://gallery@127.0.0.1:\(CrashRecoveryTests.freePort())/gallery", "cannot be reached"),
                             ("postgres://127.0.0.1:5432/", "names no database")] {
-            let ran = try Self.gallery(["migrate", "--data", seed.data.path, "--to", bad])
+            let ran = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", bad])
             #expect(ran.status != 0 && ran.output.contains(says), "\(bad): \(ran.output)")
             #expect(!ran.output.contains("Fatal error"), "\(ran.output)")
         }
-        let missing = try Self.gallery(["migrate", "--data", testFolder("none").path, "--to", url])
+        let missing = try await Self.gallery(["migrate", "--data", testFolder("none").path, "--to", url])
         #expect(missing.status != 0 && missing.output.contains("no gallery.sqlite"), "\(missing.output)")
 
         // A server on the data folder: refused before anything is read.
         let port = CrashRecoveryTests.freePort()
         let server = try CrashRecoveryTests.spawn(data: seed.data, port: port)
         try await CrashRecoveryTests.waitReady(port)
-        let running = try Self.gallery(["migrate", "--data", seed.data.path, "--to", try await Backend.makePostgresDatabase()])
+        let running = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", try await Backend.makePostgresDatabase()])
         server.terminate()
         server.waitUntilExit()
         #expect(running.status != 0 && running.output.contains("is running on") && running.output.contains("stop it first"), "\(running.output)")
@@ -334,7 +325,7 @@ struct MigrateTests {
         }
         try sqlite.close()
         let url = try await Backend.makePostgresDatabase()
-        let refused = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
+        let refused = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
         #expect(refused.status != 0)
         #expect(refused.output.contains("a table later_table that PostgreSQL's schema does not have"), "\(refused.output)")
         #expect(refused.output.contains("table item has a column laterNote in SQLite that PostgreSQL's schema does not have"), "\(refused.output)")
@@ -347,15 +338,15 @@ struct MigrateTests {
             try c.execute("ALTER TABLE item ADD COLUMN laterNote TEXT COLLATE \"C\"")
             try c.execute("CREATE TABLE later_table (itemId BIGINT PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE, owner TEXT COLLATE \"C\" NOT NULL, until DOUBLE PRECISION NOT NULL)")
         }
-        let copied = try Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
+        let copied = try await Self.gallery(["migrate", "--data", seed.data.path, "--to", url])
         #expect(copied.status == 0, "\(copied.output)")
         #expect(copied.output.contains("later_table: 3/3 rows copied"), "\(copied.output)")
         let order = copied.output.components(separatedBy: "\n").first { $0.hasPrefix("copying ") } ?? ""
         #expect(order.range(of: "item ")!.lowerBound < order.range(of: "later_table ")!.lowerBound, "parents first: \(order)")
         #expect(try await pg.read { c in try c.value("SELECT laterNote FROM item WHERE id = 2", as: String.self) } == "instance-2")
-        #expect(try Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
+        #expect(try await Self.gallery(["check", "--data", seed.data.path, "--against", url]).status == 0)
         try await pg.write { c in try c.execute("UPDATE item SET laterNote = 'instance-b' WHERE id = 2") }
-        let check = try Self.gallery(["check", "--data", seed.data.path, "--against", url])
+        let check = try await Self.gallery(["check", "--data", seed.data.path, "--against", url])
         #expect(check.status == 1)
         #expect(check.output.contains("item id=2: laterNote is \"instance-2\" in SQLite, \"instance-b\" in PostgreSQL"), "\(check.output)")
     }
@@ -388,7 +379,7 @@ struct MigrateTests {
         }
         #expect(p.isRunning, "still copying when killed: \(output.withLock { $0 })")
         kill(p.processIdentifier, SIGKILL)
-        p.waitUntilExit()
+        await p.exited()
         pipe.fileHandleForReading.readabilityHandler = nil
         #expect(p.terminationReason == .uncaughtSignal)
         #expect(!output.withLock { $0 }.contains("item: 40000/40000"))
@@ -400,7 +391,7 @@ struct MigrateTests {
         #expect(counts.count >= 13)
         #expect(counts.allSatisfy { $0.1 == 0 }, "rows left behind: \(counts.filter { $0.1 > 0 })")
         // And the copy can be made again.
-        let again = try Self.gallery(["migrate", "--data", data.path, "--to", url])
+        let again = try await Self.gallery(["migrate", "--data", data.path, "--to", url])
         #expect(again.status == 0, "\(again.output)")
     }
 
@@ -452,7 +443,7 @@ struct MigrateTests {
         while acknowledged.withLock({ $0 }) < 20 && clock.now < until { try await Task.sleep(for: .milliseconds(10)) }
         let before = acknowledged.withLock { $0 }
         let dest = testFolder("pgbackup-dest")
-        let backup = try Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
+        let backup = try await Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
         let whenDone = acknowledged.withLock { $0 }
         writer.cancel()
         await writer.value
@@ -503,17 +494,17 @@ struct MigrateTests {
 
         // Quiet now: a second backup restored is the same database, row for row (gallery check).
         let dest2 = testFolder("pgbackup-dest2")
-        #expect(try Self.gallery(["backup", dest2.path, "--data", data.path, "--database", url]).status == 0)
+        #expect(try await Self.gallery(["backup", dest2.path, "--data", data.path, "--database", url]).status == 0)
         let restored2 = try PostgresDatabase.createDatabase(beside: ProcessInfo.processInfo.environment["GALLERY_TEST_POSTGRES"]!,
                                                             named: "restored_" + UUID().uuidString.prefix(8).lowercased())
         _ = try GalleryStore.runProgram(pgRestore, ["--no-owner", "--exit-on-error", "--dbname=\(try GalleryStore.libpq(restored2).0)",
                                                     dest2.appendingPathComponent("gallery.pgdump").path])
-        let check = try Self.gallery(["check", "--database", url, "--against", restored2])
+        let check = try await Self.gallery(["check", "--database", url, "--against", restored2])
         #expect(check.status == 0, "\(check.output)")
         #expect(check.output.contains("the same:"), "\(check.output)")
 
         // Without pg_dump: one clear line.
-        let noTool = try Self.gallery(["backup", testFolder("pgbackup-none").path, "--data", data.path, "--database", url],
+        let noTool = try await Self.gallery(["backup", testFolder("pgbackup-none").path, "--data", data.path, "--database", url],
                                       environment: ["PATH": "/nonexistent"])
         #expect(noTool.status != 0 && noTool.output.contains("pg_dump is not installed"), "\(noTool.output)")
     }
@@ -532,7 +523,7 @@ struct MigrateTests {
 
         let wrong = testFolder("pgbackup-not-the-data-folder")
         let dest = testFolder("pgbackup-images-dest")
-        let refused = try Self.gallery(["backup", dest.path, "--data", wrong.path, "--database", url])
+        let refused = try await Self.gallery(["backup", dest.path, "--data", wrong.path, "--database", url])
         #expect(refused.status != 0, "\(refused.output)")
         #expect(refused.output.contains("no images folder"), "\(refused.output)")
         #expect(!FileManager.default.fileExists(atPath: wrong.path), "the wrong folder was made")
@@ -541,11 +532,11 @@ struct MigrateTests {
         let file = testFolder("pgbackup-a-file")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: file.path, contents: Data("mine".utf8))
-        let intoFile = try Self.gallery(["backup", file.path, "--data", data.path, "--database", url])
+        let intoFile = try await Self.gallery(["backup", file.path, "--data", data.path, "--database", url])
         #expect(intoFile.status != 0 && intoFile.output.contains("is not a folder"), "\(intoFile.output)")
         #expect(try String(contentsOf: file, encoding: .utf8) == "mine")
 
-        let ok = try Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
+        let ok = try await Self.gallery(["backup", dest.path, "--data", data.path, "--database", url])
         #expect(ok.status == 0 && ok.output.contains("copied 2 image files") && !ok.output.contains("purged"), "\(ok.output)")
         // The dump holds password, session and token hashes and TOTP secrets: for its owner only (it was 0644 in a 0755 folder).
         #expect(try FileManager.default.attributesOfItem(atPath: dest.appendingPathComponent("gallery.pgdump").path)[.posixPermissions] as? Int == 0o600)
@@ -566,7 +557,7 @@ struct MigrateTests {
         let pg = try PGConnection.open(url)
         try pg.runScript("CREATE TABLE invoices (id integer PRIMARY KEY, amount integer); INSERT INTO invoices VALUES (1, 100);")
         for extra in [[], ["--replace"], ["--replace", "--no-verify"]] {
-            let ran = try Self.gallery(["migrate", "--data", data.path, "--to", url] + extra)
+            let ran = try await Self.gallery(["migrate", "--data", data.path, "--to", url] + extra)
             #expect(ran.status != 0, "\(extra): \(ran.output)")
             #expect(ran.output.contains("invoices"), "\(extra): \(ran.output)")
             #expect(try pg.value("SELECT COUNT(*) FROM invoices", as: Int.self) == 1, "\(extra) emptied another application's table")
@@ -576,6 +567,6 @@ struct MigrateTests {
         #expect(try pg.value("SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema()", as: Int.self) == 1)
         pg.close()
         // A database of its own: copied.
-        #expect(try Self.gallery(["migrate", "--data", data.path, "--to", try await Backend.makePostgresDatabase()]).status == 0)
+        #expect(try await Self.gallery(["migrate", "--data", data.path, "--to", try await Backend.makePostgresDatabase()]).status == 0)
     }
 }

@@ -204,7 +204,7 @@ import Glibc
             for await o in group { all.append(o) }
             return all
         }
-        instances.processes[0].waitUntilExit()
+        await instances.processes[0].exited()
         #expect(instances.processes[0].terminationReason == .uncaughtSignal, "A was killed during the load")
         #expect(outcomes.allSatisfy { $0.serverErrors.isEmpty }, "\(outcomes.flatMap(\.serverErrors).prefix(3))")
         let onB = try await Self.snapshot(instances.ports[1], g)
