@@ -34,6 +34,39 @@ struct PostgresOutageTests {
         return (try? String(contentsOf: output, encoding: .utf8)) ?? ""
     }
 
+    /// The script's server outlives the script, so it must hold none of the caller's descriptors:
+    /// run through system(3) it inherited every one without close-on-exec (a pipe, the socket
+    /// pair Foundation's Process watches a child with), and a wait on their end never ended while
+    /// it ran. A pipe made here without close-on-exec, open while the cluster starts: its server's
+    /// descriptors name none of the pipe's (nor any other of this process's).
+    @Test func theClusterServerHoldsNoneOfTheCallersDescriptors() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let started = try Self.cluster("start")
+        let dir = try #require(started.split(separator: "\n").first { $0.hasPrefix("export GALLERY_PG_DIR=") }
+            .map { String($0.split(separator: "=", maxSplits: 1)[1]) })
+        defer { _ = try? Self.cluster("stop", dir) }
+        let pid = try #require(try String(contentsOfFile: "\(dir)/data/postmaster.pid", encoding: .utf8).split(separator: "\n").first.map(String.init))
+        /// The pipes and sockets among a process's descriptors from `from` on, by inode.
+        func inodes(_ process: String, from: Int) -> Set<UInt64> {
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process)/fd")) ?? []
+            return Set(fds.compactMap { fd -> UInt64? in
+                guard let n = Int(fd), n >= from else { return nil }
+                var st = stat()
+                guard stat("/proc/\(process)/fd/\(fd)", &st) == 0 else { return nil }
+                let kind = st.st_mode & S_IFMT
+                return kind == S_IFIFO || kind == S_IFSOCK ? UInt64(st.st_ino) : nil
+            })
+        }
+        let server = inodes(pid, from: 0)
+        #expect(!server.isEmpty, "the server's sockets are readable (/proc/\(pid)/fd)")
+        var st = stat()
+        try #require(fstat(ends[1], &st) == 0)
+        #expect(!server.contains(UInt64(st.st_ino)), "the server holds the caller's pipe")
+        #expect(server.isDisjoint(with: inodes("self", from: 3)), "the server holds descriptors of the caller")
+    }
+
     @Test func theDatabaseGoingAwayGives503AndTheServerRecoversWhenItIsBack() async throws {
         let started = try Self.cluster("start")
         func value(_ name: String) throws -> String {
