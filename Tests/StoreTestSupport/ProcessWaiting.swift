@@ -7,11 +7,15 @@ import Foundation
 /// half of it from every other test (their in-process servers answer on it too), and two such
 /// waits on something that never ends stop the whole run.
 extension Process {
-    /// Returns once the process has ended (Foundation's own watcher sets `isRunning`), polling.
-    public func exited() async {
+    /// Returns once the process has ended (Foundation's own watcher sets `isRunning`), polling;
+    /// with a deadline, at the latest then. Answers whether it ended.
+    @discardableResult
+    public func exited(before deadline: ContinuousClock.Instant? = nil) async -> Bool {
         while isRunning {
+            if let deadline, ContinuousClock.now >= deadline { return false }
             do { try await Task.sleep(for: .milliseconds(10)) } catch { usleep(10_000) } // cancelled: poll on
         }
+        return true
     }
 
     /// Runs `executable` with `arguments` to its end; answers its status and what it printed on
@@ -33,11 +37,7 @@ extension Process {
         p.standardOutput = handle
         p.standardError = handle
         try p.run()
-        if let limit {
-            let deadline = ContinuousClock.now + limit
-            while p.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
-            if p.isRunning { p.terminate() }
-        }
+        if let limit, await !p.exited(before: .now + limit) { p.terminate() }
         await p.exited()
         let output = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
         return (p.terminationStatus, p.terminationReason, output)
