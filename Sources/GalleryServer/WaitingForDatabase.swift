@@ -140,9 +140,11 @@ public enum ServeWhenReady {
                 }
             }
             guard let server else { return }
+            // Before it serves, as when the database answered at once: whoever sees it ready (/readyz)
+            // finds what onReady does done (the setup link in the log; a test read the log too soon).
+            await onReady(server)
             slot.responder.withLock { $0 = server.router().buildResponder() }
             logger.notice("the database answers: serving", metadata: ["tries": "\(tries)"])
-            await onReady(server)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await server.ingestor.run() }
                 group.addTask { try await server.galleryList.run() }
